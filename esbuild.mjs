@@ -1,0 +1,72 @@
+// Bundles the extension, the CLI, the webview script and the benchmarks. `--production`
+// minifies and drops source maps; `--watch` rebuilds and prints lines a problem matcher reads.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints `[watch] build started` / `file:line:col: error: text` / `[watch] build finished`. */
+const problemMatcherPlugin = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: watch ? 'silent' : 'warning',
+  plugins: watch ? [problemMatcherPlugin] : [],
+};
+
+const targets = [
+  {
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    entryPoints: ['media/webview.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+  {
+    entryPoints: ['bench/index.ts'],
+    outfile: 'dist/bench.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+].filter((t) => existsSync(t.entryPoints[0]));
+
+if (watch) {
+  const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...common, ...t })));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));
+}

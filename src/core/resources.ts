@@ -1,0 +1,120 @@
+// The one table that drives the three resources: the client, the sandbox, the CLI, the tree and
+// the tests all read it. A fourth resource is one new row here and one schema file.
+
+export type ResourceKind = 'heartRate' | 'activity' | 'bodyFat';
+
+export interface ResourceDefinition {
+  readonly kind: ResourceKind;
+  /** Name on the command line: `health-data get activity …`. */
+  readonly cliName: string;
+  /** Plural label, as in the tree root. */
+  readonly label: string;
+  /** Singular label, as in a record's title. */
+  readonly singular: string;
+  /** Short label for panel titles: `Activity 2026-11-20 · fitbit`. */
+  readonly shortLabel: string;
+  /** List endpoint under {base_url}. */
+  readonly listPath: string;
+  /** Single-record endpoint prefix: `${itemPath}/${encodeURIComponent(id)}`. */
+  readonly itemPath: string;
+  /** Whether `${itemPath}/YYYY-MM-DD` returns the record of that date. */
+  readonly byDate: boolean;
+  /** Endpoint that returns the latest record, where the service has one. */
+  readonly latestPath?: string;
+  /** `$id` of the JSON Schema in src/core/schemas. */
+  readonly schemaId: string;
+  /** The field that dates a record: a calendar date, or a timestamp shifted by `tzOffset`. */
+  readonly datingField: 'date' | 'timestamp';
+  /** Fields the service sends as 0 when the source does not provide them. */
+  readonly zeroDefaultFields: readonly string[];
+  /** The number a record is known by in a label, with its unit. */
+  readonly headline: { readonly field: string; readonly unit: string; readonly fallback?: readonly string[] };
+  /** Fields whose presence identifies the kind of an untyped payload. */
+  readonly signatureFields: readonly string[];
+  /** Codicon id for the tree. */
+  readonly icon: string;
+}
+
+export const ACTIVITY_NUMBER_FIELDS = [
+  'duration',
+  'distance',
+  'steps',
+  'vigorous',
+  'moderate',
+  'light',
+  'sedentary',
+  'calories',
+] as const;
+
+export const RESOURCES: readonly ResourceDefinition[] = [
+  {
+    kind: 'heartRate',
+    cliName: 'heart-rate',
+    label: 'Heart rate summaries',
+    singular: 'Heart rate summary',
+    shortLabel: 'Heart rate',
+    listPath: '/v1/human/heart_rate/summaries',
+    itemPath: '/v1/human/heart_rate/summaries',
+    byDate: true,
+    schemaId: 'https://health-data-explorer.dev/schemas/heart-rate-summary.schema.json',
+    datingField: 'date',
+    zeroDefaultFields: [],
+    headline: { field: 'restingHR', unit: 'bpm', fallback: ['value', 'averageHR'] },
+    signatureFields: ['zones', 'restingHR', 'averageHR', 'maxHR', 'minHR'],
+    icon: 'pulse',
+  },
+  {
+    kind: 'activity',
+    cliName: 'activity',
+    label: 'Activity summaries',
+    singular: 'Activity summary',
+    shortLabel: 'Activity',
+    listPath: '/v1/human/activities/summaries',
+    itemPath: '/v1/human/activities/summaries',
+    byDate: true,
+    schemaId: 'https://health-data-explorer.dev/schemas/activity-summary.schema.json',
+    datingField: 'date',
+    zeroDefaultFields: ACTIVITY_NUMBER_FIELDS,
+    headline: { field: 'steps', unit: 'steps' },
+    signatureFields: ['steps', 'distance', 'vigorous', 'moderate', 'light', 'sedentary', 'calories'],
+    icon: 'run',
+  },
+  {
+    kind: 'bodyFat',
+    cliName: 'body-fat',
+    label: 'Body fat readings',
+    singular: 'Body fat reading',
+    shortLabel: 'Body fat',
+    listPath: '/v1/human/body_fat/readings',
+    itemPath: '/v1/human/body_fat/readings',
+    byDate: false,
+    latestPath: '/v1/human/body_fat',
+    schemaId: 'https://health-data-explorer.dev/schemas/body-fat-reading.schema.json',
+    datingField: 'timestamp',
+    zeroDefaultFields: [],
+    headline: { field: 'value', unit: '%' },
+    signatureFields: ['timestamp', 'tzOffset', 'unit'],
+    icon: 'person',
+  },
+];
+
+const byKind = new Map<ResourceKind, ResourceDefinition>(RESOURCES.map((r) => [r.kind, r]));
+const byCliName = new Map<string, ResourceDefinition>(RESOURCES.map((r) => [r.cliName, r]));
+
+export function resource(kind: ResourceKind): ResourceDefinition {
+  const def = byKind.get(kind);
+  if (!def) throw new Error(`Unknown resource kind: ${String(kind)}`);
+  return def;
+}
+
+/** Looks a resource up by its CLI name or its kind (`activity`, `heart-rate`, `heartRate`). */
+export function findResource(name: string): ResourceDefinition | undefined {
+  return byCliName.get(name) ?? byKind.get(name as ResourceKind);
+}
+
+export function isResourceKind(value: unknown): value is ResourceKind {
+  return typeof value === 'string' && byKind.has(value as ResourceKind);
+}
+
+/** The service's rule: a final path segment that looks like YYYY-MM-DD is a date, else an id. */
+export const DATE_SEGMENT = /^\d{4}-\d{2}-\d{2}$/;
