@@ -1,7 +1,9 @@
 // Bundles the extension, the CLI, the webview script and the benchmarks. `--production`
 // minifies and drops source maps; `--watch` rebuilds and prints lines a problem matcher reads.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -28,6 +30,7 @@ const common = {
   sourcesContent: false,
   logLevel: watch ? 'silent' : 'warning',
   plugins: watch ? [problemMatcherPlugin] : [],
+  define: { __VERSION__: JSON.stringify(pkg.version) },
 };
 
 const targets = [

@@ -31,6 +31,8 @@ export interface ResourceDefinition {
   readonly headline: { readonly field: string; readonly unit: string; readonly fallback?: readonly string[] };
   /** Fields whose presence identifies the kind of an untyped payload. */
   readonly signatureFields: readonly string[];
+  /** Fields a tooltip shows, after id, source and humanId. */
+  readonly keyFields: readonly string[];
   /** Codicon id for the tree. */
   readonly icon: string;
 }
@@ -61,6 +63,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
     zeroDefaultFields: [],
     headline: { field: 'restingHR', unit: 'bpm', fallback: ['value', 'averageHR'] },
     signatureFields: ['zones', 'restingHR', 'averageHR', 'maxHR', 'minHR'],
+    keyFields: ['value', 'restingHR', 'averageHR', 'minHR', 'maxHR'],
     icon: 'pulse',
   },
   {
@@ -77,6 +80,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
     zeroDefaultFields: ACTIVITY_NUMBER_FIELDS,
     headline: { field: 'steps', unit: 'steps' },
     signatureFields: ['steps', 'distance', 'vigorous', 'moderate', 'light', 'sedentary', 'calories'],
+    keyFields: [...ACTIVITY_NUMBER_FIELDS],
     icon: 'run',
   },
   {
@@ -94,6 +98,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
     zeroDefaultFields: [],
     headline: { field: 'value', unit: '%' },
     signatureFields: ['timestamp', 'tzOffset', 'unit'],
+    keyFields: ['timestamp', 'tzOffset', 'value', 'unit'],
     icon: 'person',
   },
 ];

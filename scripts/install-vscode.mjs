@@ -1,0 +1,290 @@
+#!/usr/bin/env node
+// Installs VS Code's server and web workbench (npm package code-server@4.100.3) into the
+// git-ignored cache .vscode-test/code-server/, for the integration and e2e tests and `npm start`.
+// Only the npm registry and files already on this machine are used: no GitHub, no
+// update.code.visualstudio.com, no node-gyp header download. Why each step is needed is in
+// /work/shared/testing/real-vscode.md; the npm 11 install-script policy is handled below.
+//
+//   node scripts/install-vscode.mjs           install unless already installed (then instant)
+//   node scripts/install-vscode.mjs --force   reinstall from scratch
+//   HDE_VERBOSE=1                              stream npm's output instead of only logging it
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import {
+  CODE_SERVER_VERSION,
+  cacheDir,
+  chromiumPath,
+  codeServerEntry,
+  codeServerPackageDir,
+  isCodeServerInstalled,
+  markerFile,
+  readInstallMarker,
+  verbose,
+} from './code-server.mjs';
+
+const force = process.argv.includes('--force');
+const started = Date.now();
+const say = (msg) => console.log(`install-vscode: ${msg}`);
+const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+
+function fail(msg) {
+  console.error(`install-vscode: ERROR: ${msg}`);
+  process.exit(1);
+}
+
+// What code-server 4.100.3 runs at install time, reviewed: each entry builds a native addon
+// (node-gyp, against local headers) or, for @vscode/ripgrep, unpacks a ripgrep archive we
+// provide. Pinned to the versions in code-server's npm-shrinkwrap.json files, so a different
+// code-server version makes npm skip them and the checks at the end say so.
+const TOP_LEVEL_SCRIPTS = {
+  'code-server@4.100.3': true, // postinstall.sh: installs lib/vscode's dependencies
+  'argon2@0.31.2': true, // password hashing for --auth password (built, never downloaded)
+};
+const VSCODE_SCRIPTS = [
+  '@parcel/watcher@2.5.1', // file watcher
+  '@vscode/deviceid@0.1.1',
+  '@vscode/ripgrep@1.15.11', // search; takes rg from the cache archive made below
+  '@vscode/spdlog@0.15.1', // logging
+  'kerberos@2.1.1', // proxy authentication; needs libkrb5-dev
+  'native-watchdog@1.4.2',
+  'node-pty@1.1.0-beta33', // terminals
+];
+// @vscode/ripgrep@1.15.11 downloads this archive unless it finds it in its cache folder.
+const RIPGREP_PACKAGE_VERSION = '1.15.11';
+const RIPGREP_RELEASE = 'v13.0.0-10';
+const RIPGREP_TARGETS = { x64: 'x86_64-unknown-linux-musl', arm64: 'aarch64-unknown-linux-musl' };
+
+// ---------------------------------------------------------------------------------------------
+// 1. Checks, before anything is downloaded
+
+function which(cmd) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const p = join(dir, cmd);
+    if (dir && existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+if (nodeMajor !== 20) {
+  fail(
+    `code-server ${CODE_SERVER_VERSION} needs Node 20 (its install script refuses any other major); ` +
+      `this is Node ${process.versions.node}. Install Node 20 (e.g. from NodeSource) and run again.`,
+  );
+}
+if (process.platform !== 'linux' || !RIPGREP_TARGETS[process.arch]) {
+  fail(`only Linux on x64/arm64 is supported here (this is ${process.platform}/${process.arch}); ` +
+    'on a desktop with internet use HDE_TEST_VSCODE=download instead');
+}
+
+if (!force && isCodeServerInstalled()) {
+  const m = readInstallMarker();
+  say(`code-server ${m.version} already installed in ${cacheDir} (${m.installedAt}); --force reinstalls`);
+  process.exit(0);
+}
+
+const nodedir = process.env.npm_config_nodedir || '/usr';
+const missingApt = [];
+if (!existsSync(chromiumPath)) missingApt.push('chromium');
+const rgPath = which('rg');
+if (!rgPath) missingApt.push('ripgrep');
+if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/krb5/krb5.h')) missingApt.push('libkrb5-dev');
+if (!which('g++') || !which('make')) missingApt.push('build-essential');
+if (!which('python3')) missingApt.push('python3');
+if (missingApt.length) {
+  fail(
+    `missing Debian packages: ${missingApt.join(', ')}. Run:\n\n` +
+      `    apt-get update && apt-get install -y ${missingApt.join(' ')}\n`,
+  );
+}
+if (!existsSync(join(nodedir, 'include', 'node', 'node.h'))) {
+  fail(
+    `Node's C headers are missing (${join(nodedir, 'include/node/node.h')}); native addons build against them and ` +
+      'must not be downloaded. Install the Node 20 package that ships them (NodeSource nodejs does) ' +
+      'or set npm_config_nodedir to a folder with include/node/.',
+  );
+}
+const npmVersion = spawnSync('npm', ['--version'], { encoding: 'utf8' });
+if (npmVersion.status !== 0) fail('npm is not on PATH');
+
+// ---------------------------------------------------------------------------------------------
+// 2. A clean cache folder with its own package.json
+
+say(`installing code-server ${CODE_SERVER_VERSION} into ${cacheDir} (npm ${npmVersion.stdout.trim()}, about a minute)`);
+// Never build on top of a half-finished install: start empty.
+rmSync(cacheDir, { recursive: true, force: true });
+const tmp = join(cacheDir, 'tmp');
+mkdirSync(tmp, { recursive: true });
+writeFileSync(
+  join(cacheDir, 'package.json'),
+  `${JSON.stringify(
+    {
+      name: 'hde-code-server-cache',
+      private: true,
+      description: 'code-server for Health Data Explorer tests; written by scripts/install-vscode.mjs',
+      dependencies: { 'code-server': CODE_SERVER_VERSION },
+      // npm 11 runs a dependency's install scripts only when allowScripts covers it; the root
+      // package.json is where that policy lives. Older npm ignores the field and runs them all.
+      allowScripts: TOP_LEVEL_SCRIPTS,
+    },
+    null,
+    2,
+  )}\n`,
+);
+
+// The archive @vscode/ripgrep would fetch from GitHub, holding Debian's rg (the same
+// ripgrep 13.0.0) at its root, in the cache folder it checks first: $(os.tmpdir())/...
+const rgCache = join(tmp, `vscode-ripgrep-cache-${RIPGREP_PACKAGE_VERSION}`);
+const rgStage = join(tmp, 'rg-stage');
+mkdirSync(rgCache, { recursive: true });
+mkdirSync(rgStage, { recursive: true });
+copyFileSync(realpathSync(rgPath), join(rgStage, 'rg'));
+const rgArchive = join(rgCache, `ripgrep-${RIPGREP_RELEASE}-${RIPGREP_TARGETS[process.arch]}.tar.gz`);
+const tar = spawnSync('tar', ['-czf', rgArchive, '-C', rgStage, 'rg'], { encoding: 'utf8' });
+if (tar.status !== 0) fail(`could not pack ${rgPath} into ${rgArchive}: ${tar.stderr}`);
+say(`ripgrep archive from ${rgPath} placed in ${rgCache}`);
+
+// ---------------------------------------------------------------------------------------------
+// 3. npm, in two steps
+
+const env = {
+  ...process.env,
+  // Keeps the ripgrep cache (and every other temp file of the install) inside the cache folder.
+  TMPDIR: tmp,
+  // node-pty's install runs `npx node-gyp`; a user .npmrc with `yes = false` makes npx refuse.
+  npm_config_yes: 'true',
+  // Build native addons against the local headers; node-gyp must not download any.
+  npm_config_nodedir: nodedir,
+  // code-server's postinstall.sh refuses to run as root without it.
+  npm_config_unsafe_perm: 'true',
+  // argon2 (node-pre-gyp) and kerberos (prebuild-install) otherwise try GitHub for prebuilt
+  // binaries first; this makes them, and @parcel/watcher, build locally straight away.
+  npm_config_build_from_source: 'true',
+  // npm 11 matches pinned allowScripts entries against the registry URL recorded in the
+  // lockfile; a user .npmrc with omit-lockfile-registry-resolved=true would leave none and
+  // npm would skip the scripts. Also keep the install quiet and local.
+  npm_config_omit_lockfile_registry_resolved: 'false',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  // The policy must come from package.json/.npmrc: npm 11 rejects allow-scripts from the
+  // command line or environment in a project install (EALLOWSCRIPTS).
+  npm_config_allow_scripts: undefined,
+  npm_config_dangerously_allow_all_scripts: undefined,
+  npm_config_ignore_scripts: undefined,
+};
+for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+
+const logFile = join(cacheDir, 'install.log');
+const log = createWriteStream(logFile);
+
+function npm(args, label) {
+  say(`${label}: npm ${args.join(' ')}`);
+  log.write(`\n===== npm ${args.join(' ')}\n`);
+  const tail = [];
+  const scriptWarnings = [];
+  return new Promise((resolve) => {
+    const child = spawn('npm', args, { cwd: cacheDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const onData = (chunk) => {
+      log.write(chunk);
+      if (verbose) process.stdout.write(chunk);
+      for (const line of chunk.toString().split('\n')) {
+        if (!line.trim()) continue;
+        tail.push(line);
+        if (tail.length > 80) tail.shift();
+        if (line.startsWith('npm warn install-scripts')) scriptWarnings.push(line);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', (err) => fail(`could not run npm: ${err.message}`));
+    child.on('close', (code) => {
+      if (code !== 0) {
+        console.error(tail.join('\n'));
+        fail(`${label} failed (npm exit ${code}); full log: ${logFile}`);
+      }
+      resolve(scriptWarnings);
+    });
+  });
+}
+
+// Step 1 only downloads and unpacks (all from the npm registry). Scripts wait for step 2,
+// because code-server's postinstall runs `npm install` inside lib/vscode, and that nested
+// install reads its own policy from lib/vscode/.npmrc, which has to exist by then. (The policy
+// cannot be handed down through npm_config_allow_scripts: npm 11 refuses that in a project.)
+await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund'], 'step 1/2 download');
+say(`step 1/2 done (${seconds()})`);
+
+const vscodeDir = join(codeServerPackageDir, 'lib', 'vscode');
+if (!existsSync(join(vscodeDir, 'package.json'))) fail(`unexpected package layout: ${vscodeDir}/package.json missing`);
+writeFileSync(
+  join(vscodeDir, '.npmrc'),
+  '# Written by scripts/install-vscode.mjs: install scripts npm 11 may run in this folder.\n' +
+    `allow-scripts=${VSCODE_SCRIPTS.join(',')}\n`,
+);
+
+// Step 2 runs the allowed scripts: argon2's build and code-server's postinstall.sh, which
+// installs VS Code's own dependencies (node-pty, spdlog, kerberos, ripgrep, ...).
+const scriptWarnings = await npm(['rebuild', '--foreground-scripts'], 'step 2/2 build');
+// npm lists what it skipped. Expected: @vscode/windows-* (Windows-only addons that npm still
+// unpacks here). Anything else is worth a look; the load checks below decide.
+const skipped = scriptWarnings
+  .filter((l) => /^npm warn install-scripts\s+\S+@\S+ \(/.test(l))
+  .map((l) => l.replace(/^npm warn install-scripts\s+/, ''))
+  .filter((l) => !l.startsWith('@vscode/windows-'));
+if (skipped.length) say(`npm skipped install scripts of:\n  ${skipped.join('\n  ')}`);
+say(`step 2/2 done (${seconds()})`);
+
+// ---------------------------------------------------------------------------------------------
+// 4. Verify the result really works (a skipped script only shows up here)
+
+// Load each native addon from where code-server resolves it (argon2 is hoisted to the cache
+// root; VS Code's live under lib/vscode).
+const checks = [
+  ['argon2', codeServerPackageDir],
+  ['node-pty', vscodeDir],
+  ['@vscode/spdlog', vscodeDir],
+  ['native-watchdog', vscodeDir],
+  ['kerberos', vscodeDir],
+  ['@parcel/watcher', vscodeDir],
+  ['@vscode/deviceid', vscodeDir],
+];
+const problems = [];
+for (const [name, from] of checks) {
+  const code = `require(require.resolve(${JSON.stringify(name)}, { paths: [${JSON.stringify(from)}] }))`;
+  const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', env });
+  if (r.status !== 0) {
+    const why = r.stderr.split('\n').find((l) => /Error/.test(l)) ?? r.stderr;
+    problems.push(`${name} does not load (its install script was skipped or failed): ${why}`);
+  }
+}
+const bundledRg = join(vscodeDir, 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg');
+if (spawnSync(bundledRg, ['--version']).status !== 0) problems.push(`ripgrep missing or broken at ${bundledRg}`);
+if (!existsSync(join(vscodeDir, 'node_modules.asar'))) problems.push('lib/vscode/node_modules.asar link missing (postinstall.sh did not finish)');
+
+// --version with a private --config and XDG dirs: it would otherwise write into ~/.config.
+writeFileSync(join(tmp, 'config.yaml'), 'auth: none\ncert: false\n');
+const versionRun = spawnSync(
+  process.execPath,
+  [codeServerEntry, '--config', join(tmp, 'config.yaml'), '--version'],
+  { encoding: 'utf8', env: { ...env, XDG_CONFIG_HOME: join(tmp, 'xdg-config'), XDG_DATA_HOME: join(tmp, 'xdg-data') }, timeout: 60_000 },
+);
+const versionLine = versionRun.stdout.split('\n').find((l) => l.startsWith(`${CODE_SERVER_VERSION} `));
+if (versionRun.status !== 0 || !versionLine) {
+  problems.push(`code-server --version failed (${versionRun.status ?? versionRun.signal}): ${versionRun.stdout}${versionRun.stderr}`);
+}
+if (problems.length) {
+  fail(`the install does not work:\n  - ${problems.join('\n  - ')}\nfull log: ${logFile}`);
+}
+say(`code-server --version: ${versionLine}`);
+
+// Keep the install's temp files out of the cache (a few MB of build leftovers).
+for (const d of ['rg-stage', 'xdg-config', 'xdg-data', 'config.yaml']) rmSync(join(tmp, d), { recursive: true, force: true });
+// The marker comes last: its presence means "installed and verified".
+writeFileSync(
+  markerFile,
+  `${JSON.stringify({ version: CODE_SERVER_VERSION, node: process.versions.node, installedAt: new Date().toISOString() }, null, 2)}\n`,
+);
+await new Promise((r) => log.end(r));
+say(`done in ${seconds()} (log: ${logFile})`);

@@ -1,0 +1,86 @@
+// Printing for the `health-data` CLI: plain tables, finding marks that read without colour
+// (a word in brackets), and colour only when the stream is a terminal and NO_COLOR is unset.
+
+import type { Finding, FindingKind } from '../core/validator';
+
+export interface Output {
+  out(line?: string): void;
+  err(line?: string): void;
+  readonly color: boolean;
+}
+
+export function makeOutput(
+  stdout: NodeJS.WritableStream & { isTTY?: boolean },
+  stderr: NodeJS.WritableStream,
+  env: NodeJS.ProcessEnv,
+  noColorFlag = false,
+): Output {
+  const color =
+    !noColorFlag && env.NO_COLOR === undefined && (env.FORCE_COLOR !== undefined ? env.FORCE_COLOR !== '0' : Boolean(stdout.isTTY));
+  return {
+    color,
+    out: (line = '') => stdout.write(`${line}\n`),
+    err: (line = '') => stderr.write(`${line}\n`),
+  };
+}
+
+const SGR: Record<string, [number, number]> = {
+  bold: [1, 22],
+  dim: [2, 22],
+  strike: [9, 29],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  blue: [34, 39],
+  magenta: [35, 39],
+  cyan: [36, 39],
+};
+
+export function paint(o: Output, style: keyof typeof SGR | Array<keyof typeof SGR>, text: string): string {
+  if (!o.color) return text;
+  const styles = Array.isArray(style) ? style : [style];
+  return styles.reduce((t, s) => `\u001b[${SGR[s][0]}m${t}\u001b[${SGR[s][1]}m`, text);
+}
+
+const MARK_STYLE: Record<FindingKind, Array<keyof typeof SGR>> = {
+  error: ['red', 'bold'],
+  warning: ['yellow'],
+  zero: ['cyan'],
+  deprecated: ['magenta', 'strike'],
+  unknown: ['blue'],
+};
+
+/** `[zero]`, `[deprecated]`…: the word carries the meaning, colour only helps. */
+export function mark(o: Output, kind: FindingKind): string {
+  return paint(o, MARK_STYLE[kind], `[${kind}]`);
+}
+
+export const FINDING_ORDER: readonly FindingKind[] = ['error', 'warning', 'zero', 'deprecated', 'unknown'];
+
+/** "1 error, 3 zero, 1 deprecated", or "clean". */
+export function countFindings(findings: readonly Finding[]): string {
+  const counts = new Map<FindingKind, number>();
+  for (const f of findings) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
+  const parts = FINDING_ORDER.filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${k}`);
+  return parts.length ? parts.join(', ') : 'clean';
+}
+
+/** Strips control characters so a hostile payload cannot move the cursor or recolour the terminal. */
+export function printable(text: string, max = 80): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '�');
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+const visibleLength = (s: string): number => s.replace(ANSI, '').length;
+
+/** A left-aligned table with a header row; cells may carry colour codes. */
+export function table(o: Output, headers: string[], rows: string[][]): string[] {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleLength(r[i] ?? ''))));
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat(widths[i] - visibleLength(c))))
+      .join('  ')
+      .trimEnd();
+  return [paint(o, 'bold', line(headers)), ...rows.map(line)];
+}

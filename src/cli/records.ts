@@ -1,0 +1,206 @@
+// `health-data token`, `get` and `list`: requests to the service, printed as tables with the
+// validator's findings marked, or as JSON for scripts.
+
+import { isCalendarDate, localDateOf } from '../core/dates';
+import { HealthDataError } from '../core/errors';
+import { headlineOf, recordTitle, shortId, textField } from '../core/labels';
+import { ResourceDefinition, ResourceKind, findResource, RESOURCES } from '../core/resources';
+import { Finding, validate } from '../core/validator';
+import type { Connection } from './connection';
+import { Output, countFindings, mark, paint, printable, table } from './output';
+
+export function resolveResource(name: string | undefined): ResourceDefinition {
+  const names = RESOURCES.map((r) => r.cliName).join(', ');
+  if (!name) throw new HealthDataError('usage', `Name a resource: ${names}.`);
+  const def = findResource(name);
+  if (!def) throw new HealthDataError('usage', `Unknown resource "${printable(name, 30)}": use one of ${names}.`);
+  return def;
+}
+
+export async function tokenCommand(conn: Connection, o: Output, flags: { show?: boolean; json?: boolean }): Promise<number> {
+  const token = await conn.client.mintClientToken();
+  const expiresAt = new Date(token.expiresAt).toISOString();
+  if (flags.json) {
+    const reply: Record<string, unknown> = { expiresAt, expiresIn: token.expiresIn, claims: token.claims ?? null };
+    if (flags.show) reply.token = token.token;
+    o.out(JSON.stringify(reply, null, 2));
+    return 0;
+  }
+  o.out(paint(o, 'green', 'Client token minted.'));
+  o.out(`  expires in  ${formatSeconds(token.expiresIn)} (at ${expiresAt})${token.expiresInAssumed ? ' [assumed: the reply had no expires_in]' : ''}`);
+  if (token.claims) {
+    for (const [name, value] of Object.entries(token.claims)) {
+      const shown = (name === 'exp' || name === 'iat' || name === 'nbf') && typeof value === 'number'
+        ? `${value} (${new Date(value * 1000).toISOString()})`
+        : printable(JSON.stringify(value));
+      o.out(`  ${name.padEnd(10)}  ${shown}`);
+    }
+  } else {
+    o.out('  claims      none: the token is not a JWT');
+  }
+  if (flags.show) o.out(`  token       ${token.token}`);
+  else o.out(paint(o, 'dim', '  (the token itself is not printed; add --show to print it)'));
+  return 0;
+}
+
+export async function getCommand(
+  conn: Connection,
+  o: Output,
+  def: ResourceDefinition,
+  target: string | undefined,
+  flags: { json?: boolean },
+): Promise<number> {
+  let record: unknown;
+  if (target === undefined) {
+    if (!def.latestPath) {
+      throw new HealthDataError('usage', `get ${def.cliName} needs an id${def.byDate ? ' or a date (YYYY-MM-DD)' : ''}.`);
+    }
+    record = await conn.client.getLatest(def.kind);
+  } else {
+    if (!target.trim()) throw new HealthDataError('usage', 'The id or date is empty.');
+    if (/^\d{4}-\d{2}-\d{2}$/.test(target) && def.byDate && !isCalendarDate(target)) {
+      throw new HealthDataError('usage', `${target} is not a real calendar date.`);
+    }
+    record = await conn.client.getRecord(def.kind, target);
+  }
+  const records = Array.isArray(record) ? record : [record];
+  let invalid = false;
+  if (flags.json) {
+    o.out(JSON.stringify(record, null, 2));
+    invalid = records.some((r) => !validate(r, def.kind).valid);
+    return invalid ? 1 : 0;
+  }
+  for (const r of records) {
+    const result = validate(r, def.kind);
+    if (!result.valid) invalid = true;
+    printRecord(o, r, def.kind, result.findings);
+  }
+  return invalid ? 1 : 0;
+}
+
+function printRecord(o: Output, record: unknown, kind: ResourceKind, findings: Finding[]): void {
+  o.out(paint(o, 'bold', printable(recordTitle(record, kind), 100)) + `  ${summaryOf(o, findings)}`);
+  const fields = record && typeof record === 'object' ? (record as Record<string, unknown>) : {};
+  const byField = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const top = decodePointerSegment(f.path.split('/')[1] ?? '');
+    const list = byField.get(top);
+    if (list) list.push(f);
+    else byField.set(top, [f]);
+  }
+  const names = [...Object.keys(fields)];
+  for (const name of byField.keys()) if (name && !names.includes(name)) names.push(name);
+  const rows = names.map((name) => {
+    const value = name in fields ? describeValue(fields[name]) : paint(o, 'dim', '(missing)');
+    const own = (byField.get(name) ?? []).filter((f) => f.path === `/${encodePointerSegment(name)}`);
+    const marks = own.map((f) => `${mark(o, f.kind)} ${printable(f.message, 90)}`).join('; ');
+    const shownName = own.some((f) => f.kind === 'deprecated') ? paint(o, 'strike', printable(name, 30)) : printable(name, 30);
+    return [shownName, value, marks];
+  });
+  for (const line of table(o, ['field', 'value', 'findings'], rows)) o.out(`  ${line}`);
+  const nested = findings.filter((f) => f.path.split('/').length > 2 || f.path === '');
+  if (nested.length) {
+    o.out('  nested findings:');
+    for (const f of nested) o.out(`    ${mark(o, f.kind)} ${printable(f.path || '(record)', 40)}  ${printable(f.message, 100)}`);
+  }
+  o.out();
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return `[…] ${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (value && typeof value === 'object') {
+    const n = Object.keys(value).length;
+    return n ? `{…} ${n} field${n === 1 ? '' : 's'}` : '{}';
+  }
+  return printable(JSON.stringify(value) ?? String(value), 50);
+}
+
+function summaryOf(o: Output, findings: Finding[]): string {
+  const summary = countFindings(findings);
+  if (findings.some((f) => f.kind === 'error')) return paint(o, 'red', `invalid (${summary})`);
+  return paint(o, 'green', summary === 'clean' ? 'valid' : `valid (${summary})`);
+}
+
+const decodePointerSegment = (s: string): string => s.replace(/~1/g, '/').replace(/~0/g, '~');
+const encodePointerSegment = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+export interface ListFlags {
+  from?: string;
+  to?: string;
+  source?: string;
+  limit?: string;
+  all?: boolean;
+  json?: boolean;
+}
+
+export async function listCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: ListFlags): Promise<number> {
+  if ((flags.from === undefined) !== (flags.to === undefined)) {
+    throw new HealthDataError('usage', '--from and --to go together (the service takes start_date and end_date as a pair).');
+  }
+  for (const [flag, value] of [['--from', flags.from], ['--to', flags.to]] as const) {
+    if (value !== undefined && !isCalendarDate(value)) {
+      throw new HealthDataError('usage', `${flag} must be a real calendar date YYYY-MM-DD, got "${printable(value, 30)}".`);
+    }
+  }
+  if (flags.from && flags.to && flags.from > flags.to) {
+    throw new HealthDataError('usage', `--from ${flags.from} is after --to ${flags.to}.`);
+  }
+  let limit: number | undefined;
+  if (flags.limit !== undefined) {
+    limit = Number(flags.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
+      throw new HealthDataError('usage', `--limit must be a whole number from 1 to 500, got "${printable(flags.limit, 30)}".`);
+    }
+  }
+  if (flags.source !== undefined && !flags.source.trim()) throw new HealthDataError('usage', '--source is empty.');
+
+  const result = await conn.client.list(def.kind, {
+    startDate: flags.from,
+    endDate: flags.to,
+    source: flags.source?.trim(),
+    limit,
+    all: Boolean(flags.all),
+  });
+  const validations = result.records.map((r) => validate(r, def.kind));
+  const invalid = validations.filter((v) => !v.valid).length;
+  if (flags.json) {
+    o.out(JSON.stringify(result.records, null, 2));
+    return invalid ? 1 : 0;
+  }
+  const rows = result.records.map((r, i) => {
+    const findings = validations[i].findings;
+    const zeros = findings.filter((f) => f.kind === 'zero' && f.path.split('/').length === 2).map((f) => f.path.slice(1));
+    const notes: string[] = [];
+    const errors = findings.filter((f) => f.kind === 'error').length;
+    const warnings = findings.filter((f) => f.kind === 'warning').length;
+    if (errors) notes.push(`${mark(o, 'error')} ${errors}`);
+    if (warnings) notes.push(`${mark(o, 'warning')} ${warnings}`);
+    if (zeros.length) notes.push(`${mark(o, 'zero')} ${zeros.join(',')}`);
+    if (findings.some((f) => f.kind === 'deprecated')) notes.push(`${mark(o, 'deprecated')} userId`);
+    const unknown = findings.filter((f) => f.kind === 'unknown').length;
+    if (unknown) notes.push(`${mark(o, 'unknown')} ${unknown}`);
+    return [
+      localDateOf(r, def.kind) ?? '?',
+      printable(shortId(textField(r, 'id')) ?? '?', 12),
+      printable(textField(r, 'source') ?? '?', 16),
+      headlineOf(r, def.kind) ?? '—',
+      notes.join(' '),
+    ];
+  });
+  if (rows.length) for (const line of table(o, ['date', 'id', 'source', def.headline.unit === '%' ? 'value' : def.headline.unit, 'findings'], rows)) o.out(line);
+  const parts = [`${result.records.length} ${def.label.toLowerCase()}`];
+  if (result.total !== undefined) parts.push(`of ${result.total}`);
+  parts.push(`${result.pages} page${result.pages === 1 ? '' : 's'}`);
+  if (result.wrapper !== 'array') parts.push(`list wrapped in "${result.wrapper}"`);
+  if (result.duplicatesDropped) parts.push(`${result.duplicatesDropped} duplicate${result.duplicatesDropped === 1 ? '' : 's'} dropped`);
+  if (invalid) parts.push(paint(o, 'red', `${invalid} invalid`));
+  o.out(parts.join(', '));
+  if (!result.complete) o.out(paint(o, 'yellow', flags.all ? 'The list is incomplete: paging stopped early.' : 'More records exist: add --all to fetch every page.'));
+  return invalid ? 1 : 0;
+}
+
+export function formatSeconds(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return h ? `${h}h ${m}m` : `${m}m ${Math.floor(seconds % 60)}s`;
+}

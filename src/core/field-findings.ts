@@ -1,0 +1,94 @@
+// The unknown, deprecated and zero findings of a record, from the fields it has. These findings
+// repeat on nearly every record (every reply carries userId; some sources send 0s daily), so
+// each one is made once, frozen, and shared by all records that have it.
+
+import { Finding, pointerToken, truncate } from './findings';
+import type { FieldInfo, ObjectShape } from './schemas';
+
+const hasOwn = Object.prototype.hasOwnProperty;
+/** Array items whose places are cached (zones of a day are a handful). */
+const CACHED_ITEMS = 64;
+/** Unknown field names cached per place, and their longest length: hostile payloads cannot grow it. */
+const CACHED_UNKNOWN = 256;
+const CACHED_UNKNOWN_LENGTH = 64;
+
+interface PlacedField {
+  readonly info: FieldInfo;
+  readonly zero: Finding;
+  readonly deprecated: Finding | undefined;
+  /** Places of the items of an array of objects, by index, made on demand. */
+  readonly items: Place[] | undefined;
+}
+
+const frozen = (finding: Finding): Finding => Object.freeze(finding);
+
+/** An object schema at one position in a record (the record itself, or `/zones/2`). */
+export class Place {
+  private readonly fields = new Map<string, PlacedField>();
+  private readonly unknown = new Map<string, Finding>();
+
+  constructor(
+    private readonly shape: ObjectShape,
+    private readonly prefix: string,
+  ) {
+    for (const [name, info] of shape.fields) {
+      const path = prefix + info.pointer;
+      this.fields.set(name, {
+        info,
+        zero: frozen({ kind: 'zero', path, message: info.zeroMessage }),
+        deprecated:
+          info.deprecatedMessage === undefined ? undefined : frozen({ kind: 'deprecated', path, message: info.deprecatedMessage }),
+        items: info.items === undefined ? undefined : [],
+      });
+    }
+  }
+
+  private unknownFinding(key: string): Finding {
+    let finding = this.unknown.get(key);
+    if (finding === undefined) {
+      finding = frozen({
+        kind: 'unknown',
+        path: `${this.prefix}/${pointerToken(key)}`,
+        message: `${truncate(key)} is not defined by the ${this.shape.name} schema`,
+      });
+      if (this.unknown.size < CACHED_UNKNOWN && key.length <= CACHED_UNKNOWN_LENGTH) this.unknown.set(key, finding);
+    }
+    return finding;
+  }
+
+  private itemPlace(field: PlacedField, i: number): Place {
+    const cache = field.items!;
+    const cached = cache[i];
+    if (cached !== undefined) return cached;
+    const place = new Place(field.info.items!, `${this.prefix}${field.info.pointer}/${i}`);
+    if (i < CACHED_ITEMS) cache[i] = place;
+    return place;
+  }
+
+  /**
+   * Pushes the unknown, deprecated and zero findings of `obj`, descending into arrays of
+   * objects that have a schema of their own (zones); never into free-form objects (sourceData).
+   */
+  walk(obj: object, out: Finding[]): void {
+    const rec = obj as Record<string, unknown>;
+    for (const key in rec) {
+      if (!hasOwn.call(rec, key)) continue;
+      const field = this.fields.get(key);
+      if (field === undefined) {
+        out.push(this.unknownFinding(key));
+        continue;
+      }
+      if (field.deprecated !== undefined) out.push(field.deprecated);
+      if (field.info.numeric) {
+        if (rec[key] === 0) out.push(field.zero);
+      } else if (field.items !== undefined) {
+        const items = rec[key];
+        if (!Array.isArray(items)) continue;
+        for (let i = 0; i < items.length; i++) {
+          const item: unknown = items[i];
+          if (item !== null && typeof item === 'object' && !Array.isArray(item)) this.itemPlace(field, i).walk(item, out);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,347 @@
+// One request to the service, done with care: a timeout, the caller's AbortSignal, retries with
+// backoff for GET, replies mapped to HealthDataError kinds, and no token or secret in any text.
+
+import fetch from 'node-fetch';
+import { Connections, onBodyCutShort } from './connections';
+import { HealthDataError, HealthDataErrorKind, redact } from './errors';
+import {
+  excerpt,
+  looksLikeHtml,
+  parseJson,
+  parseRetryAfter,
+  requestIdOf,
+  serviceMessageOf,
+  statusInBody,
+  statusLine,
+} from './reply';
+
+export interface RequestLogEntry {
+  method: string;
+  /** Path and query as sent, every credential replaced by `[redacted]`. */
+  path: string;
+  status?: number;
+  durationMs: number;
+  /** 1 for the first try, 2 for the first retry, … */
+  attempt: number;
+  error?: string;
+  requestId?: string;
+}
+
+export interface HttpSettings {
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseDelayMs: number;
+  /** Cap of the exponential backoff. */
+  maxRetryDelayMs: number;
+  /** Cap of a wait the server asks for with Retry-After. */
+  maxRetryAfterMs: number;
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Everything to hide from messages and logs: the secret and every token seen so far. */
+  secrets: () => readonly (string | undefined)[];
+  /** Aborted by dispose(): ends every request in flight and every wait. */
+  lifetime: AbortSignal;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  /** Absolute URL exactly as it should go on the wire (already percent-encoded). */
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** GET data calls may be retried; the token mint never is. */
+  retry: boolean;
+  signal?: AbortSignal;
+  /** Query parameters whose values are credentials (a token presented as a parameter). */
+  secretParams?: readonly string[];
+}
+
+export interface HttpReply {
+  status: number;
+  body: unknown;
+  headers: { get(name: string): string | null };
+  requestId?: string;
+  url: string;
+  /** `GET /v1/…`: method and path (never the query), for messages. */
+  request: string;
+  attempts: number;
+}
+
+/** What went wrong in one attempt, before it becomes the HealthDataError the caller sees. */
+class AttemptFailure extends Error {
+  constructor(
+    readonly kind: HealthDataErrorKind,
+    readonly detail: string,
+    readonly retryable: boolean,
+    readonly info: { status?: number; serviceMessage?: string; requestId?: string; retryAfterMs?: number } = {},
+  ) {
+    super(detail);
+  }
+}
+
+const RETRY_STATUSES = new Set([429, 502, 503]);
+const NETWORK_PHRASES: Record<string, string> = {
+  ECONNRESET: 'the connection was reset',
+  ECONNREFUSED: 'the connection was refused',
+  ERR_STREAM_PREMATURE_CLOSE: 'the connection closed early (premature close)',
+  EPIPE: 'the connection broke',
+  ETIMEDOUT: 'the connection timed out',
+  ENOTFOUND: 'the host name was not found',
+  EAI_AGAIN: 'the host name could not be resolved just now',
+};
+const PERMANENT_NETWORK_CODES = new Set(['ENOTFOUND', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+/** A path segment that is `.` or `..`, literally or percent-encoded: WHATWG URLs collapse them. */
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
+
+/** The path and the query of an absolute URL as written, without any normalisation. */
+export function splitUrl(url: string): { path: string; query: string } {
+  const m = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*([^?#]*)(\?[^#]*)?/i.exec(url);
+  return { path: m?.[1] || '/', query: m?.[2] ?? '' };
+}
+
+export class HttpTransport {
+  private readonly connections = new Connections();
+
+  constructor(private readonly settings: HttpSettings) {
+    settings.lifetime.addEventListener('abort', () => this.connections.destroy(), { once: true });
+  }
+
+  /** Hides every credential the client knows of in a text. */
+  redact(text: string): string {
+    return redact(text, this.settings.secrets());
+  }
+
+  async send(req: HttpRequest): Promise<HttpReply> {
+    const raw = splitUrl(req.url);
+    const request = `${req.method} ${raw.path}`;
+    const maxAttempts = req.retry ? Math.max(0, this.settings.maxRetries) + 1 : 1;
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      try {
+        const reply = await this.attempt(req, raw, request, attempt);
+        this.log(req, raw, attempt, started, reply.status, reply.requestId);
+        return reply;
+      } catch (err) {
+        const failure = err instanceof AttemptFailure ? err : new AttemptFailure('network', errorText(err), false);
+        this.log(req, raw, attempt, started, failure.info.status, failure.info.requestId, `${request}: ${failure.detail}`);
+        if (!failure.retryable || attempt >= maxAttempts) throw this.finish(failure, request, attempt);
+        try {
+          await this.pause(this.delayBefore(attempt, failure), req.signal);
+        } catch (stop) {
+          throw this.finish(stop as AttemptFailure, request, attempt);
+        }
+      }
+    }
+  }
+
+  private async attempt(req: HttpRequest, raw: { path: string; query: string }, request: string, attempt: number): Promise<HttpReply> {
+    const stopped = this.stopReason(req.signal);
+    if (stopped) throw stopped;
+    const ctrl = new AbortController();
+    let why: AttemptFailure | undefined;
+    const stop = (failure: AttemptFailure) => {
+      why ??= failure;
+      ctrl.abort();
+    };
+    const onCaller = () => stop(new AttemptFailure('cancelled', 'cancelled', false));
+    const onLifetime = () => stop(new AttemptFailure('cancelled', 'cancelled (the client was disposed)', false));
+    const timer = setTimeout(
+      () => stop(new AttemptFailure('timeout', `no complete reply within ${this.settings.timeoutMs} ms (timed out)`, false)),
+      this.settings.timeoutMs,
+    );
+    req.signal?.addEventListener('abort', onCaller, { once: true });
+    this.settings.lifetime.addEventListener('abort', onLifetime, { once: true });
+    // Settles the moment anything aborts, even if node-fetch is slow to notice.
+    const aborted = new Promise<never>((_, reject) => ctrl.signal.addEventListener('abort', () => reject(why), { once: true }));
+    aborted.catch(() => undefined);
+    let status: number | undefined;
+    let requestId: string | undefined;
+    try {
+      const prepared = this.connections.prepare(DOT_SEGMENT.test(raw.path) ? raw.path + raw.query : undefined, (clientRequest) =>
+        onBodyCutShort(clientRequest, (cutStatus) =>
+          stop(new AttemptFailure('network', `the reply was cut short after ${statusLine(cutStatus)} (truncated body)`, req.method === 'GET', { status: cutStatus })),
+        ),
+      );
+      let pending;
+      try {
+        pending = fetch(req.url, {
+          method: req.method,
+          headers: { Accept: 'application/json', ...req.headers },
+          body: req.body,
+          signal: ctrl.signal,
+          follow: 5,
+          agent: prepared.agent,
+        });
+      } finally {
+        prepared.done();
+      }
+      const res = await Promise.race([pending, aborted]);
+      status = res.status;
+      requestId = res.headers.get('x-request-id')?.trim() || undefined;
+      let text: string;
+      try {
+        text = await Promise.race([res.text(), aborted]);
+      } catch (err) {
+        if (why) throw why;
+        const code = errorCode(err);
+        throw new AttemptFailure('network', `the reply was cut short after ${statusLine(res.status)} (truncated body${code ? `, ${code}` : ''})`, req.method === 'GET', { status, requestId });
+      }
+      return this.interpret(req, request, res, text, attempt);
+    } catch (err) {
+      if (why) throw new AttemptFailure(why.kind, why.detail, why.retryable, { ...why.info, status, requestId });
+      if (err instanceof AttemptFailure) throw err;
+      throw networkFailure(err, req, status, requestId);
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onCaller);
+      this.settings.lifetime.removeEventListener('abort', onLifetime);
+    }
+  }
+
+  private interpret(
+    req: HttpRequest,
+    request: string,
+    res: { status: number; statusText: string; url: string; headers: { get(name: string): string | null } },
+    text: string,
+    attempt: number,
+  ): HttpReply {
+    const contentType = res.headers.get('content-type');
+    const parsed = parseJson(text);
+    const body = parsed.ok ? parsed.value : undefined;
+    const requestId = requestIdOf(res.headers.get('x-request-id'), body);
+    const ok = res.status >= 200 && res.status < 300;
+    if (ok && parsed.ok) {
+      const hidden = statusInBody(body);
+      if (hidden === undefined) return { status: res.status, body, headers: res.headers, requestId, url: req.url, request, attempts: attempt };
+      throw statusFailure(req, hidden, body, undefined, requestId, `${statusLine(hidden)}${describeBody(body, hidden)} (in the body of a ${res.status} reply)`);
+    }
+    if (ok) {
+      const what = text.trim() === ''
+        ? 'the reply is empty, not JSON'
+        : looksLikeHtml(text, contentType)
+          ? `${statusLine(res.status, res.statusText)}: the server answered with an HTML page, not JSON`
+          : 'the reply is not valid JSON (truncated?)';
+      throw new AttemptFailure('parse', what, false, { status: res.status, requestId });
+    }
+    // 503 may carry Retry-After too (RFC 9110); it is honoured for both.
+    const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
+    let detail = statusLine(res.status, res.statusText);
+    if (parsed.ok) detail += describeBody(body, res.status);
+    else if (looksLikeHtml(text, contentType)) detail += ': the server answered with an HTML page, not JSON';
+    else {
+      const words = excerpt(text);
+      if (words) detail += `: ${words}`;
+    }
+    throw statusFailure(req, res.status, body, retryAfterMs, requestId, detail, parsed.ok ? undefined : excerpt(text));
+  }
+
+  private finish(failure: AttemptFailure, request: string, attempts: number): HealthDataError {
+    const notes: string[] = [];
+    if (failure.info.requestId) notes.push(`request id ${failure.info.requestId}`);
+    if (attempts > 1 && failure.kind !== 'cancelled' && failure.kind !== 'timeout') notes.push(`${attempts} attempts`);
+    else if (attempts > 1) notes.push(`attempt ${attempts}`);
+    const message = `${request}: ${failure.detail}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+    return new HealthDataError(failure.kind, this.redact(message), {
+      status: failure.info.status,
+      serviceMessage: failure.info.serviceMessage === undefined ? undefined : this.redact(failure.info.serviceMessage),
+      requestId: failure.info.requestId,
+      request,
+      retryAfterMs: failure.info.retryAfterMs,
+    });
+  }
+
+  private delayBefore(attempt: number, failure: AttemptFailure): number {
+    const asked = failure.info.retryAfterMs;
+    if (asked !== undefined) {
+      const wait = Math.min(asked, this.settings.maxRetryAfterMs);
+      // Never earlier than asked; a little later, so clients told the same time do not stampede.
+      return wait + Math.random() * Math.min(250, wait * 0.1);
+    }
+    const ceiling = Math.min(this.settings.maxRetryDelayMs, this.settings.retryBaseDelayMs * 2 ** (attempt - 1));
+    return ceiling / 2 + (Math.random() * ceiling) / 2;
+  }
+
+  /** Waits between attempts; cancelling or disposing ends the wait at once. */
+  private pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const stopped = this.stopReason(signal, ' while waiting to retry');
+      if (stopped) return reject(stopped);
+      const done = (failure?: AttemptFailure) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.settings.lifetime.removeEventListener('abort', onAbort);
+        if (failure) reject(failure);
+        else resolve();
+      };
+      const onAbort = () => done(this.stopReason(signal, ' while waiting to retry'));
+      const timer = setTimeout(() => done(), ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.settings.lifetime.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private stopReason(signal: AbortSignal | undefined, when = ''): AttemptFailure | undefined {
+    if (this.settings.lifetime.aborted) return new AttemptFailure('cancelled', `cancelled${when} (the client was disposed)`, false);
+    if (signal?.aborted) return new AttemptFailure('cancelled', `cancelled${when}`, false);
+    return undefined;
+  }
+
+  private log(req: HttpRequest, raw: { path: string; query: string }, attempt: number, started: number, status?: number, requestId?: string, error?: string): void {
+    const sink = this.settings.onRequest;
+    if (!sink) return;
+    let query = raw.query;
+    for (const name of req.secretParams ?? []) {
+      query = query.replace(new RegExp(`([?&]${escapeRegExp(encodeURIComponent(name))}=)[^&]*`, 'g'), '$1[redacted]');
+    }
+    const entry: RequestLogEntry = {
+      method: req.method,
+      path: this.redact(raw.path + query),
+      durationMs: Math.round(performance.now() - started),
+      attempt,
+    };
+    if (status !== undefined) entry.status = status;
+    if (requestId) entry.requestId = requestId;
+    if (error) entry.error = this.redact(error);
+    try {
+      sink(entry);
+    } catch {
+      // A failing log sink must not fail the request it describes.
+    }
+  }
+}
+
+function describeBody(body: unknown, status: number): string {
+  const said = serviceMessageOf(body, status);
+  return said ? `: ${said}` : '';
+}
+
+function statusFailure(req: HttpRequest, status: number, body: unknown, retryAfterMs: number | undefined, requestId: string | undefined, detail: string, rawMessage?: string): AttemptFailure {
+  const kind: HealthDataErrorKind = status === 401 || status === 403 ? 'auth' : 'http';
+  const retryable = req.method === 'GET' && RETRY_STATUSES.has(status);
+  return new AttemptFailure(kind, detail, retryable, { status, serviceMessage: serviceMessageOf(body, status) ?? rawMessage, requestId, retryAfterMs });
+}
+
+function networkFailure(err: unknown, req: HttpRequest, status: number | undefined, requestId: string | undefined): AttemptFailure {
+  const code = errorCode(err);
+  const phrase = (code && NETWORK_PHRASES[code]) ?? `the request failed: ${errorText(err)}`;
+  const retryable = req.method === 'GET' && !(code && PERMANENT_NETWORK_CODES.has(code)) && isSystemError(err);
+  return new AttemptFailure('network', `network error: ${phrase}${code && NETWORK_PHRASES[code] ? ` (${code})` : ''}`, retryable, { status, requestId });
+}
+
+function errorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string') return code;
+  return /premature close/i.test(errorText(err)) ? 'ERR_STREAM_PREMATURE_CLOSE' : undefined;
+}
+
+function isSystemError(err: unknown): boolean {
+  const e = err as { type?: unknown; code?: unknown } | undefined;
+  return e?.type === 'system' || typeof e?.code === 'string';
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

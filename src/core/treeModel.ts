@@ -1,0 +1,172 @@
+// The tree of records by month and date, apart from any TreeDataProvider: the extension shows
+// it, the benchmarks measure it. Building it is linear and cheap; a record's findings and
+// tooltip are computed only when someone asks (the tree asks when a date is expanded).
+
+import { localDateOf, monthOf } from './dates';
+import { headlineOf, shortText, textField } from './labels';
+import { RESOURCES, ResourceKind, resource } from './resources';
+import { Finding, FindingKind, ValidationResult, validate } from './validator';
+
+export interface RecordNode {
+  readonly type: 'record';
+  readonly kind: ResourceKind;
+  readonly record: unknown;
+  readonly id: string | undefined;
+  /** The local date the record belongs to. */
+  readonly date: string | undefined;
+  /** Unique among the tree's nodes; stable across refreshes for the same record. */
+  readonly key: string;
+  /** "fitbit · 12,224 steps". */
+  readonly label: string;
+  /** Local time for readings (several a day), empty for daily summaries. */
+  readonly description: string;
+}
+
+export interface KindGroup {
+  readonly kind: ResourceKind;
+  readonly records: RecordNode[];
+}
+
+export interface DateNode {
+  readonly type: 'date';
+  readonly date: string;
+  readonly key: string;
+  /** One resource's records, or (grouped by date first) every resource's, each kind apart. */
+  readonly groups: KindGroup[];
+}
+
+export interface MonthNode {
+  readonly type: 'month';
+  readonly month: string;
+  readonly key: string;
+  readonly label: string;
+  readonly dates: DateNode[];
+}
+
+export interface RecordTree {
+  /** Newest month first; within a month, newest date first. */
+  readonly months: MonthNode[];
+  /** Records without a usable date: shown apart, never dropped. */
+  readonly undated: RecordNode[];
+  readonly count: number;
+}
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+export function monthLabel(month: string): string {
+  const m = Number(month.slice(5, 7));
+  return `${MONTH_NAMES[m - 1] ?? month} ${month.slice(0, 4)}`;
+}
+
+/** Makes the node for one record. `index` keeps keys unique for records without an id. */
+export function recordNode(kind: ResourceKind, record: unknown, index: number): RecordNode {
+  const id = textField(record, 'id');
+  const date = localDateOf(record, kind);
+  const source = textField(record, 'source');
+  const headline = headlineOf(record, kind);
+  const label = `${source !== undefined ? shortText(source, 30) : '(no source)'} · ${headline ?? 'no value'}`;
+  let description = '';
+  if (resource(kind).datingField === 'timestamp') {
+    const ts = textField(record, 'timestamp');
+    // The local time as written in the timestamp (it carries the reading's own offset).
+    const m = ts ? /T(\d{2}:\d{2})/.exec(ts) : null;
+    if (m) description = m[1];
+  }
+  return { type: 'record', kind, record, id, date, key: `${kind}/${id ?? `#${index}`}`, label, description };
+}
+
+/** Records of one resource, by month and date. */
+export function buildResourceTree(kind: ResourceKind, records: readonly unknown[]): RecordTree {
+  return buildTree(RESOURCES.filter((r) => r.kind === kind).map((r) => [r.kind, records] as const));
+}
+
+/** Records of every resource, by month and date; each date holds that day's records of all kinds. */
+export function buildDateFirstTree(lists: Partial<Record<ResourceKind, readonly unknown[]>>): RecordTree {
+  return buildTree(RESOURCES.filter((r) => lists[r.kind]).map((r) => [r.kind, lists[r.kind]!] as const));
+}
+
+function buildTree(lists: ReadonlyArray<readonly [ResourceKind, readonly unknown[]]>): RecordTree {
+  // date -> kind -> nodes, filled in one pass; kinds keep the table's order.
+  const byDate = new Map<string, Map<ResourceKind, RecordNode[]>>();
+  const undated: RecordNode[] = [];
+  let count = 0;
+  for (const [kind, records] of lists) {
+    for (let i = 0; i < records.length; i++) {
+      const node = recordNode(kind, records[i], i);
+      count++;
+      if (node.date === undefined) {
+        undated.push(node);
+        continue;
+      }
+      let kinds = byDate.get(node.date);
+      if (!kinds) byDate.set(node.date, (kinds = new Map()));
+      const list = kinds.get(kind);
+      if (list) list.push(node);
+      else kinds.set(kind, [node]);
+    }
+  }
+  const months: MonthNode[] = [];
+  let current: MonthNode | undefined;
+  for (const date of [...byDate.keys()].sort().reverse()) {
+    const month = monthOf(date);
+    if (!current || current.month !== month) {
+      current = { type: 'month', month, key: `month/${month}`, label: monthLabel(month), dates: [] };
+      months.push(current);
+    }
+    const kinds = byDate.get(date)!;
+    const groups: KindGroup[] = [];
+    for (const [kind, nodes] of kinds) groups.push({ kind, records: nodes });
+    current.dates.push({ type: 'date', date, key: `date/${date}`, groups });
+  }
+  return { months, undated, count };
+}
+
+const validations = new WeakMap<RecordNode, ValidationResult>();
+
+/** The record's validation, computed once per node on first use. */
+export function validationOf(node: RecordNode): ValidationResult {
+  let result = validations.get(node);
+  if (!result) {
+    result = validate(node.record, node.kind);
+    validations.set(node, result);
+  }
+  return result;
+}
+
+export type RecordStatus = 'error' | 'warning' | 'clean';
+
+export function statusOf(node: RecordNode): RecordStatus {
+  const { findings } = validationOf(node);
+  if (findings.some((f) => f.kind === 'error')) return 'error';
+  if (findings.some((f) => f.kind === 'warning')) return 'warning';
+  return 'clean';
+}
+
+export function countByKind(findings: readonly Finding[]): Record<FindingKind, number> {
+  const counts: Record<FindingKind, number> = { error: 0, warning: 0, zero: 0, deprecated: 0, unknown: 0 };
+  for (const f of findings) counts[f.kind]++;
+  return counts;
+}
+
+/** Escapes text for Markdown so a payload's strings cannot add links, images or HTML. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>&~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+}
+
+/** The tooltip of a record as Markdown: key fields, then the findings counted by kind. */
+export function tooltipMarkdown(node: RecordNode): string {
+  const def = resource(node.kind);
+  const fields = (node.record && typeof node.record === 'object' ? node.record : {}) as Record<string, unknown>;
+  const lines = [`**${escapeMarkdown(def.singular)}** ${escapeMarkdown(node.date ?? '(no date)')}`, ''];
+  const keyFields = ['id', 'source', 'humanId', ...def.keyFields, 'createdAt', 'updatedAt'];
+  for (const name of keyFields) {
+    if (!(name in fields)) continue;
+    const value = fields[name];
+    const text = typeof value === 'string' ? shortText(value, 60) : typeof value === 'number' ? String(value) : shortText(JSON.stringify(value) ?? '', 60);
+    lines.push(`- ${escapeMarkdown(name)}: ${escapeMarkdown(text)}`);
+  }
+  const counts = countByKind(validationOf(node).findings);
+  const parts = (Object.keys(counts) as FindingKind[]).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`);
+  lines.push('', `Findings: ${parts.length ? parts.join(', ') : 'none'}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,51 @@
+// Activation only registers: commands, the tree, the status bar. No network, no schema
+// compilation and no sandbox until a user asks for them.
+
+import * as vscode from 'vscode';
+import { registerAccountCommands } from './accountCommands';
+import { Credentials } from './credentials';
+import { registerRequestCommands } from './requestCommands';
+import { SandboxController } from './sandboxController';
+import { Session } from './session';
+import { TokenStatusBar } from './statusBar';
+import { RecordsTree } from './tree/recordsTree';
+
+export interface HealthDataExtensionApi {
+  /** For the integration tests: the live session and the sandbox controller. */
+  readonly session: Session;
+  readonly sandbox: SandboxController;
+  readonly tree: RecordsTree;
+  /** Milliseconds spent in activate(), from entry to return. */
+  readonly activationMs: number;
+}
+
+let sandboxController: SandboxController | undefined;
+
+export function activate(context: vscode.ExtensionContext): HealthDataExtensionApi {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Health Data', { log: true });
+  const credentials = new Credentials(context.secrets);
+  const session = new Session(credentials, log);
+  const sandbox = new SandboxController(session);
+  sandboxController = sandbox;
+  const tree = new RecordsTree(session, sandbox);
+  context.subscriptions.push(
+    log,
+    credentials,
+    session,
+    sandbox,
+    new TokenStatusBar(session),
+    tree,
+    ...tree.register(),
+    ...registerAccountCommands(session, sandbox),
+    ...registerRequestCommands(session, tree),
+  );
+  const activationMs = performance.now() - started;
+  log.debug(`activated in ${activationMs.toFixed(1)} ms`);
+  return { session, sandbox, tree, activationMs };
+}
+
+export async function deactivate(): Promise<void> {
+  await sandboxController?.stop();
+  sandboxController = undefined;
+}

@@ -1,0 +1,47 @@
+// End-to-end smoke test: the real workbench in Chromium with our extension loaded, driven
+// like a user would. Not part of `npm test`; run it after `npm test` (or a build and tsc):
+//   npx mocha out/test/e2e/smoke.e2e.js
+// HDE_E2E_VSIX=<file.vsix> tests the packaged extension instead of the source folder.
+// Screenshots go to test-results/e2e/.
+import * as assert from 'node:assert/strict';
+import { Workbench, findRepoRoot } from './workbench';
+
+describe('e2e smoke: the workbench with Health Data Explorer', function () {
+  this.timeout(180_000);
+  let wb: Workbench;
+
+  before(async () => {
+    const vsix = process.env.HDE_E2E_VSIX;
+    wb = await Workbench.open(vsix ? { vsix } : { extensionDevelopmentPath: findRepoRoot() });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) {
+      const file = await wb.screenshot(`smoke-failed-${this.currentTest.title}`).catch(() => undefined);
+      if (file) console.log(`    screenshot: ${file}`);
+    }
+  });
+
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('shows the Health Data entry in the activity bar', async () => {
+    const item = await wb.waitForActivityBarItem('Health Data');
+    assert.ok(await item.isVisible());
+    await wb.screenshot('smoke-activity-bar');
+  });
+
+  it('runs a command from the command palette', async () => {
+    await wb.runCommand('Health Data: Show Request Log');
+    // The command reveals our output channel in the panel.
+    const panel = wb.page.locator('.part.panel');
+    await panel.waitFor({ state: 'visible', timeout: 20_000 });
+    await wb.page.waitForFunction(
+      () => Array.from(document.querySelectorAll('.part.panel select')).some((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent?.includes('Health Data')),
+      undefined,
+      { timeout: 20_000 },
+    );
+    await wb.screenshot('smoke-request-log');
+  });
+});

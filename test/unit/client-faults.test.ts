@@ -1,0 +1,169 @@
+// The client against a misbehaving sandbox: retries and their budget, Retry-After, timeouts,
+// cancellation, broken bodies, HTML pages, errors in the body; and what it tells the log.
+import * as assert from 'node:assert/strict';
+import { RequestLogEntry } from '../../src/core/client';
+import { Sandbox } from '../../src/sandbox/server';
+import { LeakWatch, TODAY, requestsTo, sandboxWith } from './client-support';
+
+const LIST = '/v1/human/activities/summaries';
+const ITEM = `${LIST}/${TODAY}`;
+
+describe('client: faults', () => {
+  const watch = new LeakWatch();
+  let sandbox: Sandbox;
+  const calls = () => requestsTo(sandbox, ITEM).filter((r) => r.path === ITEM);
+
+  before(async () => {
+    sandbox = await sandboxWith();
+  });
+  after(async () => {
+    await sandbox.close();
+    watch.assertClean();
+  });
+  beforeEach(() => sandbox.requests.splice(0));
+  afterEach(() => sandbox.clearFaults());
+
+  it('429 with Retry-After: waits at least that long, then succeeds', async () => {
+    sandbox.addFault({ fault: '429', path: ITEM, retryAfter: 1, times: 1 });
+    const started = performance.now();
+    const record = (await watch.client(sandbox).getRecord('activity', TODAY)) as { date: string };
+    const waited = performance.now() - started;
+    assert.equal(record.date, TODAY);
+    assert.ok(waited >= 1000, `waited ${waited} ms`);
+    assert.ok(waited < 2500, `waited ${waited} ms`);
+    assert.deepEqual(calls().map((r) => r.status), [429, 200]);
+  });
+
+  it('a Retry-After longer than maxRetryAfterMs is capped', async () => {
+    sandbox.addFault({ fault: '429', path: ITEM, retryAfter: 3600, times: 1 });
+    const started = performance.now();
+    await watch.client(sandbox, { maxRetryAfterMs: 50 }).getRecord('activity', TODAY);
+    assert.ok(performance.now() - started < 1000);
+    assert.deepEqual(calls().map((r) => r.status), [429, 200]);
+  });
+
+  for (const status of ['429', '502', '503'] as const) {
+    it(`${status} (no Retry-After) twice, then success`, async () => {
+      sandbox.addFault({ fault: status, path: ITEM, times: 2 });
+      const entries: RequestLogEntry[] = [];
+      await watch.client(sandbox, { onRequest: (e) => entries.push(e) }).getRecord('activity', TODAY);
+      assert.deepEqual(calls().map((r) => r.status), [Number(status), Number(status), 200]);
+      const data = entries.filter((e) => e.method === 'GET');
+      assert.deepEqual(data.map((e) => [e.attempt, e.status]), [[1, Number(status)], [2, Number(status)], [3, 200]]);
+      assert.ok(data.every((e) => e.requestId && e.path === ITEM && typeof e.durationMs === 'number'));
+      assert.match(data[0].error ?? '', new RegExp(`^GET ${ITEM}: ${status}`));
+    });
+  }
+
+  it('when the retry budget runs out, the error names the status, the service message and the attempts', async () => {
+    sandbox.addFault({ fault: '503', path: LIST });
+    const err = await watch.rejects(watch.client(sandbox, { maxRetries: 2 }).list('activity'), 'http');
+    assert.equal(err.status, 503);
+    assert.equal(err.serviceMessage, 'The service failed to answer (sandbox fault 503)');
+    assert.ok(err.requestId);
+    assert.equal(
+      err.message,
+      `GET ${LIST}: 503 Service Unavailable: The service failed to answer (sandbox fault 503) (request id ${err.requestId}; 3 attempts)`,
+    );
+    assert.equal(requestsTo(sandbox, LIST).length, 3);
+  });
+
+  it('500 is not retried', async () => {
+    sandbox.addFault({ fault: '500', path: ITEM });
+    const err = await watch.rejects(watch.client(sandbox).getRecord('activity', TODAY), 'http', /500 Internal Server Error/);
+    assert.equal(err.status, 500);
+    assert.equal(calls().length, 1);
+  });
+
+  it('a reply slower than timeoutMs is a timeout naming the request and the limit', async () => {
+    sandbox.addFault({ fault: 'latency', path: ITEM, latencyMs: 800 });
+    const started = performance.now();
+    const err = await watch.rejects(watch.client(sandbox, { timeoutMs: 150 }).getRecord('activity', TODAY), 'timeout');
+    assert.equal(err.message, `GET ${ITEM}: no complete reply within 150 ms (timed out)`);
+    assert.ok(performance.now() - started < 700);
+  });
+
+  it('a body that trickles in longer than timeoutMs is a timeout too', async () => {
+    sandbox.addFault({ fault: 'slow-body', path: ITEM, latencyMs: 1000 });
+    const err = await watch.rejects(watch.client(sandbox, { timeoutMs: 200 }).getRecord('activity', TODAY), 'timeout', /200 ms/);
+    assert.equal(err.status, 200, 'the headers had arrived');
+    // Within the limit, a slow body is simply read.
+    sandbox.clearFaults();
+    sandbox.addFault({ fault: 'slow-body', path: ITEM, latencyMs: 100 });
+    assert.equal(((await watch.client(sandbox, { timeoutMs: 2000 }).getRecord('activity', TODAY)) as { date: string }).date, TODAY);
+  });
+
+  it('an AbortSignal cancels mid-request at once', async () => {
+    sandbox.addFault({ fault: 'latency', path: ITEM, latencyMs: 1000 });
+    const ctrl = new AbortController();
+    const started = performance.now();
+    setTimeout(() => ctrl.abort(), 80);
+    await watch.rejects(watch.client(sandbox).getRecord('activity', TODAY, { signal: ctrl.signal }), 'cancelled', /^GET .*: cancelled$/);
+    assert.ok(performance.now() - started < 400);
+    await watch.rejects(watch.client(sandbox).getRecord('activity', TODAY, { signal: ctrl.signal }), 'cancelled');
+  });
+
+  it('an AbortSignal cancels the wait between retries', async () => {
+    sandbox.addFault({ fault: '503', path: ITEM });
+    const client = watch.client(sandbox, { retryBaseDelayMs: 4000 });
+    await client.getClientToken();
+    const ctrl = new AbortController();
+    const started = performance.now();
+    setTimeout(() => ctrl.abort(), 150);
+    await watch.rejects(client.getRecord('activity', TODAY, { signal: ctrl.signal }), 'cancelled', /while waiting to retry/);
+    assert.ok(performance.now() - started < 600);
+    assert.equal(calls().length, 1);
+  });
+
+  it('dispose() aborts what is in flight and refuses what follows', async () => {
+    sandbox.addFault({ fault: 'latency', path: LIST, latencyMs: 1000 });
+    const client = watch.client(sandbox);
+    await client.getClientToken();
+    const pending = client.list('activity');
+    setTimeout(() => client.dispose(), 80);
+    await watch.rejects(pending, 'cancelled', /disposed/);
+    await watch.rejects(client.getRecord('activity', TODAY), 'cancelled', /disposed/);
+  });
+
+  it('malformed JSON is a parse error, not retried', async () => {
+    sandbox.addFault({ fault: 'malformed-json', path: ITEM });
+    const err = await watch.rejects(watch.client(sandbox).getRecord('activity', TODAY), 'parse');
+    assert.equal(err.message, `GET ${ITEM}: the reply is not valid JSON (truncated?) (request id ${err.requestId})`);
+    assert.equal(calls().length, 1);
+  });
+
+  it('a body cut short is a network error, retried', async () => {
+    sandbox.addFault({ fault: 'truncated', path: ITEM, times: 1 });
+    await watch.client(sandbox).getRecord('activity', TODAY);
+    assert.equal(calls().length, 2);
+    sandbox.addFault({ fault: 'truncated', path: ITEM });
+    await watch.rejects(watch.client(sandbox, { maxRetries: 1 }).getRecord('activity', TODAY), 'network', /cut short after 200 OK \(truncated body/);
+  });
+
+  it('a connection reset is a network error, retried', async () => {
+    sandbox.addFault({ fault: 'reset', path: ITEM, times: 2 });
+    await watch.client(sandbox).getRecord('activity', TODAY);
+    assert.equal(calls().length, 3);
+    sandbox.addFault({ fault: 'reset', path: ITEM });
+    await watch.rejects(watch.client(sandbox, { maxRetries: 1 }).getRecord('activity', TODAY), 'network', /connection was reset \(ECONNRESET\)|socket hang up/);
+  });
+
+  it('a refused connection is a network error, retried up to the budget', async () => {
+    const closed = await sandboxWith();
+    await closed.close();
+    const entries: RequestLogEntry[] = [];
+    const client = watch.client(closed, { maxRetries: 2, onRequest: (e) => entries.push(e) });
+    await watch.rejects(client.getClientToken(), 'network', /connection was refused \(ECONNREFUSED\)/);
+    assert.equal(entries.length, 1, 'the mint is not retried');
+    const user = watch.client(closed, { maxRetries: 2, userAccessToken: 'user-token-xyz9', onRequest: (e) => entries.push(e) });
+    await watch.rejects(user.getRecord('activity', TODAY), 'network', /ECONNREFUSED.*3 attempts/);
+    assert.deepEqual(entries.slice(1).map((e) => e.attempt), [1, 2, 3]);
+  });
+
+  it('an HTML error page says so, with its status', async () => {
+    sandbox.addFault({ fault: 'html', path: ITEM });
+    const err = await watch.rejects(watch.client(sandbox, { maxRetries: 1 }).getRecord('activity', TODAY), 'http');
+    assert.match(err.message, new RegExp(`^GET ${ITEM}: 502 Bad Gateway: the server answered with an HTML page, not JSON \\(request id \\w+; 2 attempts\\)$`));
+    assert.equal(err.status, 502);
+  });
+});

@@ -1,0 +1,181 @@
+// Whole lists from the sandbox: Link paging, offset paging, a server that caps `limit`, pages in
+// parallel when the total is known, wrappers, repeated records and a looping next link.
+import * as assert from 'node:assert/strict';
+import { HealthDataClient } from '../../src/core/client';
+import { parseLinkHeader, readList } from '../../src/core/paging';
+import { Sandbox } from '../../src/sandbox/server';
+import { LeakWatch, ids, requestsTo, sandboxWith } from './client-support';
+
+const LIST = '/v1/human/activities/summaries';
+
+describe('client: paging', () => {
+  const watch = new LeakWatch();
+  const sandboxes: Sandbox[] = [];
+  const start = async (options: Parameters<typeof sandboxWith>[0]) => {
+    const sb = await sandboxWith({ days: 200, ...options });
+    sandboxes.push(sb);
+    return sb;
+  };
+  /** The list in one page straight from the service: what every way of paging must give back. */
+  const reference = async (client: HealthDataClient) => ids((await client.list('activity', { limit: 500, all: false })).records);
+  const listRequests = (sb: Sandbox) => requestsTo(sb, LIST).filter((r) => r.path === LIST);
+
+  after(async () => {
+    await Promise.all(sandboxes.map((s) => s.close()));
+    watch.assertClean();
+  });
+
+  it('follows Link rel="next" over many pages', async () => {
+    const sb = await start({ paging: 'link' });
+    const client = watch.client(sb, { pageSize: 7, concurrency: 1 });
+    const expected = await reference(client);
+    assert.equal(expected.length, 200);
+    const before = listRequests(sb).length;
+    const seenPages: number[] = [];
+    const result = await client.list('activity', {}, { onPage: (records, page) => seenPages.push(page, records.length) });
+    assert.deepEqual(ids(result.records), expected);
+    assert.equal(result.pages, 29);
+    assert.equal(result.total, 200);
+    assert.equal(result.complete, true);
+    assert.equal(result.duplicatesDropped, 0);
+    assert.equal(listRequests(sb).length - before, 29);
+    assert.deepEqual(seenPages.slice(0, 4), [1, 7, 2, 7]);
+    assert.deepEqual(seenPages.slice(-2), [29, 4]);
+  });
+
+  it('pages by offset when the service sends neither Link nor a total', async () => {
+    const sb = await start({ paging: 'offset' });
+    for (const [pageSize, requests] of [[7, 29], [8, 26]] as const) {
+      const client = watch.client(sb, { pageSize });
+      const expected = await reference(client);
+      const before = listRequests(sb).length;
+      const result = await client.list('activity');
+      assert.deepEqual(ids(result.records), expected);
+      assert.equal(result.total, undefined);
+      assert.equal(result.complete, true);
+      // 200 = 28 * 7 + 4 ends on a short page; 200 = 25 * 8 needs one empty page to know.
+      assert.equal(listRequests(sb).length - before, requests);
+    }
+  });
+
+  for (const paging of ['link', 'offset'] as const) {
+    for (const concurrency of [1, 4]) {
+      it(`a server that caps limit at 20 while 50 are asked (${paging}, concurrency ${concurrency}): nothing missing, nothing twice`, async () => {
+        const sb = await start({ paging, maxLimit: 20 });
+        const client = watch.client(sb, { pageSize: 50, concurrency });
+        // One page cannot hold them all here: the expected list comes from the dataset itself.
+        const expected = [...sb.dataset.activity].sort((a, b) => b.date.localeCompare(a.date)).map((r) => r.id);
+        assert.equal(expected.length, 200);
+        const result = await client.list('activity');
+        assert.deepEqual(ids(result.records), expected);
+        assert.equal(new Set(ids(result.records)).size, 200);
+        assert.equal(result.duplicatesDropped, 0);
+        assert.equal(result.complete, true);
+      });
+    }
+  }
+
+  it('with X-Total-Count, fetches the remaining pages side by side and gets what one-by-one gets', async () => {
+    const sb = await start({ paging: 'link' });
+    const oneByOne = await watch.client(sb, { pageSize: 10, concurrency: 1 }).list('activity');
+    const before = listRequests(sb).length;
+    const parallel = await watch.client(sb, { pageSize: 10, concurrency: 4 }).list('activity');
+    assert.deepEqual(parallel.records, oneByOne.records);
+    assert.equal(parallel.pages, 20);
+    const offsets = listRequests(sb).slice(before).map((r) => Number(r.query.offset ?? 0)).sort((a, b) => a - b);
+    assert.deepEqual(offsets, Array.from({ length: 20 }, (_, i) => i * 10));
+
+    // With each page slowed down, four in flight take far less than eight pages one after another.
+    sb.addFault({ fault: 'latency', path: LIST, latencyMs: 150 });
+    const started = Date.now();
+    const slow = await watch.client(sb, { pageSize: 25, concurrency: 4 }).list('activity');
+    const elapsed = Date.now() - started;
+    sb.clearFaults();
+    assert.deepEqual(slow.records, oneByOne.records);
+    assert.ok(elapsed < 8 * 150, `took ${elapsed} ms`);
+  });
+
+  for (const wrapper of ['data', 'items', 'results'] as const) {
+    it(`recognises the ${wrapper} wrapper over several pages`, async () => {
+      const sb = await start({ wrapper, days: 40 });
+      const result = await watch.client(sb, { pageSize: 15, concurrency: 1 }).list('activity');
+      assert.equal(result.wrapper, wrapper);
+      assert.equal(result.records.length, 40);
+      assert.equal(result.pages, 3);
+    });
+  }
+
+  it('drops records repeated across pages by id and counts them', async () => {
+    for (const [paging, concurrency] of [['link', 1], ['link', 4], ['offset', 1]] as const) {
+      const sb = await start({ paging });
+      const client = watch.client(sb, { pageSize: 20, concurrency });
+      const expected = await reference(client);
+      sb.addFault({ fault: 'repeat-page' });
+      const result = await client.list('activity');
+      assert.deepEqual(ids(result.records), expected, `${paging} ${concurrency}`);
+      assert.ok(result.duplicatesDropped >= 5, `${paging} ${concurrency}: ${result.duplicatesDropped}`);
+      assert.equal(result.complete, true);
+    }
+  });
+
+  it('a next link that loops is stopped, not followed forever', async () => {
+    const sb = await start({ paging: 'link' });
+    sb.addFault({ fault: 'link-loop' });
+    const client = watch.client(sb, { pageSize: 20, concurrency: 1 });
+    const expected = await reference(client);
+    const before = listRequests(sb).length;
+    const result = await client.list('activity');
+    assert.equal(result.complete, false);
+    assert.match(result.stopReason ?? '', /loop/);
+    assert.ok(listRequests(sb).length - before <= 3);
+    assert.deepEqual(ids(result.records), expected.slice(0, result.records.length));
+
+    // In parallel by offset, the looping links are not needed at all.
+    const parallel = await watch.client(sb, { pageSize: 20, concurrency: 4 }).list('activity');
+    assert.equal(parallel.records.length, 200);
+    assert.equal(parallel.complete, true);
+  });
+
+  it('all: false reads one page; maxPages stops a long walk', async () => {
+    const sb = await start({ paging: 'link' });
+    const one = await watch.client(sb).list('activity', { limit: 30, offset: 10, all: false });
+    assert.equal(one.records.length, 30);
+    assert.equal(one.pages, 1);
+    assert.equal(one.complete, false);
+    assert.equal(requestsTo(sb, LIST).at(-1)!.query.offset, '10');
+    const capped = await watch.client(sb, { pageSize: 10, maxPages: 3, concurrency: 1 }).list('activity');
+    assert.equal(capped.pages, 3);
+    assert.equal(capped.records.length, 30);
+    assert.equal(capped.complete, false);
+    assert.match(capped.stopReason ?? '', /3 pages/);
+    const cappedParallel = await watch.client(sb, { pageSize: 10, maxPages: 3 }).list('activity');
+    assert.equal(cappedParallel.records.length, 30);
+    assert.equal(cappedParallel.complete, false);
+  });
+
+  it('refuses a next link to another origin (a page source standing in for a server that sends one)', async () => {
+    // The sandbox always links to itself, so this one case feeds readList pages directly.
+    const page = (records: unknown[], link?: string) => ({
+      body: records,
+      request: `GET ${LIST}`,
+      headers: { get: (name: string) => (name.toLowerCase() === 'link' ? link ?? null : null) },
+    });
+    const asked: string[] = [];
+    const result = await readList(async (url) => {
+      asked.push(url);
+      return asked.length === 1 ? page([{ id: 'a' }], '<https://elsewhere.test/v1/human/activities/summaries?offset=1>; rel="next"') : page([]);
+    }, { url: `http://127.0.0.1:1${LIST}`, limit: 1, offset: 0, offsetGiven: false, all: true, concurrency: 4, maxPages: 10, secretParams: [] });
+    assert.equal(asked.length, 1);
+    assert.equal(result.complete, false);
+    assert.match(result.stopReason ?? '', /another origin \(https:\/\/elsewhere\.test\)/);
+  });
+
+  it('reads Link headers in their usual forms', () => {
+    const links = parseLinkHeader('<https://x.test/a?offset=50&limit=50>; rel="next", </a?offset=150>; rel=last, <https://x.test/p,q>; rel="prev first"');
+    assert.equal(links.get('next'), 'https://x.test/a?offset=50&limit=50');
+    assert.equal(links.get('last'), '/a?offset=150');
+    assert.equal(links.get('prev'), 'https://x.test/p,q');
+    assert.equal(links.get('first'), 'https://x.test/p,q');
+    assert.equal(parseLinkHeader(undefined).size, 0);
+  });
+});
