@@ -9,8 +9,8 @@
 //   node scripts/install-vscode.mjs --force   reinstall from scratch
 //   HDE_VERBOSE=1                              stream npm's output instead of only logging it
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import {
   CODE_SERVER_VERSION,
   cacheDir,
@@ -41,8 +41,11 @@ const TOP_LEVEL_SCRIPTS = {
   'code-server@4.100.3': true, // postinstall.sh: installs lib/vscode's dependencies
   'argon2@0.31.2': true, // password hashing for --auth password (built, never downloaded)
 };
+// Left out on purpose: @parcel/watcher, whose install script only compiles when
+// build-from-source is set (we set it, for argon2 and kerberos) and otherwise does nothing, as
+// its prebuilt binary comes from the npm registry (@parcel/watcher-linux-x64-glibc). Skipping
+// it saves a 20 s compile. The @vscode/windows-* addons are Windows-only.
 const VSCODE_SCRIPTS = [
-  '@parcel/watcher@2.5.1', // file watcher
   '@vscode/deviceid@0.1.1',
   '@vscode/ripgrep@1.15.11', // search; takes rg from the cache archive made below
   '@vscode/spdlog@0.15.1', // logging
@@ -81,6 +84,60 @@ if (process.platform !== 'linux' || !RIPGREP_TARGETS[process.arch]) {
 if (!force && isCodeServerInstalled()) {
   const m = readInstallMarker();
   say(`code-server ${m.version} already installed in ${cacheDir} (${m.installedAt}); --force reinstalls`);
+  process.exit(0);
+}
+
+// Two test runs starting at once on a fresh checkout (parallel CI jobs, a watcher) would both
+// install into the same folder; the second waits for the first instead. mkdir is atomic; the
+// lock names its owner so a lock left by a killed install is taken over.
+const lockDir = `${cacheDir}.lock`;
+const processAlive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+};
+async function acquireLock() {
+  mkdirSync(dirname(lockDir), { recursive: true });
+  const deadline = Date.now() + 15 * 60_000;
+  let told = false;
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      writeFileSync(join(lockDir, 'owner.pid'), String(process.pid));
+      process.on('exit', () => rmSync(lockDir, { recursive: true, force: true }));
+      return;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    let owner;
+    try {
+      owner = Number(readFileSync(join(lockDir, 'owner.pid'), 'utf8'));
+    } catch {
+      // Created a moment ago and not yet named, or left by a crash right after mkdir.
+    }
+    let age = 0;
+    try {
+      age = Date.now() - statSync(lockDir).mtimeMs;
+    } catch {
+      continue; // released meanwhile
+    }
+    if ((owner && !processAlive(owner)) || (!owner && age > 10_000)) {
+      say(`removing a stale install lock (${owner ? `pid ${owner} is gone` : 'no owner'})`);
+      rmSync(lockDir, { recursive: true, force: true });
+      continue;
+    }
+    if (!told) say(`another install is running (pid ${owner ?? '?'}); waiting for it to finish`);
+    told = true;
+    if (Date.now() > deadline) fail(`gave up waiting for the install lock ${lockDir}`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+await acquireLock();
+if (!force && isCodeServerInstalled()) {
+  say(`code-server ${CODE_SERVER_VERSION} was installed by the other run meanwhile`);
   process.exit(0);
 }
 
@@ -159,7 +216,7 @@ const env = {
   // code-server's postinstall.sh refuses to run as root without it.
   npm_config_unsafe_perm: 'true',
   // argon2 (node-pre-gyp) and kerberos (prebuild-install) otherwise try GitHub for prebuilt
-  // binaries first; this makes them, and @parcel/watcher, build locally straight away.
+  // binaries first; this makes them build locally straight away.
   npm_config_build_from_source: 'true',
   // npm 11 matches pinned allowScripts entries against the registry URL recorded in the
   // lockfile; a user .npmrc with omit-lockfile-registry-resolved=true would leave none and
@@ -227,12 +284,12 @@ writeFileSync(
 // Step 2 runs the allowed scripts: argon2's build and code-server's postinstall.sh, which
 // installs VS Code's own dependencies (node-pty, spdlog, kerberos, ripgrep, ...).
 const scriptWarnings = await npm(['rebuild', '--foreground-scripts'], 'step 2/2 build');
-// npm lists what it skipped. Expected: @vscode/windows-* (Windows-only addons that npm still
-// unpacks here). Anything else is worth a look; the load checks below decide.
+// npm lists what it skipped. Expected: @vscode/windows-* and @parcel/watcher (see
+// VSCODE_SCRIPTS). Anything else is worth a look; the load checks below decide.
 const skipped = scriptWarnings
   .filter((l) => /^npm warn install-scripts\s+\S+@\S+ \(/.test(l))
   .map((l) => l.replace(/^npm warn install-scripts\s+/, ''))
-  .filter((l) => !l.startsWith('@vscode/windows-'));
+  .filter((l) => !l.startsWith('@vscode/windows-') && !l.startsWith('@parcel/watcher@'));
 if (skipped.length) say(`npm skipped install scripts of:\n  ${skipped.join('\n  ')}`);
 say(`step 2/2 done (${seconds()})`);
 

@@ -6,11 +6,13 @@ import { HealthDataError } from './errors';
 import { HttpReply, HttpTransport, RequestLogEntry } from './http';
 import { ListResult, readList } from './paging';
 import { DATE_SEGMENT, ResourceKind, resource } from './resources';
+import { encodeIdSegment, listParams, withParam } from './targets';
 import { ClientToken, ClientTokenSource } from './token';
 
 export type { RequestLogEntry } from './http';
 export type { ListResult, ListWrapper } from './paging';
 export type { ClientToken } from './token';
+export { encodeIdSegment } from './targets';
 
 export type TokenPresentation =
   | { mode: 'header'; headerName: string; scheme: string } // '' scheme: the bare token
@@ -70,7 +72,10 @@ export interface CallOptions {
 }
 
 export interface ListCallOptions extends CallOptions {
-  /** Each page's records as it arrives (records already delivered are left out). */
+  /**
+   * Each page's records as it arrives, records already delivered left out; `page` counts the
+   * pages received so far (pages fetched in parallel may arrive out of list order).
+   */
   onPage?: (records: unknown[], page: number) => void;
 }
 
@@ -244,48 +249,6 @@ export class HealthDataClient {
   private remember(credential: string): void {
     if (credential) this.credentials.add(credential);
   }
-}
-
-/**
- * An id as one path segment. encodeURIComponent keeps `/ ? #` from changing the path but leaves
- * dots alone, so the ids `.` and `..` (which every URL parser collapses) are written with %2E.
- */
-export function encodeIdSegment(id: string): string {
-  return id === '.' || id === '..' ? id.replace(/\./g, '%2E') : encodeURIComponent(id);
-}
-
-/** The query parameters of a list, checked: no request goes out with a date that does not exist. */
-function listParams(query: ListQuery): URLSearchParams {
-  const params = new URLSearchParams();
-  const given = (v: string | undefined): v is string => typeof v === 'string' && v.trim() !== '';
-  const { startDate, endDate } = query;
-  if (given(startDate) !== given(endDate)) throw usage('startDate and endDate go together: give both or neither.');
-  if (given(startDate) && given(endDate)) {
-    for (const d of [startDate, endDate]) if (!isCalendarDate(d)) throw usage(`${d} is not a real calendar date (YYYY-MM-DD).`);
-    if (startDate > endDate) throw usage(`startDate ${startDate} is after endDate ${endDate}.`);
-    params.set('start_date', startDate);
-    params.set('end_date', endDate);
-  }
-  if (given(query.source)) params.set('source', query.source.trim());
-  for (const [name, value] of [['updated_since', query.updatedSince], ['created_since', query.createdSince]] as const) {
-    if (!given(value)) continue;
-    if (Number.isNaN(Date.parse(value))) throw usage(`${name} ${value} is not a date or a date-time.`);
-    params.set(name, value.trim());
-  }
-  if (given(query.humanId)) params.set('humanId', query.humanId.trim());
-  return params;
-}
-
-/** Sets one query parameter without re-parsing the URL (which would collapse an encoded `..`). */
-function withParam(url: string, name: string, value: string): string {
-  const hash = url.indexOf('#');
-  const base = hash < 0 ? url : url.slice(0, hash);
-  const q = base.indexOf('?');
-  const path = q < 0 ? base : base.slice(0, q);
-  const key = encodeURIComponent(name);
-  const kept = (q < 0 ? [] : base.slice(q + 1).split('&')).filter((pair) => pair && pair.split('=')[0] !== key);
-  kept.push(`${key}=${encodeURIComponent(value)}`);
-  return `${path}?${kept.join('&')}`;
 }
 
 function isUnauthorized(err: unknown): err is HealthDataError {

@@ -37,7 +37,9 @@ export class Place {
         info,
         zero: frozen({ kind: 'zero', path, message: info.zeroMessage }),
         deprecated:
-          info.deprecatedMessage === undefined ? undefined : frozen({ kind: 'deprecated', path, message: info.deprecatedMessage }),
+          info.deprecatedMessage === undefined
+            ? undefined
+            : frozen({ kind: 'deprecated', path, message: info.deprecatedMessage }),
         items: info.items === undefined ? undefined : [],
       });
     }
@@ -86,7 +88,9 @@ export class Place {
         if (!Array.isArray(items)) continue;
         for (let i = 0; i < items.length; i++) {
           const item: unknown = items[i];
-          if (item !== null && typeof item === 'object' && !Array.isArray(item)) this.itemPlace(field, i).walk(item, out);
+          if (item !== null && typeof item === 'object' && !Array.isArray(item)) {
+            this.itemPlace(field, i).walk(item, out);
+          }
         }
       }
     }

@@ -21,7 +21,7 @@ export function truncate(text: string): string {
   return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED - 1)}…` : text;
 }
 
-/** A short, safe rendering of any value for a message: never long, never throws. */
+/** A short rendering of any value for a message: never long, whatever the value's size. */
 export function describeValue(value: unknown): string {
   switch (typeof value) {
     case 'string':
@@ -72,6 +72,8 @@ const FORMAT_TEXT: Readonly<Record<string, string>> = {
   'date-time': 'a real date and time with an offset from UTC, like 2026-11-20T08:00:00Z',
 };
 
+const COMPARISON: Readonly<Record<string, string>> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<' };
+
 const ARTICLE_TYPE: Readonly<Record<string, string>> = {
   object: 'an object',
   array: 'an array',
@@ -89,9 +91,11 @@ export function findingOfAjvError(error: ErrorObject): Finding {
     const missing = String(params.missingProperty);
     const path = `${error.instancePath}/${pointerToken(missing)}`;
     const properties = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
-    const hint = properties && Object.prototype.hasOwnProperty.call(properties, missing) ? hintOf(properties[missing]) : undefined;
+    const known = properties !== undefined && Object.prototype.hasOwnProperty.call(properties, missing);
+    const hint = known ? hintOf(properties[missing]) : undefined;
     const label = fieldLabel(path);
-    return { kind: 'error', path, message: hint ? `${label} is required (${hint}) but missing` : `${label} is required but missing` };
+    const message = hint ? `${label} is required (${hint}) but missing` : `${label} is required but missing`;
+    return { kind: 'error', path, message };
   }
   const path = error.instancePath;
   const label = fieldLabel(path);
@@ -110,16 +114,21 @@ export function findingOfAjvError(error: ErrorObject): Finding {
     case 'minimum':
     case 'exclusiveMinimum':
     case 'maximum':
-    case 'exclusiveMaximum':
-      message = `${label} must be ${String(params.comparison).replace('>=', '≥').replace('<=', '≤')} ${String(params.limit)}, got ${describeValue(data)}`;
+    case 'exclusiveMaximum': {
+      const comparison = String(params.comparison);
+      message = `${label} must be ${COMPARISON[comparison] ?? comparison} ${String(params.limit)}, got ${describeValue(data)}`;
       break;
+    }
     case 'pattern': {
       const hint = hintOf(error.parentSchema);
-      message = hint ? `${label} must be ${hint}, got ${describeValue(data)}` : `${label} has the wrong form, got ${describeValue(data)}`;
+      message = `${label} ${hint ? `must be ${hint}` : 'has the wrong form'}, got ${describeValue(data)}`;
       break;
     }
     case 'minLength':
-      message = params.limit === 1 ? `${label} must not be empty` : `${label} must be at least ${String(params.limit)} characters long`;
+      message =
+        params.limit === 1
+          ? `${label} must not be empty`
+          : `${label} must be at least ${String(params.limit)} characters long`;
       break;
     default:
       message = `${label} ${error.message ?? 'is not valid'}`;

@@ -3,17 +3,8 @@
 
 import fetch from 'node-fetch';
 import { Connections, onBodyCutShort } from './connections';
-import { HealthDataError, HealthDataErrorKind, redact } from './errors';
-import {
-  excerpt,
-  looksLikeHtml,
-  parseJson,
-  parseRetryAfter,
-  requestIdOf,
-  serviceMessageOf,
-  statusInBody,
-  statusLine,
-} from './reply';
+import { HealthDataError, redact } from './errors';
+import { AttemptFailure, cutShort, errorCode, errorText, interpretReply, networkFailure } from './outcome';
 
 export interface RequestLogEntry {
   method: string;
@@ -66,29 +57,6 @@ export interface HttpReply {
   attempts: number;
 }
 
-/** What went wrong in one attempt, before it becomes the HealthDataError the caller sees. */
-class AttemptFailure extends Error {
-  constructor(
-    readonly kind: HealthDataErrorKind,
-    readonly detail: string,
-    readonly retryable: boolean,
-    readonly info: { status?: number; serviceMessage?: string; requestId?: string; retryAfterMs?: number } = {},
-  ) {
-    super(detail);
-  }
-}
-
-const RETRY_STATUSES = new Set([429, 502, 503]);
-const NETWORK_PHRASES: Record<string, string> = {
-  ECONNRESET: 'the connection was reset',
-  ECONNREFUSED: 'the connection was refused',
-  ERR_STREAM_PREMATURE_CLOSE: 'the connection closed early (premature close)',
-  EPIPE: 'the connection broke',
-  ETIMEDOUT: 'the connection timed out',
-  ENOTFOUND: 'the host name was not found',
-  EAI_AGAIN: 'the host name could not be resolved just now',
-};
-const PERMANENT_NETWORK_CODES = new Set(['ENOTFOUND', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID']);
 /** A path segment that is `.` or `..`, literally or percent-encoded: WHATWG URLs collapse them. */
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
 
@@ -157,9 +125,7 @@ export class HttpTransport {
     let requestId: string | undefined;
     try {
       const prepared = this.connections.prepare(DOT_SEGMENT.test(raw.path) ? raw.path + raw.query : undefined, (clientRequest) =>
-        onBodyCutShort(clientRequest, (cutStatus) =>
-          stop(new AttemptFailure('network', `the reply was cut short after ${statusLine(cutStatus)} (truncated body)`, req.method === 'GET', { status: cutStatus })),
-        ),
+        onBodyCutShort(clientRequest, (cutStatus) => stop(cutShort(req.method, cutStatus))),
       );
       let pending;
       try {
@@ -182,56 +148,23 @@ export class HttpTransport {
         text = await Promise.race([res.text(), aborted]);
       } catch (err) {
         if (why) throw why;
-        const code = errorCode(err);
-        throw new AttemptFailure('network', `the reply was cut short after ${statusLine(res.status)} (truncated body${code ? `, ${code}` : ''})`, req.method === 'GET', { status, requestId });
+        throw cutShort(req.method, res.status, errorCode(err));
       }
-      return this.interpret(req, request, res, text, attempt);
+      const reply = interpretReply(req.method, res, text);
+      return { status: res.status, body: reply.body, headers: res.headers, requestId: reply.requestId, url: req.url, request, attempts: attempt };
     } catch (err) {
-      if (why) throw new AttemptFailure(why.kind, why.detail, why.retryable, { ...why.info, status, requestId });
-      if (err instanceof AttemptFailure) throw err;
-      throw networkFailure(err, req, status, requestId);
+      // What aborted the attempt wins over how node-fetch noticed; the reply's status and
+      // request id are kept when the failure itself does not say.
+      const failure = why ?? (err instanceof AttemptFailure ? err : networkFailure(err, req.method, {}));
+      const info = { ...failure.info };
+      info.status ??= status;
+      info.requestId ??= requestId;
+      throw new AttemptFailure(failure.kind, failure.detail, failure.retryable, info);
     } finally {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onCaller);
       this.settings.lifetime.removeEventListener('abort', onLifetime);
     }
-  }
-
-  private interpret(
-    req: HttpRequest,
-    request: string,
-    res: { status: number; statusText: string; url: string; headers: { get(name: string): string | null } },
-    text: string,
-    attempt: number,
-  ): HttpReply {
-    const contentType = res.headers.get('content-type');
-    const parsed = parseJson(text);
-    const body = parsed.ok ? parsed.value : undefined;
-    const requestId = requestIdOf(res.headers.get('x-request-id'), body);
-    const ok = res.status >= 200 && res.status < 300;
-    if (ok && parsed.ok) {
-      const hidden = statusInBody(body);
-      if (hidden === undefined) return { status: res.status, body, headers: res.headers, requestId, url: req.url, request, attempts: attempt };
-      throw statusFailure(req, hidden, body, undefined, requestId, `${statusLine(hidden)}${describeBody(body, hidden)} (in the body of a ${res.status} reply)`);
-    }
-    if (ok) {
-      const what = text.trim() === ''
-        ? 'the reply is empty, not JSON'
-        : looksLikeHtml(text, contentType)
-          ? `${statusLine(res.status, res.statusText)}: the server answered with an HTML page, not JSON`
-          : 'the reply is not valid JSON (truncated?)';
-      throw new AttemptFailure('parse', what, false, { status: res.status, requestId });
-    }
-    // 503 may carry Retry-After too (RFC 9110); it is honoured for both.
-    const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
-    let detail = statusLine(res.status, res.statusText);
-    if (parsed.ok) detail += describeBody(body, res.status);
-    else if (looksLikeHtml(text, contentType)) detail += ': the server answered with an HTML page, not JSON';
-    else {
-      const words = excerpt(text);
-      if (words) detail += `: ${words}`;
-    }
-    throw statusFailure(req, res.status, body, retryAfterMs, requestId, detail, parsed.ok ? undefined : excerpt(text));
   }
 
   private finish(failure: AttemptFailure, request: string, attempts: number): HealthDataError {
@@ -307,39 +240,6 @@ export class HttpTransport {
       // A failing log sink must not fail the request it describes.
     }
   }
-}
-
-function describeBody(body: unknown, status: number): string {
-  const said = serviceMessageOf(body, status);
-  return said ? `: ${said}` : '';
-}
-
-function statusFailure(req: HttpRequest, status: number, body: unknown, retryAfterMs: number | undefined, requestId: string | undefined, detail: string, rawMessage?: string): AttemptFailure {
-  const kind: HealthDataErrorKind = status === 401 || status === 403 ? 'auth' : 'http';
-  const retryable = req.method === 'GET' && RETRY_STATUSES.has(status);
-  return new AttemptFailure(kind, detail, retryable, { status, serviceMessage: serviceMessageOf(body, status) ?? rawMessage, requestId, retryAfterMs });
-}
-
-function networkFailure(err: unknown, req: HttpRequest, status: number | undefined, requestId: string | undefined): AttemptFailure {
-  const code = errorCode(err);
-  const phrase = (code && NETWORK_PHRASES[code]) ?? `the request failed: ${errorText(err)}`;
-  const retryable = req.method === 'GET' && !(code && PERMANENT_NETWORK_CODES.has(code)) && isSystemError(err);
-  return new AttemptFailure('network', `network error: ${phrase}${code && NETWORK_PHRASES[code] ? ` (${code})` : ''}`, retryable, { status, requestId });
-}
-
-function errorCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string') return code;
-  return /premature close/i.test(errorText(err)) ? 'ERR_STREAM_PREMATURE_CLOSE' : undefined;
-}
-
-function isSystemError(err: unknown): boolean {
-  const e = err as { type?: unknown; code?: unknown } | undefined;
-  return e?.type === 'system' || typeof e?.code === 'string';
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 function escapeRegExp(text: string): string {

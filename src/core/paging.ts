@@ -1,10 +1,11 @@
 // Reading a whole list: Link rel="next" when the service sends it, offsets otherwise, pages in
 // parallel when the total is known; wrappers recognised, repeats dropped by id, loops stopped.
 
-import { HealthDataError } from './errors';
+import { Dedupe, ListWrapper, parseLinkHeader, publicQuery, resolveLink, unwrapList, withPage } from './lists';
 import { parseTotalCount } from './reply';
 
-export type ListWrapper = 'array' | 'data' | 'items' | 'results';
+export type { ListWrapper } from './lists';
+export { parseLinkHeader, unwrapList } from './lists';
 
 export interface ListResult {
   records: unknown[];
@@ -47,83 +48,6 @@ export interface PagingPlan {
 
 /** Pages in a row that bring nothing new before reading stops: the server ignores the offset. */
 const MAX_PAGES_WITHOUT_PROGRESS = 3;
-
-/** `Link: <…>; rel="next", <…>; rel="last"` as a map from rel to URL (first one of each rel wins). */
-export function parseLinkHeader(value: string | null | undefined): Map<string, string> {
-  const links = new Map<string, string>();
-  if (!value) return links;
-  for (const m of value.matchAll(/<([^>]*)>([^<]*)/g)) {
-    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(m[2]);
-    for (const name of (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/)) {
-      if (name && !links.has(name)) links.set(name, m[1].trim());
-    }
-  }
-  return links;
-}
-
-/** The records of a list reply: a bare array or `{data|items|results: [...]}`, and which it was. */
-export function unwrapList(body: unknown, request: string): { records: unknown[]; wrapper: ListWrapper; total?: number } {
-  if (Array.isArray(body)) return { records: body, wrapper: 'array' };
-  if (body && typeof body === 'object') {
-    const rec = body as Record<string, unknown>;
-    for (const wrapper of ['data', 'items', 'results'] as const) {
-      if (Array.isArray(rec[wrapper])) {
-        const total = typeof rec.total === 'number' && Number.isSafeInteger(rec.total) && rec.total >= 0 ? rec.total : undefined;
-        return { records: rec[wrapper] as unknown[], wrapper, total };
-      }
-    }
-  }
-  throw new HealthDataError('parse', `${request}: the reply is not a list (expected a JSON array or an object with data, items or results)`, { request });
-}
-
-function idKey(record: unknown): string | undefined {
-  const id = record && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? `${typeof id}:${id}` : undefined;
-}
-
-/** Keeps the first record of each id; records without an id are always kept. */
-class Dedupe {
-  private readonly seen = new Set<string>();
-  dropped = 0;
-  keep(records: readonly unknown[]): unknown[] {
-    return records.filter((r) => {
-      const key = idKey(r);
-      if (key === undefined) return true;
-      if (this.seen.has(key)) {
-        this.dropped++;
-        return false;
-      }
-      this.seen.add(key);
-      return true;
-    });
-  }
-}
-
-function withPage(url: string, limit: number, offset: number | undefined): string {
-  const u = new URL(url);
-  u.searchParams.set('limit', String(limit));
-  if (offset === undefined) u.searchParams.delete('offset');
-  else u.searchParams.set('offset', String(offset));
-  return u.href;
-}
-
-/** A next link as a URL, or undefined when it cannot be read as one. */
-function resolveLink(link: string, base: string): URL | undefined {
-  try {
-    return new URL(link, base);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The query of a URL without credential parameters, its parameters sorted. */
-function publicQuery(url: URL, secretParams: readonly string[]): string {
-  const params = [...url.searchParams.entries()]
-    .filter(([name]) => !secretParams.includes(name))
-    .sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
-  const query = new URLSearchParams(params).toString();
-  return query ? `?${query}` : '';
-}
 
 /** Reads one list as the plan says; see the decisions at each mode. */
 export async function readList(fetchPage: FetchPage, plan: PagingPlan): Promise<ListResult> {
@@ -310,8 +234,9 @@ class ListReader {
     this.plan.signal?.addEventListener('abort', onAbort, { once: true });
     if (this.plan.signal?.aborted) group.abort();
     let nextJob = 0;
+    // Once the group is aborted every fetch fails at once as cancelled, so the workers wind down.
     const worker = async () => {
-      while (nextJob < offsets.length && !group.signal.aborted) {
+      while (nextJob < offsets.length) {
         const index = nextJob++;
         await this.readSlot(index + 1, offsets[index], Math.min(pageSize, total - offsets[index]), group.signal);
       }

@@ -20,6 +20,7 @@ type Rule = (rec: Record<string, unknown>, def: ResourceDefinition, clock: Clock
 const HEART_RATE_FIELDS = ['value', 'restingHR', 'averageHR', 'maxHR', 'minHR'] as const;
 const HEART_RATE_MIN = 20;
 const HEART_RATE_MAX = 250;
+const HEART_RATE_RANGE = `${HEART_RATE_MIN}–${HEART_RATE_MAX}`;
 const BODY_FAT_MIN = 2;
 const BODY_FAT_MAX = 75;
 
@@ -29,7 +30,9 @@ function updatedBeforeCreated(rec: Record<string, unknown>, out: Finding[]): voi
   if (typeof created !== 'string' || typeof updated !== 'string' || created === updated) return;
   let before: boolean;
   const last = created.length - 1;
-  if (updated.length === created.length && created[last] === 'Z' && updated[last] === 'Z' && created[10] === updated[10]) {
+  const sameShapeUtc =
+    updated.length === created.length && created[last] === 'Z' && updated[last] === 'Z' && created[10] === updated[10];
+  if (sameShapeUtc) {
     // Same shape in UTC: the text orders like the time, no parsing needed.
     before = updated < created;
   } else {
@@ -38,7 +41,8 @@ function updatedBeforeCreated(rec: Record<string, unknown>, out: Finding[]): voi
     before = u < c; // false when either is NaN
   }
   if (before) {
-    out.push({ kind: 'warning', path: '/updatedAt', message: `updatedAt ${truncate(updated)} is before createdAt ${truncate(created)}` });
+    const message = `updatedAt ${truncate(updated)} is before createdAt ${truncate(created)}`;
+    out.push({ kind: 'warning', path: '/updatedAt', message });
   }
 }
 
@@ -70,7 +74,7 @@ function heartRates(rec: Record<string, unknown>, out: Finding[]): void {
       out.push({
         kind: 'warning',
         path: `/${field}`,
-        message: `${field} ${v} bpm is outside the plausible range of a heart rate, ${HEART_RATE_MIN}–${HEART_RATE_MAX} bpm`,
+        message: `${field} ${v} bpm is outside the plausible range of a heart rate, ${HEART_RATE_RANGE} bpm`,
       });
     }
   }
@@ -87,13 +91,15 @@ function heartRates(rec: Record<string, unknown>, out: Finding[]): void {
     const { min: zmin, max: zmax, name } = zone as Record<string, unknown>;
     if (typeof zmin === 'number' && typeof zmax === 'number' && zmin > zmax) {
       const label = typeof name === 'string' ? describeValue(name) : String(i);
-      out.push({ kind: 'warning', path: `/zones/${i}/min`, message: `zone ${label} has min ${zmin} bpm above its max ${zmax} bpm` });
+      const message = `zone ${label} has min ${zmin} bpm above its max ${zmax} bpm`;
+      out.push({ kind: 'warning', path: `/zones/${i}/min`, message });
     }
   }
 }
 
 function isPercent(unit: unknown): boolean {
-  return unit === 'percent' || unit === '%' || (typeof unit === 'string' && unit.length === 7 && unit.toLowerCase() === 'percent');
+  if (unit === 'percent' || unit === '%') return true;
+  return typeof unit === 'string' && unit.length === 7 && unit.toLowerCase() === 'percent';
 }
 
 function bodyFat(rec: Record<string, unknown>, out: Finding[]): void {

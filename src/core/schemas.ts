@@ -36,10 +36,19 @@ export const SCHEMA_BASE = 'https://health-data-explorer.dev/schemas/';
 export const ZONE_SCHEMA_ID = `${SCHEMA_BASE}zone.schema.json`;
 export const CLIENT_TOKEN_REPLY_SCHEMA_ID = `${SCHEMA_BASE}client-token-reply.schema.json`;
 
+/** Frozen, so no caller of schemaFor can change what the validator checks. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** Every schema document, keyed by `$id`. A new resource adds its file here. */
 export const SCHEMA_DOCUMENTS: ReadonlyMap<string, SchemaDocument> = new Map(
   [heartRateSummarySchema, activitySummarySchema, bodyFatReadingSchema, zoneSchema, clientTokenReplySchema].map(
-    (doc) => [doc.$id, doc as SchemaDocument],
+    (doc) => [doc.$id, deepFreeze(doc) as SchemaDocument],
   ),
 );
 

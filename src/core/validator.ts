@@ -35,7 +35,8 @@ export interface ValidateOptions {
 const hasOwn = Object.prototype.hasOwnProperty;
 const WRAPPER_FIELDS = ['data', 'items', 'results'] as const;
 const SIGNATURES = RESOURCES.map((r) => ({ kind: r.kind, fields: r.signatureFields }));
-const KIND_LIST = `${RESOURCES.slice(0, -1).map((r) => r.cliName).join(', ')} or ${RESOURCES[RESOURCES.length - 1].cliName}`;
+const CLI_NAMES = RESOURCES.map((r) => r.cliName);
+const KIND_LIST = `${CLI_NAMES.slice(0, -1).join(', ')} or ${CLI_NAMES[CLI_NAMES.length - 1]}`;
 const NO_KIND_MESSAGE =
   `could not detect the kind of record (${KIND_LIST}): it has none of the fields that identify one (` +
   RESOURCES.map((r) => `${r.signatureFields.join(', ')} for ${r.cliName}`).join('; ') +
@@ -117,7 +118,12 @@ function clockFor(options: ValidateOptions | undefined): Clock {
  * Checks one record and pushes its findings, errors first; returns the kind it was checked as.
  * May throw on exotic input (a throwing getter, a Proxy): callers catch.
  */
-function checkRecord(record: unknown, kind: ResourceKind | undefined, clock: Clock, out: Finding[]): ResourceKind | undefined {
+function checkRecord(
+  record: unknown,
+  kind: ResourceKind | undefined,
+  clock: Clock,
+  out: Finding[],
+): ResourceKind | undefined {
   if (kind !== undefined && !isResourceKind(kind)) {
     out.push({ kind: 'error', path: '', message: `${describeValue(kind)} is not a kind of record (${KIND_LIST})` });
     return undefined;
@@ -256,11 +262,18 @@ export function validatePayload(payload: unknown, kind?: ResourceKind, options?:
     for (let i = 0; i < records.length; i++) results.push(single(records[i], kind, clock, i, `${prefix}/${i}`));
     return results;
   } catch (err) {
-    return [{ kind: undefined, valid: false, findings: [{ kind: 'error', path: '', message: failureMessage(err) }], index: undefined, pointer: '', id: undefined }];
+    const findings: Finding[] = [{ kind: 'error', path: '', message: failureMessage(err) }];
+    return [{ kind: undefined, valid: false, findings, index: undefined, pointer: '', id: undefined }];
   }
 }
 
-function single(record: unknown, kind: ResourceKind | undefined, clock: Clock, index: number | undefined, pointer: string): RecordValidation {
+function single(
+  record: unknown,
+  kind: ResourceKind | undefined,
+  clock: Clock,
+  index: number | undefined,
+  pointer: string,
+): RecordValidation {
   const findings = safeCheck(record, kind, clock);
   return { kind: checkedKind, valid: isValid(findings), findings, index, pointer, id: idOf(record) };
 }
@@ -269,7 +282,8 @@ function single(record: unknown, kind: ResourceKind | undefined, clock: Clock, i
 export function checkClientTokenReply(reply: unknown): Finding[] {
   try {
     if (reply === null || typeof reply !== 'object' || Array.isArray(reply)) {
-      return [{ kind: 'error', path: '', message: `the token reply must be a JSON object, got ${describeValue(reply)}` }];
+      const message = `the token reply must be a JSON object, got ${describeValue(reply)}`;
+      return [{ kind: 'error', path: '', message }];
     }
     const fn = compiledSchema(CLIENT_TOKEN_REPLY_SCHEMA_ID);
     return fn(reply) ? [] : (fn.errors as ErrorObject[]).map(findingOfAjvError);

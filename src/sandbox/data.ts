@@ -12,6 +12,12 @@ export interface DatasetOptions {
   seed?: string | number;
   /** YYYY-MM-DD, the newest date with data; default today's UTC date. */
   today?: string;
+  /**
+   * Nothing is dated after this instant (ms): a reading due later today has not happened yet,
+   * and no record is created or updated in the future. Default: now when `today` is left to
+   * default, else no limit (so an explicit `today` gives the same data at any time of day).
+   */
+  now?: number;
   /** How many dates, ending with `today`; 1..3650, default 90. */
   days?: number;
   /** 1..10, default 3. Humans cycle through the three profiles below. */
@@ -58,6 +64,8 @@ interface Day {
   weekend: boolean;
   rng: Random;
   human: Human;
+  /** The latest instant any time of this day's records may have. */
+  nowMs: number;
 }
 
 type ActivityNumbers = Pick<ActivitySummary, (typeof ACTIVITY_NUMBER_FIELDS)[number]>;
@@ -84,6 +92,7 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
   const humans = Array.from({ length: humanCount }, (_, index) => makeHuman(seed, index));
   const dataset: Dataset = { heartRate: [], activity: [], bodyFat: [], humans: humans.map((h) => h.humanId) };
   const todayMs = Date.parse(`${today}T00:00:00Z`);
+  const nowMs = options.now ?? (options.today === undefined ? Date.now() : Number.POSITIVE_INFINITY);
 
   // Newest date first, humans in order within a date: the lists' order, so nothing sorts later.
   for (let d = 0; d < days; d++) {
@@ -92,12 +101,14 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
     const weekday = new Date(startMs).getUTCDay();
     const readings: Array<{ instantMs: number; record: BodyFatReading }> = [];
     for (const human of humans) {
-      const day: Day = { date, startMs, dayNumber: Math.round(startMs / DAY_MS), weekend: weekday === 0 || weekday === 6, human, rng: new Random(`${seed}|${human.index}|${date}`) };
+      const day: Day = { date, startMs, dayNumber: Math.round(startMs / DAY_MS), weekend: weekday === 0 || weekday === 6, human, rng: new Random(`${seed}|${human.index}|${date}`), nowMs };
       const profile = PROFILES[human.index % PROFILES.length];
       const activity = profile.activity(day);
       dataset.activity.push(activityRecord(day, activity));
       if (profile.heartRate) dataset.heartRate.push(heartRateRecord(day, profile.heartRate(day, activity.numbers)));
-      for (const draft of profile.scale?.(day) ?? []) readings.push({ instantMs: draft.instantMs, record: bodyFatRecord(day, draft) });
+      for (const draft of profile.scale?.(day) ?? []) {
+        if (draft.instantMs <= nowMs) readings.push({ instantMs: draft.instantMs, record: bodyFatRecord(day, draft) });
+      }
     }
     // Every reading of this pass belongs to `date` locally, so newest-instant-first within the
     // date keeps the whole list newest first.
@@ -130,6 +141,9 @@ function makeHuman(seed: string, index: number): Human {
 // slow dictionary-mode objects, and ten years of data must generate in a blink.
 
 function stamps(day: Day, createdMs: number, updatedMs: number): Stamps {
+  // Today's records exist already, but none was created or updated after now.
+  createdMs = Math.min(createdMs, day.nowMs);
+  updatedMs = Math.min(Math.max(updatedMs, createdMs), day.nowMs);
   const seconds = Math.floor(createdMs / 1000).toString(16).padStart(8, '0');
   return { id: seconds + day.rng.hex(16), createdAt: new Date(createdMs).toISOString(), updatedAt: new Date(updatedMs).toISOString() };
 }

@@ -17,7 +17,7 @@ export interface Exchange {
   authorized: boolean;
 }
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
 const SLOW_BODY_CHUNKS = 8;
 
 export class Timers {

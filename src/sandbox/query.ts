@@ -19,7 +19,7 @@ export interface ListQuery extends RecordFilter {
   offset: number;
 }
 
-export const DEFAULT_LIMIT = 50;
+const DEFAULT_LIMIT = 50;
 
 const WHOLE = /^\d+$/;
 const SINCE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;

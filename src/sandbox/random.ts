@@ -2,7 +2,7 @@
 // same on every machine for the same seed. Not for anything secret: tokens use node:crypto.
 
 /** FNV-1a over the UTF-16 code units, then a final avalanche so near-equal strings spread apart. */
-export function hashString(text: string, salt = 0): number {
+function hashString(text: string, salt = 0): number {
   let h = (0x811c9dc5 ^ salt) >>> 0;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -95,6 +95,10 @@ describe('command palette requests', function () {
   });
 
   after(async () => {
+    // Revealing records opened the Records view; close it again so the suites after this one
+    // start from the same workbench as when run alone (a visible view loads on its own).
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await api.tree.whenLoaded();
     // Untitled documents are dirty: revert and close each, so no "Save?" dialog waits.
     for (const group of vscode.window.tabGroups.all) {
       for (const tab of group.tabs) {

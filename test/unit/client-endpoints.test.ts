@@ -162,6 +162,13 @@ describe('client: presenting the token', () => {
     }
   });
 
+  it('a 403 is an auth error, and no reason to mint', async () => {
+    const before = mints(sandbox);
+    const err = await watch.rejects(watch.client(sandbox, { userAccessToken: userToken }).list('activity', { humanId: 'someone-else' }), 'auth', /403 Forbidden: This access token may read its own human only/);
+    assert.equal(err.status, 403);
+    assert.equal(mints(sandbox), before);
+  });
+
   it('an empty user access token falls back to the client token', async () => {
     const before = mints(sandbox);
     await watch.client(sandbox, { userAccessToken: async () => '' }).getRecord('activity', TODAY);

@@ -95,6 +95,17 @@ describe('client: paging', () => {
     assert.ok(elapsed < 8 * 150, `took ${elapsed} ms`);
   });
 
+  it('cancelling a list in parallel stops every page at once', async () => {
+    const sb = await start({ paging: 'link' });
+    sb.addFault({ fault: 'latency', path: 'offset=', latencyMs: 1000 });
+    const ctrl = new AbortController();
+    const started = Date.now();
+    const pending = watch.client(sb, { pageSize: 10, concurrency: 4 }).list('activity', {}, { signal: ctrl.signal });
+    setTimeout(() => ctrl.abort(), 150);
+    await watch.rejects(pending, 'cancelled');
+    assert.ok(Date.now() - started < 600);
+  });
+
   for (const wrapper of ['data', 'items', 'results'] as const) {
     it(`recognises the ${wrapper} wrapper over several pages`, async () => {
       const sb = await start({ wrapper, days: 40 });

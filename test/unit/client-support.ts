@@ -16,10 +16,9 @@ export class LeakWatch {
 
   /** A client on the sandbox whose log entries and tokens are collected here. */
   client(sandbox: Sandbox, options: Partial<ClientOptions> = {}): HealthDataClient {
-    let client: HealthDataClient | undefined;
     const user = options.userAccessToken;
     if (typeof user === 'string') this.credentials.add(user);
-    client = new HealthDataClient({
+    const client: HealthDataClient = new HealthDataClient({
       authUrl: sandbox.authUrl,
       baseUrl: sandbox.baseUrl,
       clientId: sandbox.clientId,
@@ -30,7 +29,7 @@ export class LeakWatch {
       onRequest: (entry) => {
         this.entries.push(entry);
         this.texts.push(JSON.stringify(entry));
-        const token = client?.currentToken?.token;
+        const token = client.currentToken?.token;
         if (token) this.credentials.add(token);
         options.onRequest?.(entry);
       },
@@ -60,6 +59,7 @@ export class LeakWatch {
   /** No secret, no token, in anything collected. */
   assertClean(): void {
     assert.ok(this.texts.length > 0, 'nothing was collected');
+    assert.ok(this.credentials.size > 1, 'no token was collected');
     for (const credential of this.credentials) {
       const leaks = this.texts.filter((t) => t.includes(credential));
       assert.deepEqual(leaks, [], `a credential (${credential.length} chars) appears in ${leaks.length} texts`);

@@ -6,15 +6,32 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { fullFormats } from 'ajv-formats/dist/formats';
 import { RESOURCES } from '../../src/core/resources';
-import { CLIENT_TOKEN_REPLY_SCHEMA_ID, SCHEMA_DOCUMENTS, ZONE_SCHEMA_ID, compiledSchema, schemaFor } from '../../src/core/schemas';
+import {
+  CLIENT_TOKEN_REPLY_SCHEMA_ID,
+  SCHEMA_DOCUMENTS,
+  ZONE_SCHEMA_ID,
+  compiledSchema,
+  schemaFor,
+} from '../../src/core/schemas';
 import { DATE_FORMAT, DATE_TIME_FORMAT, fastDate, fastDateTime } from '../../src/core/formats';
 import { checkClientTokenReply } from '../../src/core/validator';
 
 const dir = join(__dirname, '..', '..', '..', 'src', 'core', 'schemas');
-type Doc = { $id: string; $schema: string; title: string; description: string; required: string[]; properties: Record<string, Record<string, unknown>> };
+interface Doc {
+  $id: string;
+  $schema: string;
+  title: string;
+  description: string;
+  required: string[];
+  properties: Record<string, Record<string, unknown>>;
+}
+type Kind = (typeof RESOURCES)[number]['kind'];
 const files = readdirSync(dir).filter((f) => f.endsWith('.schema.json'));
 const docs = new Map<string, Doc>(files.map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as Doc]));
-const docOf = (kind: (typeof RESOURCES)[number]['kind']): Doc => [...docs.values()].find((d) => d.$id === RESOURCES.find((r) => r.kind === kind)!.schemaId)!;
+const docOf = (kind: Kind): Doc => {
+  const id = RESOURCES.find((r) => r.kind === kind)!.schemaId;
+  return [...docs.values()].find((d) => d.$id === id)!;
+};
 
 describe('schemas', () => {
   it('one file per resource plus zone and client token reply, each $id its file name under the base', () => {
@@ -71,11 +88,13 @@ describe('schemas', () => {
 
   it('requires exactly what conventions.md decided', () => {
     const common = ['id', 'humanId', 'source', 'createdAt', 'updatedAt'];
-    const required = (kind: (typeof RESOURCES)[number]['kind']): string[] => [...docOf(kind).required].sort();
+    const required = (kind: Kind): string[] => [...docOf(kind).required].sort();
     assert.deepEqual(required('heartRate'), [...common, 'sourceData', 'date', 'value', 'zones'].sort());
-    assert.deepEqual(required('activity'), [...common, 'sourceData', 'date', 'duration', 'distance', 'steps', 'vigorous', 'moderate', 'light', 'sedentary', 'calories'].sort());
+    const eight = ['duration', 'distance', 'steps', 'vigorous', 'moderate', 'light', 'sedentary', 'calories'];
+    assert.deepEqual(required('activity'), [...common, 'sourceData', 'date', ...eight].sort());
     assert.deepEqual(required('bodyFat'), [...common, 'timestamp', 'unit', 'value'].sort());
-    assert.deepEqual([...docs.get('zone.schema.json')!.required].sort(), ['caloriesBurned', 'duration', 'max', 'min', 'name']);
+    const zone = [...docs.get('zone.schema.json')!.required].sort();
+    assert.deepEqual(zone, ['caloriesBurned', 'duration', 'max', 'min', 'name']);
   });
 
   it('formats, minimums and the tzOffset pattern where they belong', () => {
@@ -92,8 +111,12 @@ describe('schemas', () => {
       assert.equal(docOf('activity').properties[f].minimum, 0, f);
     }
     const pattern = new RegExp(String(docOf('bodyFat').properties.tzOffset.pattern), 'u');
-    for (const ok of ['-12:00', '-11:59', '-00:00', '+00:00', '+05:45', '+12:00', '+12:45', '+13:59', '+14:00']) assert.ok(pattern.test(ok), ok);
-    for (const bad of ['-12:01', '-13:00', '+14:01', '+15:00', '+24:00', '05:00', '+5:00', '+0500', '+05:60', '+05:00\n']) assert.ok(!pattern.test(bad), bad);
+    for (const ok of ['-12:00', '-11:59', '-00:00', '+00:00', '+05:45', '+12:00', '+12:45', '+13:59', '+14:00']) {
+      assert.ok(pattern.test(ok), ok);
+    }
+    for (const bad of ['-12:01', '-13:00', '+14:01', '+15:00', '+24:00', '05:00', '+5:00', '+0500', '+05:60', '+05:00\n']) {
+      assert.ok(!pattern.test(bad), bad);
+    }
   });
 
   it('unknown properties are allowed: no additionalProperties anywhere', () => {
@@ -104,9 +127,12 @@ describe('schemas', () => {
 
   it('every property has a title and a description, units where the spec gives them', () => {
     for (const doc of docs.values()) {
-      for (const [name, prop] of Object.entries(doc.properties)) assert.ok(prop.title && prop.description, `${doc.$id} ${name}`);
+      for (const [name, prop] of Object.entries(doc.properties)) {
+        assert.ok(prop.title && prop.description, `${doc.$id} ${name}`);
+      }
     }
-    const unit = (doc: Doc, field: string, text: string): void => assert.match(String(doc.properties[field].description), new RegExp(text), field);
+    const unit = (doc: Doc, field: string, text: string): void =>
+      assert.match(String(doc.properties[field].description), new RegExp(text), field);
     for (const f of ['value', 'restingHR', 'averageHR', 'maxHR', 'minHR']) unit(docOf('heartRate'), f, 'bpm');
     const zone = docs.get('zone.schema.json')!;
     unit(zone, 'min', 'bpm');
@@ -121,10 +147,22 @@ describe('schemas', () => {
   it('the fast date and date-time paths accept only what ajv-formats full mode accepts', () => {
     const fullDate = (fullFormats.date as { validate: (s: string) => boolean }).validate;
     const fullDateTime = (fullFormats['date-time'] as { validate: (s: string) => boolean }).validate;
-    const seeds = ['2026-11-20T08:00:00Z', '2024-02-29T23:59:59.123456+14:00', '2026-11-20 08:00:00-05:30', '2026-11-20t08:00:00z', '2026-11-20'];
+    const seeds = [
+      '2026-11-20T08:00:00Z',
+      '2024-02-29T23:59:59.123456+14:00',
+      '2026-11-20 08:00:00-05:30',
+      '2026-11-20t08:00:00z',
+      '2026-11-20',
+    ];
     const alphabet = '0123456789-:T tZz+.x\n';
     let seed = 7;
-    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const random = (n: number): number => {
+      // mulberry32: a small deterministic generator, so a failure reproduces.
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
     const checked = new Set<string>();
     for (let i = 0; i < 20_000; i++) {
       const chars = [...seeds[random(seeds.length)]];

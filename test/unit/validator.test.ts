@@ -4,13 +4,22 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACTIVITY_NUMBER_FIELDS, ResourceKind } from '../../src/core/resources';
-import { Finding, FindingKind, ValidationResult, detectKind, schemaFor, validate, validatePayload } from '../../src/core/validator';
+import {
+  Finding,
+  FindingKind,
+  ValidationResult,
+  detectKind,
+  schemaFor,
+  validate,
+  validatePayload,
+} from '../../src/core/validator';
 
 const root = join(__dirname, '..', '..', '..');
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 type Rec = Record<string, unknown>;
 
-const fixture = (name: string): Rec => JSON.parse(readFileSync(join(root, 'test', 'fixtures', `${name}.json`), 'utf8')) as Rec;
+const fixture = (name: string): Rec =>
+  JSON.parse(readFileSync(join(root, 'test', 'fixtures', `${name}.json`), 'utf8')) as Rec;
 const check = (record: unknown, kind?: ResourceKind): ValidationResult => validate(record, kind, { now: NOW });
 const only = (result: ValidationResult, kind: FindingKind): Finding[] => result.findings.filter((f) => f.kind === kind);
 const paths = (findings: Finding[]): string[] => findings.map((f) => f.path);
@@ -27,6 +36,7 @@ function clean(kind: ResourceKind): Rec {
   return base;
 }
 const KINDS: ResourceKind[] = ['heartRate', 'activity', 'bodyFat'];
+const USER_ID: Finding = { kind: 'deprecated', path: '/userId', message: 'userId is deprecated: use humanId' };
 
 describe('validator', () => {
   describe('replies seen from the real service', () => {
@@ -45,8 +55,9 @@ describe('validator', () => {
         const r = check(fixture(name));
         assert.equal(r.kind, 'activity', name);
         assert.equal(r.valid, true, name);
-        assert.deepEqual(only(r, 'zero'), zeros.map((f) => ({ kind: 'zero', path: `/${f}`, message: `0 — this source may not provide ${f}` })), name);
-        assert.deepEqual(only(r, 'deprecated'), [{ kind: 'deprecated', path: '/userId', message: 'userId is deprecated: use humanId' }]);
+        const expected = zeros.map((f) => ({ kind: 'zero', path: `/${f}`, message: `0 — this source may not provide ${f}` }));
+        assert.deepEqual(only(r, 'zero'), expected, name);
+        assert.deepEqual(only(r, 'deprecated'), [USER_ID]);
         assert.deepEqual(only(r, 'warning'), [], name);
       }
     });
@@ -102,7 +113,14 @@ describe('validator', () => {
     });
 
     it('createdAt, updatedAt and timestamp must be real date-times with an offset', () => {
-      const bad = ['2026-11-20T25:00:00Z', '2015-02-30T08:00:00Z', '2026-11-20T08:00:00', '2026-11-20', '2026-11-20T08:60:00Z', 'yesterday'];
+      const bad = [
+        '2026-11-20T25:00:00Z',
+        '2015-02-30T08:00:00Z',
+        '2026-11-20T08:00:00',
+        '2026-11-20',
+        '2026-11-20T08:60:00Z',
+        'yesterday',
+      ];
       for (const field of ['createdAt', 'updatedAt', 'timestamp']) {
         for (const value of bad) {
           const errors = only(check({ ...clean('bodyFat'), [field]: value }), 'error');
@@ -110,7 +128,8 @@ describe('validator', () => {
           assert.match(errors[0].message, new RegExp(`^${field} must be a real date and time with an offset`));
         }
       }
-      for (const ok of ['2026-11-20T08:00:00+05:30', '2026-11-20T08:00:00.5-05:00', '2026-11-20t08:00:00z', '2026-11-20 08:00:00Z']) {
+      const good = ['2026-11-20T08:00:00+05:30', '2026-11-20T08:00:00.5-05:00', '2026-11-20t08:00:00z', '2026-11-20 08:00:00Z'];
+      for (const ok of good) {
         assert.equal(check({ ...clean('bodyFat'), timestamp: ok, createdAt: ok, updatedAt: ok }).valid, true, ok);
       }
     });
@@ -126,7 +145,8 @@ describe('validator', () => {
     });
 
     it('tzOffset must be +hh:mm or -hh:mm from -12:00 to +14:00', () => {
-      for (const tzOffset of ['+15:00', '-13:00', '-12:30', '+14:30', '0500', '+5:00', '+05:60', 'Z', '+05:00:00', '+0500', ' +05:00']) {
+      const bad = ['+15:00', '-13:00', '-12:30', '+14:30', '0500', '+5:00', '+05:60', 'Z', '+05:00:00', '+0500', ' +05:00'];
+      for (const tzOffset of bad) {
         const errors = only(check({ ...clean('bodyFat'), tzOffset }), 'error');
         assert.deepEqual(paths(errors), ['/tzOffset'], tzOffset);
         assert.match(errors[0].message, /^tzOffset must be an offset from UTC .*-12:00 to \+14:00, got "/);
@@ -184,7 +204,9 @@ describe('validator', () => {
     it('a zone whose min is above its max', () => {
       const rec = clean('heartRate');
       rec.zones = (rec.zones as Rec[]).map((z, i) => (i === 2 ? { ...z, min: 170 } : z));
-      assert.deepEqual(warnings(rec), [{ kind: 'warning', path: '/zones/2/min', message: 'zone "Cardio" has min 170 bpm above its max 164 bpm' }]);
+      assert.deepEqual(warnings(rec), [
+        { kind: 'warning', path: '/zones/2/min', message: 'zone "Cardio" has min 170 bpm above its max 164 bpm' },
+      ]);
     });
 
     it('a heart rate outside 20–250 bpm, in each of the five measured fields', () => {
@@ -195,13 +217,17 @@ describe('validator', () => {
           assert.equal(found.length, 1, `${field}=${bpm}`);
           assert.equal(found[0].message, `${field} ${bpm} bpm is outside the plausible range of a heart rate, 20–250 bpm`);
         }
-        assert.deepEqual(warnings({ ...clean('heartRate'), minHR: 20, maxHR: 250, [field]: field === 'minHR' ? 20 : 250 }), []);
+        const edge = field === 'minHR' ? 20 : 250;
+        assert.deepEqual(warnings({ ...clean('heartRate'), minHR: 20, maxHR: 250, [field]: edge }), []);
       }
     });
 
     it('zone bounds are edges the source defines, not readings: no range warning', () => {
       const rec = clean('heartRate');
-      rec.zones = [{ name: 'Below', min: 0, max: 97, duration: 10, caloriesBurned: 1 }, { name: 'Top', min: 200, max: 255, duration: 1, caloriesBurned: 1 }];
+      rec.zones = [
+        { name: 'Below', min: 0, max: 97, duration: 10, caloriesBurned: 1 },
+        { name: 'Top', min: 200, max: 255, duration: 1, caloriesBurned: 1 },
+      ];
       assert.deepEqual(warnings(rec), []);
     });
 
@@ -217,7 +243,8 @@ describe('validator', () => {
     });
 
     it('updatedAt before createdAt, whatever the offsets', () => {
-      const at = (createdAt: string, updatedAt: string): string[] => paths(warnings({ ...clean('activity'), createdAt, updatedAt }));
+      const at = (createdAt: string, updatedAt: string): string[] =>
+        paths(warnings({ ...clean('activity'), createdAt, updatedAt }));
       assert.deepEqual(at('2026-11-19T05:00:00.000Z', '2026-11-19T04:59:59.999Z'), ['/updatedAt']);
       assert.deepEqual(at('2026-11-19T05:00:00Z', '2026-11-19T05:00:00Z'), []);
       assert.deepEqual(at('2026-11-19T05:00:00Z', '2026-11-19T05:00:01Z'), []);
@@ -229,7 +256,9 @@ describe('validator', () => {
 
     it('a date in the future, counting from the latest today on Earth (UTC+14)', () => {
       // NOW is 2026-11-21T12:00Z: 2026-11-22 already in Kiribati, 2026-11-23 nowhere yet.
-      assert.deepEqual(warnings({ ...clean('activity'), date: '2026-11-23' }), [{ kind: 'warning', path: '/date', message: 'date 2026-11-23 is in the future' }]);
+      assert.deepEqual(warnings({ ...clean('activity'), date: '2026-11-23' }), [
+        { kind: 'warning', path: '/date', message: 'date 2026-11-23 is in the future' },
+      ]);
       assert.deepEqual(warnings({ ...clean('heartRate'), date: '2027-01-01' }).map((w) => w.path), ['/date']);
       assert.deepEqual(warnings({ ...clean('activity'), date: '2026-11-22' }), []);
     });
@@ -257,19 +286,22 @@ describe('validator', () => {
         { kind: 'zero', path: '/zones/3/duration', message: 'duration is 0 in this heart rate zone' },
         { kind: 'zero', path: '/zones/3/caloriesBurned', message: 'caloriesBurned is 0 in this heart rate zone' },
       ]);
-      assert.deepEqual(only(check({ ...clean('bodyFat'), value: 0 }), 'zero'), [{ kind: 'zero', path: '/value', message: 'value is 0' }]);
+      assert.deepEqual(only(check({ ...clean('bodyFat'), value: 0 }), 'zero'), [
+        { kind: 'zero', path: '/value', message: 'value is 0' },
+      ]);
     });
 
     it('userId is deprecated in every kind, and absent userId is fine', () => {
       for (const kind of KINDS) {
         const r = check({ ...clean(kind), userId: 'u-1' });
         assert.equal(r.valid, true);
-        assert.deepEqual(r.findings, [{ kind: 'deprecated', path: '/userId', message: 'userId is deprecated: use humanId' }]);
+        assert.deepEqual(r.findings, [USER_ID]);
       }
     });
 
     it('unknown fields at the top level and in a zone, with escaped pointers; not in sourceData', () => {
-      const rec: Rec = { ...clean('heartRate'), sourceData: { anything: 1, nested: { x: 1 } }, 'a/b~c': 1, timezone: 'Europe/Paris' };
+      const sourceData = { anything: 1, nested: { x: 1 } };
+      const rec: Rec = { ...clean('heartRate'), sourceData, 'a/b~c': 1, timezone: 'Europe/Paris' };
       rec.zones = (rec.zones as Rec[]).map((z, i) => (i === 1 ? { ...z, color: 'orange' } : z));
       const unknown = only(check(rec), 'unknown');
       assert.deepEqual(paths(unknown), ['/zones/1/color', '/a~1b~0c', '/timezone']);
@@ -288,7 +320,16 @@ describe('validator', () => {
     });
 
     it('empty, ambiguous and non-objects are undetectable', () => {
-      for (const rec of [{}, { id: 'x', date: '2026-11-18', value: 60 }, { zones: [], unit: '%' }, null, [], 'heartRate', { __proto__: { zones: [] } }]) {
+      const undetectable = [
+        {},
+        { id: 'x', date: '2026-11-18', value: 60 },
+        { zones: [], unit: '%' },
+        null,
+        [],
+        'heartRate',
+        { __proto__: { zones: [] } },
+      ];
+      for (const rec of undetectable) {
         assert.equal(detectKind(rec), undefined, JSON.stringify(rec));
       }
     });
@@ -308,14 +349,18 @@ describe('validator', () => {
       const r = check(clean('bodyFat'), 'activity');
       assert.equal(r.kind, 'activity');
       assert.ok(only(r, 'error').some((f) => f.path === '/steps'));
-      assert.ok(only(check(clean('bodyFat'), 'nonsense' as ResourceKind), 'error')[0].message.includes('is not a kind of record'));
+      const [error] = only(check(clean('bodyFat'), 'nonsense' as ResourceKind), 'error');
+      assert.match(error.message, /^"nonsense" is not a kind of record/);
     });
   });
 
   describe('validatePayload', () => {
     it('one record: index undefined, pointer empty, id read', () => {
       const [r] = validatePayload(fixture('activity-wrist-tracker'), undefined, { now: NOW });
-      assert.deepEqual({ ...r, findings: r.findings.length }, { kind: 'activity', valid: true, findings: 1, index: undefined, pointer: '', id: '6a1f3c9e2b7d4e0058c1a3f5' });
+      assert.deepEqual(
+        { ...r, findings: r.findings.length },
+        { kind: 'activity', valid: true, findings: 1, index: undefined, pointer: '', id: '6a1f3c9e2b7d4e0058c1a3f5' },
+      );
     });
 
     it('an array, record by record, each kind detected on its own', () => {
@@ -331,7 +376,8 @@ describe('validator', () => {
 
     it('wrapper objects data, items and results, with pointers into the wrapper', () => {
       for (const field of ['data', 'items', 'results']) {
-        const results = validatePayload({ [field]: [clean('activity'), clean('activity')], total: 2 }, 'activity', { now: NOW });
+        const payload = { [field]: [clean('activity'), clean('activity')], total: 2 };
+        const results = validatePayload(payload, 'activity', { now: NOW });
         assert.deepEqual(results.map((r) => r.pointer), [`/${field}/0`, `/${field}/1`]);
         assert.ok(results.every((r) => r.valid));
       }
@@ -350,7 +396,10 @@ describe('validator', () => {
       for (let i = 0; i < 100_000; i++) o = { o };
       return o;
     };
-    const throwing = new Proxy({}, { get: () => { throw new Error('boom'); }, ownKeys: () => { throw new Error('boom'); }, has: () => { throw new Error('boom'); }, getOwnPropertyDescriptor: () => { throw new Error('boom'); } });
+    const boom = (): never => {
+      throw new Error('boom');
+    };
+    const throwing = new Proxy({}, { get: boom, ownKeys: boom, has: boom, getOwnPropertyDescriptor: boom, getPrototypeOf: boom });
     const huge = 'x'.repeat(5_000_000);
     const circular: Rec = { ...clean('heartRate') };
     circular.sourceData = circular;
@@ -363,14 +412,18 @@ describe('validator', () => {
       { ...clean('bodyFat'), [huge]: huge, unit: huge, timestamp: huge, tzOffset: huge, source: 5 },
       { ...clean('activity'), date: huge, steps: huge },
       Object.assign(Object.create(null), clean('activity')),
-      Object.defineProperty({ ...clean('activity') }, 'steps', { enumerable: true, get: () => { throw new Error('getter'); } }),
+      Object.defineProperty({ ...clean('activity') }, 'steps', { enumerable: true, get: boom }),
       throwing, [throwing], { data: throwing }, circular, new Array(5), new Date(), new Map(), /regex/,
     ];
 
     it('never throws and keeps messages short, whatever the input', () => {
       for (const input of inputs) {
         for (const kind of [undefined, 'heartRate', 'activity', 'bodyFat', 'bad'] as Array<ResourceKind | undefined>) {
-          const results = [check(input, kind), ...validatePayload(input, kind, { now: NOW }), ...validatePayload(input, kind, throwing as never)];
+          const results = [
+            check(input, kind),
+            ...validatePayload(input, kind, { now: NOW }),
+            ...validatePayload(input, kind, throwing as never),
+          ];
           for (const r of results) {
             assert.equal(typeof r.valid, 'boolean');
             for (const f of r.findings) {
