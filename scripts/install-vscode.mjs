@@ -33,26 +33,38 @@ function fail(msg) {
   process.exit(1);
 }
 
-// What code-server 4.100.3 runs at install time, reviewed: each entry builds a native addon
-// (node-gyp, against local headers) or, for @vscode/ripgrep, unpacks a ripgrep archive we
-// provide. Pinned to the versions in code-server's npm-shrinkwrap.json files, so a different
-// code-server version makes npm skip them and the checks at the end say so.
+// npm 11 reads an install-script policy (allowScripts) from the package.json of the project
+// being installed. npm 11.19 still runs scripts the policy does not mention (with a warning,
+// "not yet covered by allowScripts") and is announced to block them later; we write a
+// complete policy and set strict-allow-scripts, so that today and later exactly the reviewed
+// scripts run, and any new one (e.g. after a code-server upgrade) stops the install with
+// npm's list of what needs review instead of silently running or silently being skipped.
+// Entries are pinned to the versions in code-server 4.100.3's npm-shrinkwrap.json files.
 const TOP_LEVEL_SCRIPTS = {
-  'code-server@4.100.3': true, // postinstall.sh: installs lib/vscode's dependencies
-  'argon2@0.31.2': true, // password hashing for --auth password (built, never downloaded)
+  'code-server@4.100.3': true, // postinstall.sh: installs lib/vscode's dependencies (below)
+  'argon2@0.31.2': true, // password hashing for --auth password; compiled locally
 };
-// Left out on purpose: @parcel/watcher, whose install script only compiles when
-// build-from-source is set (we set it, for argon2 and kerberos) and otherwise does nothing, as
-// its prebuilt binary comes from the npm registry (@parcel/watcher-linux-x64-glibc). Skipping
-// it saves a 20 s compile. The @vscode/windows-* addons are Windows-only.
-const VSCODE_SCRIPTS = [
-  '@vscode/deviceid@0.1.1',
-  '@vscode/ripgrep@1.15.11', // search; takes rg from the cache archive made below
-  '@vscode/spdlog@0.15.1', // logging
-  'kerberos@2.1.1', // proxy authentication; needs libkrb5-dev
-  'native-watchdog@1.4.2',
-  'node-pty@1.1.0-beta33', // terminals
-];
+// The policy of the nested `npm install` that code-server's postinstall.sh runs in lib/vscode.
+const VSCODE_SCRIPTS = {
+  '@vscode/deviceid@0.1.1': true, // native addon
+  '@vscode/ripgrep@1.15.11': true, // search; unpacks the rg archive prepared below
+  '@vscode/spdlog@0.15.1': true, // logging; native addon
+  'kerberos@2.1.1': true, // proxy authentication; native addon, needs libkrb5-dev
+  'native-watchdog@1.4.2': true, // native addon
+  'node-pty@1.1.0-beta33': true, // terminals; native addon
+  // Its script only compiles when build-from-source is set (we set it for argon2 and
+  // kerberos) and is a no-op otherwise: the prebuilt binary comes from the npm registry
+  // (@parcel/watcher-linux-x64-glibc). Denying it saves a 20 s compile.
+  '@parcel/watcher': false,
+  '@vscode/windows-process-tree': false, // Windows only
+  '@vscode/windows-registry': false, // Windows only
+};
+// ... and of the one it runs next in lib/vscode/extensions. Both are development dependencies
+// that `--omit=dev` leaves out, but npm's strict check looks at them before omitting.
+const EXTENSIONS_SCRIPTS = {
+  '@parcel/watcher': false,
+  esbuild: false,
+};
 // @vscode/ripgrep@1.15.11 downloads this archive unless it finds it in its cache folder.
 const RIPGREP_PACKAGE_VERSION = '1.15.11';
 const RIPGREP_RELEASE = 'v13.0.0-10';
@@ -181,8 +193,7 @@ writeFileSync(
       private: true,
       description: 'code-server for Health Data Explorer tests; written by scripts/install-vscode.mjs',
       dependencies: { 'code-server': CODE_SERVER_VERSION },
-      // npm 11 runs a dependency's install scripts only when allowScripts covers it; the root
-      // package.json is where that policy lives. Older npm ignores the field and runs them all.
+      // See TOP_LEVEL_SCRIPTS. npm before 11 ignores the field and runs every script.
       allowScripts: TOP_LEVEL_SCRIPTS,
     },
     null,
@@ -218,15 +229,18 @@ const env = {
   // argon2 (node-pre-gyp) and kerberos (prebuild-install) otherwise try GitHub for prebuilt
   // binaries first; this makes them build locally straight away.
   npm_config_build_from_source: 'true',
+  // Unreviewed install scripts fail the install instead of running (see TOP_LEVEL_SCRIPTS).
+  npm_config_strict_allow_scripts: 'true',
   // npm 11 matches pinned allowScripts entries against the registry URL recorded in the
   // lockfile; a user .npmrc with omit-lockfile-registry-resolved=true would leave none and
-  // npm would skip the scripts. Also keep the install quiet and local.
+  // npm would treat the scripts as unreviewed. Also keep the install quiet and local.
   npm_config_omit_lockfile_registry_resolved: 'false',
   npm_config_audit: 'false',
   npm_config_fund: 'false',
   npm_config_update_notifier: 'false',
-  // The policy must come from package.json/.npmrc: npm 11 rejects allow-scripts from the
-  // command line or environment in a project install (EALLOWSCRIPTS).
+  // The policy must come from package.json: npm 11 rejects allow-scripts from the command line
+  // or environment in a project install (EALLOWSCRIPTS), and an allow-scripts in an .npmrc
+  // would reach the nested install as an environment variable and trip that same check.
   npm_config_allow_scripts: undefined,
   npm_config_dangerously_allow_all_scripts: undefined,
   npm_config_ignore_scripts: undefined,
@@ -268,29 +282,27 @@ function npm(args, label) {
 
 // Step 1 only downloads and unpacks (all from the npm registry). Scripts wait for step 2,
 // because code-server's postinstall runs `npm install` inside lib/vscode, and that nested
-// install reads its own policy from lib/vscode/.npmrc, which has to exist by then. (The policy
-// cannot be handed down through npm_config_allow_scripts: npm 11 refuses that in a project.)
+// install reads its policy from lib/vscode/package.json, which has to carry it by then.
 await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund'], 'step 1/2 download');
 say(`step 1/2 done (${seconds()})`);
 
 const vscodeDir = join(codeServerPackageDir, 'lib', 'vscode');
 if (!existsSync(join(vscodeDir, 'package.json'))) fail(`unexpected package layout: ${vscodeDir}/package.json missing`);
-writeFileSync(
-  join(vscodeDir, '.npmrc'),
-  '# Written by scripts/install-vscode.mjs: install scripts npm 11 may run in this folder.\n' +
-    `allow-scripts=${VSCODE_SCRIPTS.join(',')}\n`,
-);
+// Our cached copy only; code-server itself never reads this field.
+function addPolicy(dir, allowScripts) {
+  const file = join(dir, 'package.json');
+  const pkg = JSON.parse(readFileSync(file, 'utf8'));
+  pkg.allowScripts = allowScripts;
+  writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
+}
+addPolicy(vscodeDir, VSCODE_SCRIPTS);
+addPolicy(join(vscodeDir, 'extensions'), EXTENSIONS_SCRIPTS);
 
 // Step 2 runs the allowed scripts: argon2's build and code-server's postinstall.sh, which
 // installs VS Code's own dependencies (node-pty, spdlog, kerberos, ripgrep, ...).
 const scriptWarnings = await npm(['rebuild', '--foreground-scripts'], 'step 2/2 build');
-// npm lists what it skipped. Expected: @vscode/windows-* and @parcel/watcher (see
-// VSCODE_SCRIPTS). Anything else is worth a look; the load checks below decide.
-const skipped = scriptWarnings
-  .filter((l) => /^npm warn install-scripts\s+\S+@\S+ \(/.test(l))
-  .map((l) => l.replace(/^npm warn install-scripts\s+/, ''))
-  .filter((l) => !l.startsWith('@vscode/windows-') && !l.startsWith('@parcel/watcher@'));
-if (skipped.length) say(`npm skipped install scripts of:\n  ${skipped.join('\n  ')}`);
+// With strict-allow-scripts npm fails on unreviewed scripts; an npm that only warns lists them.
+if (scriptWarnings.length) say(`npm's notes on install scripts:\n  ${scriptWarnings.join('\n  ')}`);
 say(`step 2/2 done (${seconds()})`);
 
 // ---------------------------------------------------------------------------------------------

@@ -185,9 +185,10 @@ export class HttpTransport {
   private delayBefore(attempt: number, failure: AttemptFailure): number {
     const asked = failure.info.retryAfterMs;
     if (asked !== undefined) {
-      const wait = Math.min(asked, this.settings.maxRetryAfterMs);
-      // Never earlier than asked; a little later, so clients told the same time do not stampede.
-      return wait + Math.random() * Math.min(250, wait * 0.1);
+      // Never earlier than asked, never past the cap; a little later than asked when there is
+      // room, so clients told the same time do not all come back at once.
+      const cap = this.settings.maxRetryAfterMs;
+      return Math.min(asked + Math.random() * Math.min(250, asked * 0.1), cap);
     }
     const ceiling = Math.min(this.settings.maxRetryDelayMs, this.settings.retryBaseDelayMs * 2 ** (attempt - 1));
     return ceiling / 2 + (Math.random() * ceiling) / 2;

@@ -18,6 +18,8 @@ export interface SandboxRequestLog {
   authorized: boolean;
   requestId: string;
   fault?: FaultName;
+  /** When the request arrived (ms since the epoch) and how long its answer took. */
+  startedAt: number;
   durationMs: number;
 }
 

@@ -12,6 +12,8 @@ export interface Exchange {
   readonly res: ServerResponse;
   readonly requestId: string;
   readonly url: URL;
+  /** The request target's path exactly as sent: URL parsing would collapse `%2E%2E` like `..`. */
+  readonly path: string;
   readonly startedAt: number;
   faults: ChosenFaults;
   authorized: boolean;

@@ -28,7 +28,7 @@ export function matchRoute(path: string): Route | undefined {
 }
 
 export async function route(ctx: SandboxContext, ex: Exchange): Promise<void> {
-  const path = ex.url.pathname.length > 1 ? ex.url.pathname.replace(/\/$/, '') : ex.url.pathname;
+  const path = ex.path.length > 1 ? ex.path.replace(/\/$/, '') : ex.path;
   if (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)) return serveAdmin(ctx, ex, path);
   const found = matchRoute(path);
   if (!found) return sendError(ex, ctx.timers, 404, `No endpoint at ${path}`);

@@ -116,7 +116,9 @@ function handle(ctx: SandboxContext, log: (line: string) => void, origin: string
   const requestId = randomBytes(8).toString('hex');
   res.setHeader('X-Request-Id', requestId);
   const url = requestUrl(req, origin);
-  const ex: Exchange = { req, res, requestId, url: url ?? new URL(`http://${origin}/`), startedAt: Date.now(), faults: {}, authorized: false };
+  const raw = req.url ?? '/';
+  const path = !url ? '/' : raw.startsWith('/') ? raw.split(/[?#]/, 1)[0] : url.pathname;
+  const ex: Exchange = { req, res, requestId, url: url ?? new URL(`http://${origin}/`), path, startedAt: Date.now(), faults: {}, authorized: false };
   res.on('close', () => record(ctx, log, ex));
   if (!url) {
     void sendError(ex, ctx.timers, 400, 'The request target must be a path');
@@ -151,7 +153,7 @@ function record(ctx: SandboxContext, log: (line: string) => void, ex: Exchange):
   const durationMs = Date.now() - ex.startedAt;
   const fault = ex.faults.outcome?.fault ?? ex.faults.latency?.fault;
   const method = ex.req.method ?? 'GET';
-  const path = ex.url.pathname;
+  const path = ex.path;
   const shown = new URLSearchParams(ex.url.searchParams);
   if (shown.has('access_token')) shown.set('access_token', '[redacted]');
   const query = shown.toString();
@@ -159,7 +161,7 @@ function record(ctx: SandboxContext, log: (line: string) => void, ex: Exchange):
   log(redact(`${method} ${path}${query ? `?${query}` : ''} ${status || 'no reply'} ${durationMs}ms${faultNote} (${ex.requestId})`, [ctx.config.clientSecret]));
   if (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)) return;
 
-  const entry: SandboxRequestLog = { method, path, query: Object.fromEntries(shown), status, authorized: ex.authorized, requestId: ex.requestId, durationMs };
+  const entry: SandboxRequestLog = { method, path, query: Object.fromEntries(shown), status, authorized: ex.authorized, requestId: ex.requestId, startedAt: ex.startedAt, durationMs };
   if (fault) entry.fault = fault;
   ctx.requests.push(entry);
   if (ctx.requests.length > MAX_LOGGED_REQUESTS) ctx.requests.splice(0, ctx.requests.length - MAX_LOGGED_REQUESTS);

@@ -263,17 +263,15 @@ describe('command palette requests', function () {
 
   it('cancelling stops the request at once and says nothing', async () => {
     // The cancellation argument is wired into the same AbortController as the notification's
-    // Cancel button; the sandbox holds the answer back for 5 s.
-    sandbox().addFault({ fault: 'latency', latencyMs: 5_000, path: '/heart_rate/summaries/' });
+    // Cancel button; the sandbox holds the answer back for a minute, longer than the test may take.
+    sandbox().addFault({ fault: 'latency', latencyMs: 60_000, path: '/heart_rate/summaries/' });
     const date = records('heartRate')[0].date;
     const cancel = new vscode.CancellationTokenSource();
-    const started = Date.now();
     const running = vscode.commands.executeCommand('healthData.heartRate.getByDate', { date, cancellation: cancel.token });
     await new Promise((r) => setTimeout(r, 400));
     cancel.cancel();
     const result = await running;
     assert.equal(result, undefined);
-    assert.ok(Date.now() - started < 3_000, `took ${Date.now() - started} ms after cancel`);
     assert.deepEqual(messages.shown, []);
     cancel.dispose();
   });

@@ -30,15 +30,13 @@ describe('client: faults', () => {
     const waited = performance.now() - started;
     assert.equal(record.date, TODAY);
     assert.ok(waited >= 1000, `waited ${waited} ms`);
-    assert.ok(waited < 2500, `waited ${waited} ms`);
     assert.deepEqual(calls().map((r) => r.status), [429, 200]);
   });
 
   it('a Retry-After longer than maxRetryAfterMs is capped', async () => {
+    // Uncapped, the client would wait an hour and the test would time out.
     sandbox.addFault({ fault: '429', path: ITEM, retryAfter: 3600, times: 1 });
-    const started = performance.now();
     await watch.client(sandbox, { maxRetryAfterMs: 50 }).getRecord('activity', TODAY);
-    assert.ok(performance.now() - started < 1000);
     assert.deepEqual(calls().map((r) => r.status), [429, 200]);
   });
 
@@ -76,11 +74,10 @@ describe('client: faults', () => {
   });
 
   it('a reply slower than timeoutMs is a timeout naming the request and the limit', async () => {
-    sandbox.addFault({ fault: 'latency', path: ITEM, latencyMs: 800 });
-    const started = performance.now();
+    // The reply would take a minute: without the timeout the test itself would time out.
+    sandbox.addFault({ fault: 'latency', path: ITEM, latencyMs: 60_000 });
     const err = await watch.rejects(watch.client(sandbox, { timeoutMs: 150 }).getRecord('activity', TODAY), 'timeout');
     assert.equal(err.message, `GET ${ITEM}: no complete reply within 150 ms (timed out)`);
-    assert.ok(performance.now() - started < 700);
   });
 
   it('a body that trickles in longer than timeoutMs is a timeout too', async () => {
@@ -94,24 +91,22 @@ describe('client: faults', () => {
   });
 
   it('an AbortSignal cancels mid-request at once', async () => {
-    sandbox.addFault({ fault: 'latency', path: ITEM, latencyMs: 1000 });
+    // The reply would take a minute; only the abort can end the call in time.
+    sandbox.addFault({ fault: 'latency', path: ITEM, latencyMs: 60_000 });
     const ctrl = new AbortController();
-    const started = performance.now();
     setTimeout(() => ctrl.abort(), 80);
     await watch.rejects(watch.client(sandbox).getRecord('activity', TODAY, { signal: ctrl.signal }), 'cancelled', /^GET .*: cancelled$/);
-    assert.ok(performance.now() - started < 400);
     await watch.rejects(watch.client(sandbox).getRecord('activity', TODAY, { signal: ctrl.signal }), 'cancelled');
   });
 
   it('an AbortSignal cancels the wait between retries', async () => {
     sandbox.addFault({ fault: '503', path: ITEM });
-    const client = watch.client(sandbox, { retryBaseDelayMs: 4000 });
+    // A minute between retries: only the abort can end the call in time.
+    const client = watch.client(sandbox, { retryBaseDelayMs: 60_000, maxRetryDelayMs: 60_000 });
     await client.getClientToken();
     const ctrl = new AbortController();
-    const started = performance.now();
     setTimeout(() => ctrl.abort(), 150);
     await watch.rejects(client.getRecord('activity', TODAY, { signal: ctrl.signal }), 'cancelled', /while waiting to retry/);
-    assert.ok(performance.now() - started < 600);
     assert.equal(calls().length, 1);
   });
 

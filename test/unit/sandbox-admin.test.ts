@@ -100,9 +100,8 @@ describe('sandbox: admin endpoints, log, describe, close', () => {
     });
     const pending = call(`${sandbox.url}/v1/human/activities/summaries?x=/slow`).then(() => 'answered', () => 'cut off');
     await sleep(50);
-    const started = Date.now();
+    // The slow request's latency is a minute: close() must not wait for it.
     await sandbox.close();
-    assert.ok(Date.now() - started < 1000, `close took ${Date.now() - started} ms`);
     await socketClosed;
     assert.equal(await pending, 'cut off');
     agent.destroy();
@@ -117,9 +116,8 @@ describe('sandbox: admin endpoints, log, describe, close', () => {
         await new Promise((r) => setTimeout(r, 100));
         await s.close();
       });`;
-    const started = Date.now();
+    // A pending 60 s timer that kept the process alive would make this outlast the test's timeout.
     const code = await new Promise<number | null>((resolve) => spawn(process.execPath, ['-e', script], { stdio: 'ignore' }).on('exit', resolve));
     assert.equal(code, 0);
-    assert.ok(Date.now() - started < 5000, `the process took ${Date.now() - started} ms to exit`);
   });
 });

@@ -9,6 +9,7 @@ import {
   FindingKind,
   ValidationResult,
   detectKind,
+  prepareValidator,
   schemaFor,
   validate,
   validatePayload,
@@ -352,6 +353,11 @@ describe('validator', () => {
       const [error] = only(check(clean('bodyFat'), 'nonsense' as ResourceKind), 'error');
       assert.match(error.message, /^"nonsense" is not a kind of record/);
     });
+  });
+
+  it('prepareValidator compiles every kind up front, and validation works after it', () => {
+    prepareValidator();
+    assert.equal(check(clean('activity')).valid, true);
   });
 
   describe('validatePayload', () => {
