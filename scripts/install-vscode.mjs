@@ -273,7 +273,11 @@ function npm(args, label) {
     child.on('close', (code) => {
       if (code !== 0) {
         console.error(tail.join('\n'));
-        fail(`${label} failed (npm exit ${code}); full log: ${logFile}`);
+        const hint = tail.some((l) => l.includes('ESTRICTALLOWSCRIPTS'))
+          ? '\nnpm found install scripts nobody reviewed (above). Check what they do, then add them ' +
+            'to TOP_LEVEL_SCRIPTS, VSCODE_SCRIPTS or EXTENSIONS_SCRIPTS in scripts/install-vscode.mjs.'
+          : '';
+        fail(`${label} failed (npm exit ${code}); full log: ${logFile}${hint}`);
       }
       resolve(scriptWarnings);
     });

@@ -179,12 +179,13 @@ describe('schemas', () => {
     for (const s of seeds.slice(0, 4)) assert.ok(fastDateTime(s), s);
   });
 
-  it('the client token reply schema: client_token required, expires_in a whole number of seconds', () => {
+  it('the client token reply schema: client_token and expires_in required, expires_in a whole number of seconds', () => {
     assert.deepEqual(checkClientTokenReply({ client_token: 'a.b.c', expires_in: 86400 }), []);
-    assert.deepEqual(checkClientTokenReply({ client_token: 'opaque' }), []);
+    assert.deepEqual(checkClientTokenReply({ client_token: 'opaque', expires_in: 60 }), []);
+    assert.deepEqual(checkClientTokenReply({ client_token: 'opaque' }).map((f) => f.path), ['/expires_in']);
     assert.deepEqual(checkClientTokenReply({ expires_in: 86400 }).map((f) => f.path), ['/client_token']);
     assert.deepEqual(checkClientTokenReply({ client_token: 'a', expires_in: '1h' }).map((f) => f.path), ['/expires_in']);
-    assert.deepEqual(checkClientTokenReply({ client_token: '' }).map((f) => f.message), ['client_token must not be empty']);
+    assert.deepEqual(checkClientTokenReply({ client_token: '', expires_in: 1 }).map((f) => f.message), ['client_token must not be empty']);
     assert.equal(checkClientTokenReply('<html>').length, 1);
   });
 });
