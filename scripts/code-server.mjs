@@ -407,9 +407,19 @@ export async function launchChromium({ headless = !/^(0|false|no)$/i.test(proces
   }
   installExitHandlers();
   const { chromium } = await import('playwright-core');
+  // Chromium keeps its crash database and caches under XDG folders (~/.config/chromium,
+  // ~/.cache/chromium-headless) whatever --user-data-dir says: point those at a private folder.
+  const home = makeOwnedTempDir('hde-chromium-');
+  liveDirs.add(home);
+  const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
   // playwright-core starts Chromium in a process group of its own and kills that group on our
-  // 'exit' and on SIGINT/SIGTERM/SIGHUP, so no extra bookkeeping is needed for it here.
-  return chromium.launch({ executablePath: chromiumPath, headless, args: CHROMIUM_ARGS, timeout: 60_000 });
+  // 'exit' and on SIGINT/SIGTERM/SIGHUP, so no extra bookkeeping is needed for the process.
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless, args: CHROMIUM_ARGS, env, timeout: 60_000 });
+  browser.on('disconnected', () => {
+    rmSync(home, { recursive: true, force: true });
+    liveDirs.delete(home);
+  });
+  return browser;
 }
 
 /** A `vscode-remote://` URI for a path on the server, with the exact authority the page uses. */

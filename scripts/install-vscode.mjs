@@ -154,19 +154,33 @@ if (!force && isCodeServerInstalled()) {
 }
 
 const nodedir = process.env.npm_config_nodedir || '/usr';
-const missingApt = [];
-if (!existsSync(chromiumPath)) missingApt.push('chromium');
-const rgPath = which('rg');
-if (!rgPath) missingApt.push('ripgrep');
-if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/krb5/krb5.h')) missingApt.push('libkrb5-dev');
-if (!which('g++') || !which('make')) missingApt.push('build-essential');
-if (!which('python3')) missingApt.push('python3');
+function missingDebianPackages() {
+  const missing = [];
+  if (!existsSync(chromiumPath)) missing.push('chromium');
+  if (!which('rg')) missing.push('ripgrep');
+  if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/krb5/krb5.h')) missing.push('libkrb5-dev');
+  if (!which('g++') || !which('make')) missing.push('build-essential');
+  if (!which('python3')) missing.push('python3');
+  return missing;
+}
+let missingApt = missingDebianPackages();
+// As root with apt-get (CI, a fresh machine of ours), install what is missing from Debian's
+// packages, so `npm test` works on a new machine; anywhere else, say what to run.
+if (missingApt.length && process.getuid?.() === 0 && which('apt-get') && process.env.HDE_NO_APT !== '1') {
+  say(`installing Debian packages: ${missingApt.join(' ')}`);
+  const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env: aptEnv });
+  const install = update.status === 0 && spawnSync('apt-get', ['install', '-y', '-qq', ...missingApt], { stdio: 'inherit', env: aptEnv });
+  if (!install || install.status !== 0) say('apt-get could not install them');
+  missingApt = missingDebianPackages();
+}
 if (missingApt.length) {
   fail(
     `missing Debian packages: ${missingApt.join(', ')}. Run:\n\n` +
       `    apt-get update && apt-get install -y ${missingApt.join(' ')}\n`,
   );
 }
+const rgPath = which('rg');
 if (!existsSync(join(nodedir, 'include', 'node', 'node.h'))) {
   fail(
     `Node's C headers are missing (${join(nodedir, 'include/node/node.h')}); native addons build against them and ` +

@@ -35,6 +35,8 @@ export interface ResourceDefinition {
   readonly keyFields: readonly string[];
   /** Codicon id for the tree. */
   readonly icon: string;
+  /** The array of heart rate zones the record view shows as a table, for kinds that have one. */
+  readonly zonesField?: string;
 }
 
 export const ACTIVITY_NUMBER_FIELDS = [
@@ -65,6 +67,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
     signatureFields: ['zones', 'restingHR', 'averageHR', 'maxHR', 'minHR'],
     keyFields: ['value', 'restingHR', 'averageHR', 'minHR', 'maxHR'],
     icon: 'pulse',
+    zonesField: 'zones',
   },
   {
     kind: 'activity',

@@ -10,6 +10,7 @@ import activitySummarySchema from './schemas/activity-summary.schema.json';
 import bodyFatReadingSchema from './schemas/body-fat-reading.schema.json';
 import zoneSchema from './schemas/zone.schema.json';
 import clientTokenReplySchema from './schemas/client-token-reply.schema.json';
+import payloadSchema from './schemas/payload.schema.json';
 
 /** The part of a JSON Schema document this module reads. */
 export interface SchemaDocument {
@@ -47,7 +48,7 @@ function deepFreeze<T>(value: T): T {
 
 /** Every schema document, keyed by `$id`. A new resource adds its file here. */
 export const SCHEMA_DOCUMENTS: ReadonlyMap<string, SchemaDocument> = new Map(
-  [heartRateSummarySchema, activitySummarySchema, bodyFatReadingSchema, zoneSchema, clientTokenReplySchema].map(
+  [heartRateSummarySchema, activitySummarySchema, bodyFatReadingSchema, zoneSchema, clientTokenReplySchema, payloadSchema].map(
     (doc) => [doc.$id, deepFreeze(doc) as SchemaDocument],
   ),
 );

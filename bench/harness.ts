@@ -1,0 +1,115 @@
+// The measuring part of the benchmarks: two workloads run side by side, interleaved, after a
+// warm-up, and compared by the median of their per-pair ratios, so noise from other processes
+// on the machine hits both sides of a pair alike and an outlier pair moves nothing.
+
+import * as os from 'node:os';
+
+export interface Result {
+  /** What is measured divided by its baseline; null when it could not be measured. */
+  ratio: number | null;
+  /** The ratio must be at most this. */
+  goal: number;
+  detail: Record<string, unknown>;
+}
+
+export interface Pair {
+  /** Median of the per-pair ratios a/b. */
+  ratio: number;
+  /** Median time of one call of each side, ms. */
+  aMs: number;
+  bMs: number;
+  /** Every pair's ratio, in run order, for the curious. */
+  ratios: number[];
+  runs: number;
+}
+
+export interface PairOptions {
+  /** Timed pairs after the warm-up; at least 5. */
+  runs?: number;
+  /** Untimed pairs first, so both sides are compiled and their caches warm. */
+  warmup?: number;
+  /** Calls per timed sample, for workloads too short to time one by one. */
+  inner?: number;
+}
+
+const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc;
+
+/** A full collection, when node runs with --expose-gc: garbage of one side is not paid by the other. */
+export function collect(): void {
+  gc?.();
+}
+
+export const canCollect = (): boolean => gc !== undefined;
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+async function timed(fn: () => unknown, inner: number): Promise<number> {
+  collect();
+  const started = performance.now();
+  for (let i = 0; i < inner; i++) await fn();
+  return (performance.now() - started) / inner;
+}
+
+/**
+ * Runs `a` and `b` in pairs, alternating which goes first (ABBA…), so neither side always
+ * follows the other's garbage or warms the other's caches.
+ */
+export async function sideBySide(a: () => unknown, b: () => unknown, options: PairOptions = {}): Promise<Pair> {
+  const runs = Math.max(5, options.runs ?? 7);
+  const warmup = options.warmup ?? 2;
+  const inner = Math.max(1, options.inner ?? 1);
+  const as: number[] = [];
+  const bs: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < warmup + runs; i++) {
+    let ta: number;
+    let tb: number;
+    if (i % 2 === 0) {
+      ta = await timed(a, inner);
+      tb = await timed(b, inner);
+    } else {
+      tb = await timed(b, inner);
+      ta = await timed(a, inner);
+    }
+    if (i < warmup) continue;
+    as.push(ta);
+    bs.push(tb);
+    ratios.push(ta / tb);
+  }
+  return { ratio: median(ratios), aMs: median(as), bMs: median(bs), ratios, runs };
+}
+
+/** Rounds for printing and for the JSON: 3 significant decimals are plenty for noisy timings. */
+export function round(value: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+export function pairDetail(pair: Pair, aName: string, bName: string): Record<string, unknown> {
+  return {
+    [`${aName}Ms`]: round(pair.aMs, 2),
+    [`${bName}Ms`]: round(pair.bMs, 2),
+    runs: pair.runs,
+    ratios: pair.ratios.map((r) => round(r)),
+  };
+}
+
+/** The machine the figures came from: they mean little without it. */
+export function machine(): Record<string, unknown> {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: round(os.totalmem() / 2 ** 30, 1),
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    v8: process.versions.v8,
+    loadAverage: os.loadavg().map((l) => round(l, 2)),
+    exposeGc: canCollect(),
+    date: new Date().toISOString(),
+  };
+}

@@ -1,0 +1,42 @@
+// Goal 1: validating 100,000 records of the three kinds, every finding computed, against
+// JSON.parse of the same records. The validator must cost no more than reading the payload.
+
+import { RESOURCES } from '../src/core/resources';
+import { prepareValidator, validatePayload } from '../src/core/validator';
+import { records } from './datasets';
+import { Result, pairDetail, round, sideBySide } from './harness';
+
+export const RECORDS = 100_000;
+
+export async function validateVsParse(): Promise<Result> {
+  const corpus = records(RECORDS);
+  // Compiling the schemas is a one-time cost (and not on the activation path): keep it out.
+  prepareValidator();
+  let findings = 0;
+  const validateAll = () => {
+    findings = 0;
+    for (const { kind } of RESOURCES) {
+      for (const r of validatePayload(corpus.lists[kind], kind)) findings += r.findings.length;
+    }
+  };
+  const parseAll = () => {
+    for (const { kind } of RESOURCES) JSON.parse(corpus.texts[kind]);
+  };
+  const pair = await sideBySide(validateAll, parseAll);
+  // The same with the kind detected from each record, as `health-data validate` does for a file.
+  const detected = await sideBySide(() => {
+    for (const { kind } of RESOURCES) validatePayload(corpus.lists[kind]);
+  }, parseAll, { runs: 5, warmup: 1 });
+  return {
+    ratio: pair.ratio,
+    goal: 1.0,
+    detail: {
+      records: corpus.count,
+      byKind: Object.fromEntries(RESOURCES.map(({ kind }) => [kind, corpus.lists[kind].length])),
+      jsonBytes: corpus.bytes,
+      findings,
+      ...pairDetail(pair, 'validate', 'parse'),
+      kindDetectedRatio: round(detected.ratio),
+    },
+  };
+}

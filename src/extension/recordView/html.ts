@@ -1,0 +1,60 @@
+// The record view's HTML shell: a strict Content-Security-Policy, the stylesheet and the script
+// from the extension's own files, and nothing else. The record never goes into the HTML: it
+// comes by postMessage once the script says it is ready, and the script inserts it as text.
+// Imports no 'vscode', so the unit tests can check it.
+
+import { randomBytes } from 'node:crypto';
+
+export interface ShellParts {
+  /** `webview.cspSource`. */
+  readonly cspSource: string;
+  /** `asWebviewUri` of dist/webview.js and media/recordView.css, as strings. */
+  readonly scriptUri: string;
+  readonly styleUri: string;
+  /** A fresh nonce per load (newNonce). */
+  readonly nonce: string;
+  /** The document's language (vscode.env.language) and its title; no record data. */
+  readonly lang: string;
+  readonly title: string;
+}
+
+/** 128 random bits from the system's CSPRNG, base64: a nonce no page can guess. */
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+const ATTRIBUTE_ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', "'": '&#39;' };
+
+/** Escapes text for an HTML attribute or text: our own strings only, but never trusted blindly. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&"<>']/g, (c) => ATTRIBUTE_ESCAPES[c]);
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+}
+
+export function recordViewHtml(parts: ShellParts): string {
+  const csp = contentSecurityPolicy(parts.cspSource, parts.nonce);
+  return `<!DOCTYPE html>
+<html lang="${escapeHtml(parts.lang)}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeHtml(parts.styleUri)}">
+<title>${escapeHtml(parts.title)}</title>
+</head>
+<body>
+<main id="app" aria-busy="true"></main>
+<script nonce="${escapeHtml(parts.nonce)}" src="${escapeHtml(parts.scriptUri)}"></script>
+</body>
+</html>
+`;
+}

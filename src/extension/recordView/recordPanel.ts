@@ -1,0 +1,257 @@
+// One record in a webview panel: renders the core's RecordView model, answers the webview's
+// requests (open a closed container, the four actions) and keeps what a reload needs in the
+// webview's state. Which panel shows which record is RecordViews' business.
+
+import * as vscode from 'vscode';
+import { HealthDataError } from '../../core/errors';
+import { estimateSize } from '../../core/jsonTree';
+import { textField } from '../../core/labels';
+import { RecordView, RecordViewModel, emptyRecordViewModel, titleOf } from '../../core/recordView';
+import { ResourceKind, isResourceKind, resource } from '../../core/resources';
+import { validate } from '../../core/validator';
+import { openAsJsonDocument } from '../documents';
+import { errorMessage, showError } from '../errors';
+import type { Session } from '../session';
+import { newNonce, recordViewHtml } from './html';
+import { ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from './protocol';
+import { markText, recordViewStrings } from './strings';
+
+/** Records up to this size (estimated JSON bytes) are kept in the webview's state for a reload. */
+const PERSIST_LIMIT = 512 * 1024;
+
+export interface PanelHost {
+  readonly extensionUri: vscode.Uri;
+  readonly session: Session;
+  /** The panel closed: forget it. */
+  closed(panel: RecordPanel): void;
+}
+
+/** How a record can be fetched again: its id, else its date, else (body fat) the latest. */
+export function sourceOf(kind: ResourceKind | undefined, record: unknown): RecordSource {
+  const id = textField(record, 'id');
+  if (id !== undefined && id.trim() !== '') return { id };
+  const date = textField(record, 'date');
+  if (kind && resource(kind).byDate && date) return { date };
+  return {};
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    enableFindWidget: true,
+    // Kept small: state goes through setState, so a hidden panel costs nothing.
+    retainContextWhenHidden: false,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')],
+  };
+}
+
+export class RecordPanel implements vscode.Disposable {
+  private view: RecordView | undefined;
+  private model: RecordViewModel;
+  private version = 0;
+  /** The webview of the current load said 'ready': posting reaches it. */
+  private ready = false;
+  private disposed = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly host: PanelHost,
+    readonly panel: vscode.WebviewPanel,
+    readonly key: string,
+    private kind: ResourceKind | undefined,
+    private source: RecordSource,
+    private record: unknown,
+    note?: string,
+  ) {
+    panel.webview.options = webviewOptions(host.extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'health.svg');
+    this.model = this.buildModel(note);
+    panel.title = this.model.title;
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      panel.onDidChangeViewState(() => {
+        // A hidden panel's document is gone (no retained context): the next load gets a new
+        // document, so give it a new nonce too. It says 'ready' again when it is shown.
+        if (!panel.visible) this.load();
+      }),
+    );
+    this.load();
+  }
+
+  get title(): string {
+    return this.model.title;
+  }
+
+  get recordKind(): ResourceKind | undefined {
+    return this.kind;
+  }
+
+  get currentRecord(): unknown {
+    return this.record;
+  }
+
+  /** The model last rendered (for tests). */
+  get currentModel(): RecordViewModel {
+    return this.model;
+  }
+
+  /** Shows this record (new data for the same record, or its first data) and brings the panel up. */
+  show(record: unknown, reveal = true): void {
+    this.record = record;
+    this.source = { ...this.source, ...sourceOf(this.kind, record) };
+    this.render();
+    if (reveal) this.panel.reveal(undefined, false);
+  }
+
+  private load(): void {
+    this.ready = false;
+    const webview = this.panel.webview;
+    const asUri = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.host.extensionUri, ...parts)).toString();
+    webview.html = recordViewHtml({
+      cspSource: webview.cspSource,
+      scriptUri: asUri('dist', 'webview.js'),
+      styleUri: asUri('media', 'recordView.css'),
+      nonce: newNonce(),
+      lang: vscode.env.language,
+      title: vscode.l10n.t('Health Data record'),
+    });
+  }
+
+  private buildModel(note?: string): RecordViewModel {
+    const options = { version: ++this.version, markText: markText() };
+    if (this.record === undefined) {
+      this.view = undefined;
+      const title = this.panel.title || titleOf(undefined, this.kind);
+      return emptyRecordViewModel(title, this.kind, note ?? vscode.l10n.t('No record to show.'), options);
+    }
+    const result = validate(this.record, this.kind);
+    this.kind ??= result.kind;
+    this.view = new RecordView(this.record, this.kind, result.findings, options);
+    return this.view.model;
+  }
+
+  /** Validates the record again and sends the new model (if the webview is there to take it). */
+  render(note?: string): void {
+    this.model = this.buildModel(note);
+    this.panel.title = this.model.title;
+    if (this.ready) void this.post({ type: 'render', model: this.model, strings: recordViewStrings(), persist: this.persisted() });
+  }
+
+  private persisted(): PersistedRecordView {
+    const small = this.record !== undefined && estimateSize(this.record, PERSIST_LIMIT) <= PERSIST_LIMIT;
+    return { kind: this.kind, key: this.key, title: this.model.title, source: this.source, record: small ? this.record : undefined };
+  }
+
+  private post(message: HostMessage): Thenable<boolean> {
+    return this.disposed ? Promise.resolve(false) : this.panel.webview.postMessage(message);
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseWebviewMessage(raw);
+    if (!message) {
+      this.host.session.log.warn('record view: ignored a message of unexpected shape from the webview');
+      return;
+    }
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        void this.post({ type: 'render', model: this.model, strings: recordViewStrings(), persist: this.persisted() });
+        return;
+      case 'expand': {
+        const page = message.version === this.model.version ? this.view?.childPage(message.pointer, message.offset) : undefined;
+        if (page) void this.post({ type: 'children', requestId: message.requestId, page });
+        else void this.post({ type: 'failed', requestId: message.requestId, message: vscode.l10n.t('The record changed; this part is no longer there.') });
+        return;
+      }
+      case 'action':
+        void this.act(message.action).then(
+          (text) => this.post({ type: 'actionDone', requestId: message.requestId, ok: true, message: text }),
+          (err: unknown) => this.post({ type: 'actionDone', requestId: message.requestId, ok: false, message: errorMessage(this.host.session, err) }),
+        );
+        return;
+    }
+  }
+
+  /** Runs one action; resolves with what to tell the user in the view's status line. */
+  private async act(action: ActionName): Promise<string | undefined> {
+    switch (action) {
+      case 'copyJson':
+        if (this.record === undefined) throw new HealthDataError('usage', vscode.l10n.t('No record to copy.'));
+        await vscode.env.clipboard.writeText(JSON.stringify(this.record, null, 2) ?? 'null');
+        return vscode.l10n.t('Record JSON copied to the clipboard.');
+      case 'openAsJson':
+        if (this.record === undefined) throw new HealthDataError('usage', vscode.l10n.t('No record to open.'));
+        await openAsJsonDocument(this.record);
+        return undefined;
+      case 'validate':
+        this.render();
+        return this.summary();
+      case 'refetch':
+        return this.refetch(true);
+    }
+  }
+
+  private summary(): string {
+    const c = this.model.counts;
+    return vscode.l10n.t('Validated: {0} errors, {1} warnings, {2} zero, {3} deprecated, {4} unknown.', c.error, c.warning, c.zero, c.deprecated, c.unknown);
+  }
+
+  /**
+   * Fetches the record again from the active environment and shows it. Errors are shown
+   * (`loud`) or only noted in the view (a restore after a reload), and thrown for the caller.
+   */
+  async refetch(loud: boolean): Promise<string | undefined> {
+    const session = this.host.session;
+    const kind = this.kind;
+    if (!kind) throw new HealthDataError('usage', vscode.l10n.t('The kind of this record is not known, so it cannot be fetched again.'));
+    const def = resource(kind);
+    const { id, date } = this.source;
+    if (id === undefined && date === undefined && !def.latestPath) {
+      throw new HealthDataError('usage', vscode.l10n.t('This record has no id to fetch it again by.'));
+    }
+    const dropped = vscode.l10n.t('The environment changed while the record was fetched; its answer was dropped.');
+    let generation: number | undefined;
+    try {
+      const connection = await session.connection();
+      generation = connection.generation;
+      const fetched = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0} again…', this.model.title), cancellable: true },
+        async (_progress, token) => {
+          const abort = new AbortController();
+          const listener = token.onCancellationRequested(() => abort.abort());
+          try {
+            const key = id ?? date;
+            const signal = abort.signal;
+            return key !== undefined ? await connection.client.getRecord(kind, key, { signal }) : await connection.client.getLatest(kind, { signal });
+          } finally {
+            listener.dispose();
+          }
+        },
+      );
+      if (this.disposed) return undefined;
+      // The answer belongs to an environment no longer active: never show it as this one's.
+      if (!session.isCurrent(generation)) return dropped;
+      if (!fetched || typeof fetched !== 'object' || Array.isArray(fetched)) {
+        throw new HealthDataError('schema', vscode.l10n.t('The service answered with something that is not a record.'));
+      }
+      this.show(fetched, false);
+      return vscode.l10n.t('Fetched again from {0}.', session.active?.name ?? '');
+    } catch (err) {
+      // A change of environment disposes the client, which aborts the call: not a failure.
+      if (generation !== undefined && !session.isCurrent(generation)) return dropped;
+      if (err instanceof HealthDataError && err.kind === 'cancelled') return undefined;
+      if (loud) void showError(session, err, vscode.l10n.t('Could not fetch {0} again', this.model.title));
+      else if (this.record === undefined) this.render(vscode.l10n.t('Could not fetch the record again: {0}', errorMessage(session, err)));
+      throw err;
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.host.closed(this);
+    for (const d of this.disposables) d.dispose();
+    this.panel.dispose();
+  }
+}

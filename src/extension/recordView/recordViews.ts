@@ -1,0 +1,135 @@
+// The open record panels: one per record (kind and id, or the content's hash for a record
+// without an id), reused when the same record opens again, and restored after a reload by
+// the webview panel serializer from what each webview kept with setState.
+
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import { textField } from '../../core/labels';
+import { ResourceKind, isResourceKind } from '../../core/resources';
+import type { Session } from '../session';
+import { PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from './protocol';
+import { PanelHost, RecordPanel, sourceOf, webviewOptions } from './recordPanel';
+
+export interface OpenPanelInfo {
+  readonly key: string;
+  readonly title: string;
+  readonly kind: ResourceKind | undefined;
+  readonly visible: boolean;
+  readonly active: boolean;
+}
+
+/** The panel key of a record: `activity/<id>`, or `activity#<hash>` when it has no id. */
+export function panelKey(kind: ResourceKind | undefined, record: unknown): string {
+  const id = textField(record, 'id');
+  if (id !== undefined) return `${kind ?? 'record'}/${id}`;
+  const hash = createHash('sha256').update(JSON.stringify(record) ?? 'undefined').digest('hex').slice(0, 16);
+  return `${kind ?? 'record'}#${hash}`;
+}
+
+/** What a revived panel's webview state holds, checked field by field. */
+function persistedOf(state: unknown): PersistedRecordView | undefined {
+  const persist = state && typeof state === 'object' ? (state as { persist?: unknown }).persist : undefined;
+  if (!persist || typeof persist !== 'object') return undefined;
+  const p = persist as Record<string, unknown>;
+  if (typeof p.key !== 'string' || typeof p.title !== 'string') return undefined;
+  if (p.kind !== undefined && !isResourceKind(p.kind)) return undefined;
+  const s = (p.source && typeof p.source === 'object' ? p.source : {}) as Record<string, unknown>;
+  const source: RecordSource = {
+    id: typeof s.id === 'string' ? s.id : undefined,
+    date: typeof s.date === 'string' ? s.date : undefined,
+  };
+  const record = p.record && typeof p.record === 'object' && !Array.isArray(p.record) ? p.record : undefined;
+  return { kind: p.kind as ResourceKind | undefined, key: p.key, title: p.title, source, record };
+}
+
+export class RecordViews implements PanelHost, vscode.Disposable {
+  private readonly open = new Map<string, RecordPanel>();
+
+  constructor(
+    readonly extensionUri: vscode.Uri,
+    readonly session: Session,
+  ) {}
+
+  /** Shows the record in its panel, creating the panel the first time. */
+  createOrShow(kind: ResourceKind | undefined, record: unknown, source?: RecordSource): RecordPanel {
+    const key = panelKey(kind, record);
+    const existing = this.open.get(key);
+    if (existing) {
+      existing.show(record);
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      RECORD_VIEW_TYPE,
+      vscode.l10n.t('Record'),
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      webviewOptions(this.extensionUri),
+    );
+    const view = new RecordPanel(this, panel, key, kind, source ?? sourceOf(kind, record), record);
+    this.open.set(key, view);
+    return view;
+  }
+
+  /** Brings back a panel VS Code restored after a reload, from its webview's state. */
+  revive(panel: vscode.WebviewPanel, state: unknown): void {
+    const persisted = persistedOf(state);
+    if (!persisted || this.open.has(persisted.key)) {
+      // Nothing usable was kept (or the record is open already): a blank panel helps no one.
+      panel.dispose();
+      return;
+    }
+    panel.title = persisted.title;
+    const note = persisted.record === undefined ? vscode.l10n.t('Fetching the record again…') : undefined;
+    const view = new RecordPanel(this, panel, persisted.key, persisted.kind, persisted.source, persisted.record, note);
+    this.open.set(persisted.key, view);
+    // A large record was not kept in the state: fetch it again, quietly (the view says how it went).
+    if (persisted.record === undefined) view.refetch(false).catch(() => undefined);
+  }
+
+  closed(panel: RecordPanel): void {
+    if (this.open.get(panel.key) === panel) this.open.delete(panel.key);
+  }
+
+  get(key: string): RecordPanel | undefined {
+    return this.open.get(key);
+  }
+
+  /** The open panels, for the integration tests. */
+  panels(): OpenPanelInfo[] {
+    return [...this.open.values()].map((p) => ({
+      key: p.key,
+      title: p.panel.title,
+      kind: p.recordKind,
+      visible: p.panel.visible,
+      active: p.panel.active,
+    }));
+  }
+
+  /** Closes every record panel. */
+  closeAll(): void {
+    for (const panel of [...this.open.values()]) panel.dispose();
+  }
+
+  dispose(): void {
+    this.closeAll();
+  }
+}
+
+let current: RecordViews | undefined;
+
+/** The record views and their serializer; activation stays cheap (nothing is built until used). */
+export function registerRecordView(context: vscode.ExtensionContext, session: Session): [RecordViews, ...vscode.Disposable[]] {
+  const views = new RecordViews(context.extensionUri, session);
+  current = views;
+  const serializer = vscode.window.registerWebviewPanelSerializer(RECORD_VIEW_TYPE, {
+    deserializeWebviewPanel: async (panel, state) => views.revive(panel, state),
+  });
+  const forget = { dispose: () => void (current === views && (current = undefined)) };
+  return [views, serializer, forget];
+}
+
+/** Opens the record in the record view; false when the view is not registered (no extension). */
+export function openRecordView(kind: ResourceKind, record: unknown, source?: RecordSource): boolean {
+  if (!current) return false;
+  current.createOrShow(kind, record, source);
+  return true;
+}

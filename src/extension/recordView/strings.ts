@@ -1,0 +1,52 @@
+// The record view's words, translated where VS Code's l10n puts them. Placeholders the webview
+// fills in itself stay `{0}`: passing '{0}' as the argument keeps them through l10n.t.
+
+import * as vscode from 'vscode';
+import type { FindingKind } from '../../core/findings';
+import type { MarkText } from '../../core/recordView';
+import type { RecordViewStrings } from './protocol';
+
+export function recordViewStrings(): RecordViewStrings {
+  const t = vscode.l10n.t;
+  return {
+    toolbar: t('Record actions'),
+    actions: {
+      copyJson: t('Copy JSON'),
+      openAsJson: t('Open as JSON Document'),
+      refetch: t('Re-fetch'),
+      validate: t('Validate Again'),
+    },
+    findings: t('Findings'),
+    noFindings: t('No findings: the record matches its schema.'),
+    moreFindings: t('{0} more findings are marked on the JSON but not listed here.', '{0}'),
+    legend: t('Legend'),
+    json: t('JSON'),
+    zones: t('Heart rate zones'),
+    zoneColumns: [t('Zone'), t('Range'), t('Time in zone (h:mm)'), t('Calories')],
+    noZones: t('This record has no zones.'),
+    valid: t('Valid'),
+    invalid: t('Invalid'),
+    missing: t('(missing)'),
+    keys: t('{0} keys', '{0}'),
+    items: t('{0} items', '{0}'),
+    findingsInside: t('{0} findings inside', '{0}'),
+    moreChildren: t('Show {0} more', '{0}'),
+    loading: t('Loading…'),
+    charactersCut: t('… {0} more characters (Copy JSON has them all)', '{0}'),
+    expand: t('Expand {0}', '{0}'),
+    collapse: t('Collapse {0}', '{0}'),
+    goTo: t('Go to {0}', '{0}'),
+  };
+}
+
+/** The legend's words; the symbols stay, so no mark depends on colour or on reading a language. */
+export function markText(): Record<FindingKind, MarkText> {
+  const t = vscode.l10n.t;
+  return {
+    error: { icon: '✖', word: t('error'), description: t('Breaks the schema (underlined).') },
+    warning: { icon: '⚠', word: t('warning'), description: t('Well-formed but implausible or inconsistent.') },
+    zero: { icon: '0', word: t('zero'), description: t('The value is 0; for activity numbers the source may not provide the field.') },
+    deprecated: { icon: '⊘', word: t('deprecated'), description: t('Deprecated by the service (struck through); use the replacement named.') },
+    unknown: { icon: '?', word: t('unknown'), description: t('Not defined by the schema: a field the source added.') },
+  };
+}
