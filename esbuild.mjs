@@ -31,6 +31,9 @@ const common = {
   logLevel: watch ? 'silent' : 'warning',
   plugins: watch ? [problemMatcherPlugin] : [],
   define: { __VERSION__: JSON.stringify(pkg.version) },
+  // Prefer ES module entries: jsonc-parser's UMD `main` requires its parts dynamically, which a
+  // bundle cannot follow (the packaged extension would fail with "Cannot find module").
+  mainFields: ['module', 'main'],
 };
 
 const targets = [

@@ -40,26 +40,26 @@ export function tenYears(): Corpus {
 }
 
 /**
- * Exactly `total` records of the three kinds, from ten years of enough humans (the three
- * profiles in turn: their different sources give zeros, missing values, offsets), each kind cut
- * in proportion.
+ * Exactly `total` records of the three kinds: ten years of ten humans (the three profiles in
+ * turn, so their sources' zeros, missing values and offsets all appear), from as many seeds as
+ * it takes, each kind cut in proportion.
  */
 export function records(total: number): Corpus {
-  let humans = 3;
-  let dataset = generateDataset({ seed: SEED, today: TODAY, days: TEN_YEARS, humans });
-  const size = () => dataset.heartRate.length + dataset.activity.length + dataset.bodyFat.length;
-  while (size() < total && humans < 10) {
-    humans = Math.min(10, Math.ceil((humans * total) / size()));
-    dataset = generateDataset({ seed: SEED, today: TODAY, days: TEN_YEARS, humans });
+  const pool: Lists = { heartRate: [], activity: [], bodyFat: [] };
+  let size = 0;
+  for (let round = 0; size < total; round++) {
+    const dataset = generateDataset({ seed: round === 0 ? SEED : `${SEED}-${round}`, today: TODAY, days: TEN_YEARS, humans: 10 });
+    for (const { kind } of RESOURCES) {
+      const list = dataset[kind] as unknown[];
+      for (let i = 0; i < list.length; i++) pool[kind].push(list[i]);
+      size += list.length;
+    }
   }
-  if (size() < total) throw new Error(`the generator gives ${size()} records, fewer than ${total}`);
   const lists = {} as Lists;
   let left = total;
-  const all = size();
   RESOURCES.forEach(({ kind }, i) => {
-    const list = dataset[kind] as unknown[];
-    const take = i === RESOURCES.length - 1 ? left : Math.round((list.length * total) / all);
-    lists[kind] = list.slice(0, take);
+    const take = i === RESOURCES.length - 1 ? left : Math.round((pool[kind].length * total) / size);
+    lists[kind] = pool[kind].slice(0, take);
     left -= take;
   });
   return corpusOf(lists);

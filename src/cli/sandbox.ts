@@ -2,6 +2,7 @@
 // Ctrl-C. Prints its address and the credentials to use (documented defaults, not secrets).
 
 import { HealthDataError } from '../core/errors';
+import { DEFAULT_PORT } from '../sandbox/defaults';
 import { FaultRule, describeSandbox, parseFaultSpec, startSandbox } from '../sandbox/server';
 import type { Output } from './output';
 
@@ -32,7 +33,7 @@ export async function sandboxCommand(o: Output, flags: SandboxFlags, signals: No
       throw new HealthDataError('usage', `--fault ${spec}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  const port = wholeNumber('port', flags.port, 0, 65535) ?? 8787;
+  const port = wholeNumber('port', flags.port, 0, 65535) ?? DEFAULT_PORT;
   const sandbox = await startSandbox({
     host: flags.host ?? '127.0.0.1',
     port,

@@ -59,7 +59,13 @@ export function parseJsonText(text: string, options?: JsonTextOptions): ParsedJs
     if (!options?.jsonc) return { value: undefined, errors: [{ code: 'InvalidSymbol', offset: 0, length: 0 }] };
     return { value, errors: [] };
   }
-  const errors = found.slice(0, MAX_SYNTAX_ERRORS).map((e) => ({ code: printParseErrorCode(e.error), offset: e.offset, length: e.length }));
+  // One error per place: `{"a": 1,}` is one mistake, not "property name expected" and "value expected".
+  const errors: JsonSyntaxError[] = [];
+  for (const e of found) {
+    if (errors.length > 0 && errors[errors.length - 1].offset === e.offset) continue;
+    errors.push({ code: printParseErrorCode(e.error), offset: e.offset, length: e.length });
+    if (errors.length === MAX_SYNTAX_ERRORS) break;
+  }
   return { value: undefined, errors };
 }
 

@@ -84,7 +84,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
     headline: { field: 'steps', unit: 'steps' },
     signatureFields: ['steps', 'distance', 'vigorous', 'moderate', 'light', 'sedentary', 'calories'],
     keyFields: [...ACTIVITY_NUMBER_FIELDS],
-    icon: 'run',
+    icon: 'flame',
   },
   {
     kind: 'bodyFat',

@@ -3,7 +3,7 @@
 // tooltip are computed only when someone asks (the tree asks when a date is expanded).
 
 import { localDateOf, monthOf } from './dates';
-import { headlineOf, shortText, textField } from './labels';
+import { headlineOf, shortText } from './labels';
 import { RESOURCES, ResourceKind, resource } from './resources';
 import { Finding, FindingKind, ValidationResult, validate } from './validator';
 
@@ -58,19 +58,36 @@ export function monthLabel(month: string): string {
   return `${MONTH_NAMES[m - 1] ?? month} ${month.slice(0, 4)}`;
 }
 
+const TIME_OF_DAY = /T(\d{2}:\d{2})/;
+
+/** `08:05` of `2026-11-20T08:05:00-05:00`: read in place when the timestamp has the usual shape. */
+function timeOfDay(ts: string): string {
+  if (ts.indexOf('T') === 10 && ts.charCodeAt(13) === 58 && isDigits(ts, 11, 13) && isDigits(ts, 14, 16)) return ts.slice(11, 16);
+  return TIME_OF_DAY.exec(ts)?.[1] ?? '';
+}
+
+function isDigits(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 /** Makes the node for one record. `index` keeps keys unique for records without an id. */
 export function recordNode(kind: ResourceKind, record: unknown, index: number): RecordNode {
-  const id = textField(record, 'id');
+  // Fields read once each, directly: this runs for every record of every list.
+  const fields = record !== null && typeof record === 'object' && !Array.isArray(record) ? (record as Record<string, unknown>) : undefined;
+  const id = typeof fields?.id === 'string' ? fields.id : undefined;
+  const source = typeof fields?.source === 'string' ? fields.source : undefined;
   const date = localDateOf(record, kind);
-  const source = textField(record, 'source');
   const headline = headlineOf(record, kind);
   const label = `${source !== undefined ? shortText(source, 30) : '(no source)'} · ${headline ?? 'no value'}`;
   let description = '';
   if (resource(kind).datingField === 'timestamp') {
-    const ts = textField(record, 'timestamp');
     // The local time as written in the timestamp (it carries the reading's own offset).
-    const m = ts ? /T(\d{2}:\d{2})/.exec(ts) : null;
-    if (m) description = m[1];
+    const ts = fields?.timestamp;
+    if (typeof ts === 'string') description = timeOfDay(ts);
   }
   return { type: 'record', kind, record, id, date, key: `${kind}/${id ?? `#${index}`}`, label, description };
 }
@@ -86,39 +103,53 @@ export function buildDateFirstTree(lists: Partial<Record<ResourceKind, readonly 
 }
 
 function buildTree(lists: ReadonlyArray<readonly [ResourceKind, readonly unknown[]]>): RecordTree {
-  // date -> kind -> nodes, filled in one pass; kinds keep the table's order.
-  const byDate = new Map<string, Map<ResourceKind, RecordNode[]>>();
+  // date -> that date's groups, filled in one pass. Lists come in the table's order, so each
+  // date's groups do too, and a date's group of the current kind is always its last.
+  const byDate = new Map<string, KindGroup[]>();
   const undated: RecordNode[] = [];
   let count = 0;
   for (const [kind, records] of lists) {
+    // The service lists newest first: a record mostly shares its date with the one before.
+    let lastDate: string | undefined;
+    let lastGroup: RecordNode[] = [];
     for (let i = 0; i < records.length; i++) {
       const node = recordNode(kind, records[i], i);
       count++;
-      if (node.date === undefined) {
+      const date = node.date;
+      if (date === undefined) {
         undated.push(node);
         continue;
       }
-      let kinds = byDate.get(node.date);
-      if (!kinds) byDate.set(node.date, (kinds = new Map()));
-      const list = kinds.get(kind);
-      if (list) list.push(node);
-      else kinds.set(kind, [node]);
+      if (date !== lastDate) {
+        let groups = byDate.get(date);
+        if (!groups) byDate.set(date, (groups = []));
+        let group = groups[groups.length - 1];
+        if (group?.kind !== kind) groups.push((group = { kind, records: [] }));
+        lastDate = date;
+        lastGroup = group.records;
+      }
+      lastGroup.push(node);
     }
   }
+  const dates = [...byDate.keys()];
+  // Newest first, as the service sends them: then there is nothing to sort.
+  if (!isDescending(dates)) dates.sort().reverse();
   const months: MonthNode[] = [];
   let current: MonthNode | undefined;
-  for (const date of [...byDate.keys()].sort().reverse()) {
+  for (const date of dates) {
     const month = monthOf(date);
     if (!current || current.month !== month) {
       current = { type: 'month', month, key: `month/${month}`, label: monthLabel(month), dates: [] };
       months.push(current);
     }
-    const kinds = byDate.get(date)!;
-    const groups: KindGroup[] = [];
-    for (const [kind, nodes] of kinds) groups.push({ kind, records: nodes });
-    current.dates.push({ type: 'date', date, key: `date/${date}`, groups });
+    current.dates.push({ type: 'date', date, key: `date/${date}`, groups: byDate.get(date)! });
   }
   return { months, undated, count };
+}
+
+function isDescending(values: readonly string[]): boolean {
+  for (let i = 1; i < values.length; i++) if (!(values[i] < values[i - 1])) return false;
+  return true;
 }
 
 const validations = new WeakMap<RecordNode, ValidationResult>();

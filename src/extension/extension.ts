@@ -4,6 +4,8 @@
 import * as vscode from 'vscode';
 import { registerAccountCommands } from './accountCommands';
 import { Credentials } from './credentials';
+import { registerPayloadValidation } from './payloadValidation';
+import { RecordViews } from './recordView/recordViews';
 import { registerRequestCommands } from './requestCommands';
 import { SandboxController } from './sandboxController';
 import { Session } from './session';
@@ -15,6 +17,8 @@ export interface HealthDataExtensionApi {
   readonly session: Session;
   readonly sandbox: SandboxController;
   readonly tree: RecordsTree;
+  /** The open record panels. */
+  readonly recordViews: RecordViews;
   /** Milliseconds spent in activate(), from entry to return. */
   readonly activationMs: number;
 }
@@ -29,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const sandbox = new SandboxController(session);
   sandboxController = sandbox;
   const tree = new RecordsTree(session, sandbox);
+  const recordViews = new RecordViews(context.extensionUri, session);
   context.subscriptions.push(
     log,
     credentials,
@@ -39,10 +44,13 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...tree.register(),
     ...registerAccountCommands(session, sandbox),
     ...registerRequestCommands(session, tree),
+    ...registerPayloadValidation(log),
+    recordViews,
+    ...recordViews.register(),
   );
   const activationMs = performance.now() - started;
   log.debug(`activated in ${activationMs.toFixed(1)} ms`);
-  return { session, sandbox, tree, activationMs };
+  return { session, sandbox, tree, recordViews, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

@@ -46,9 +46,9 @@ export interface SandboxConfig {
   tokenHeader: { name: string; scheme: string };
 }
 
-export const DEFAULT_CLIENT_ID = 'sandbox-client';
-/** A documented default, printed by the CLI: the sandbox guards nothing of value. */
-export const DEFAULT_CLIENT_SECRET = 'sandbox-secret';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from './defaults';
+
+export { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET };
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

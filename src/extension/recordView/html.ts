@@ -23,11 +23,11 @@ export function newNonce(): string {
   return randomBytes(16).toString('base64');
 }
 
-const ATTRIBUTE_ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
 
-/** Escapes text for an HTML attribute or text: our own strings only, but never trusted blindly. */
+/** Escapes text for HTML text or a double-quoted attribute: our own strings, never trusted blindly. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&"<>']/g, (c) => ATTRIBUTE_ESCAPES[c]);
+  return text.replace(/[&"<>]/g, (c) => ESCAPES[c]);
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {

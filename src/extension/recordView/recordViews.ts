@@ -50,6 +50,19 @@ export class RecordViews implements PanelHost, vscode.Disposable {
     readonly session: Session,
   ) {}
 
+  /** Registers the serializer that restores panels after a reload; nothing else runs until used. */
+  register(): vscode.Disposable[] {
+    current = this;
+    return [
+      vscode.window.registerWebviewPanelSerializer(RECORD_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state) => this.revive(panel, state),
+      }),
+      new vscode.Disposable(() => {
+        if (current === this) current = undefined;
+      }),
+    ];
+  }
+
   /** Shows the record in its panel, creating the panel the first time. */
   createOrShow(kind: ResourceKind | undefined, record: unknown, source?: RecordSource): RecordPanel {
     const key = panelKey(kind, record);
@@ -109,23 +122,14 @@ export class RecordViews implements PanelHost, vscode.Disposable {
     for (const panel of [...this.open.values()]) panel.dispose();
   }
 
+  /** Leaves the panels open: on a reload VS Code keeps them to be restored by the serializer. */
   dispose(): void {
-    this.closeAll();
+    this.open.clear();
   }
 }
 
+/** The registered views, for openRecordView: the one way the rest of the extension opens a record. */
 let current: RecordViews | undefined;
-
-/** The record views and their serializer; activation stays cheap (nothing is built until used). */
-export function registerRecordView(context: vscode.ExtensionContext, session: Session): [RecordViews, ...vscode.Disposable[]] {
-  const views = new RecordViews(context.extensionUri, session);
-  current = views;
-  const serializer = vscode.window.registerWebviewPanelSerializer(RECORD_VIEW_TYPE, {
-    deserializeWebviewPanel: async (panel, state) => views.revive(panel, state),
-  });
-  const forget = { dispose: () => void (current === views && (current = undefined)) };
-  return [views, serializer, forget];
-}
 
 /** Opens the record in the record view; false when the view is not registered (no extension). */
 export function openRecordView(kind: ResourceKind, record: unknown, source?: RecordSource): boolean {

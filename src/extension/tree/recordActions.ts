@@ -1,18 +1,18 @@
 // What can be done with one record, wherever it comes from (the tree, a palette request):
-// open it, copy it, copy its id. `openRecord` is the entry point the record view will take over.
+// open it (in the record view), copy it, copy its id.
 
 import * as vscode from 'vscode';
 import { ResourceKind } from '../../core/resources';
 import { textField } from '../../core/labels';
 import { openAsJsonDocument } from '../documents';
+import { openRecordView } from '../recordView/recordViews';
 
 /**
- * Opens a record for reading. Until the record view exists this is the JSON document; callers
- * use this function so they need not change when it does.
+ * Opens a record for reading in its record view panel (reused when it is open already). Falls
+ * back to the JSON document only when the view is not registered.
  */
 export async function openRecord(kind: ResourceKind, record: unknown): Promise<void> {
-  void kind;
-  await openAsJsonDocument(record);
+  if (!openRecordView(kind, record)) await openAsJsonDocument(record);
 }
 
 /** The record as an untitled JSON document. */

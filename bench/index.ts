@@ -1,0 +1,91 @@
+// `npm run bench`: every benchmark as a ratio against its baseline, measured side by side in
+// this run; a table, or with --json one object {machine, results}. `--only a,b` picks some.
+// Never part of `npm test`: the figures are for people, the tests check behaviour.
+
+import { activationTime, bundleSize } from './bundle';
+import { Result, machine, round } from './harness';
+import { heapVsJson } from './heap';
+import { SERVE_FLAG, listVsRaw, serveSandbox } from './list';
+import { renderVsParse } from './render';
+import { treeVsParse } from './tree';
+import { validateVsParse } from './validate';
+
+const BENCHMARKS: Record<string, () => Result | Promise<Result>> = {
+  validate_vs_parse: validateVsParse,
+  list_vs_raw: listVsRaw,
+  tree_vs_parse: treeVsParse,
+  render_vs_parse: renderVsParse,
+  heap_vs_json: heapVsJson,
+  bundle: bundleSize,
+  activation: activationTime,
+};
+
+/** One line of the table: what the ratio compares, so the table reads without BENCHMARKS.md. */
+function summary(name: string, r: Result): string {
+  const d = r.detail;
+  if (r.ratio === null) return String(d.note ?? 'not measured');
+  switch (name) {
+    case 'validate_vs_parse':
+      return `validate ${d.validateMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records`;
+    case 'list_vs_raw':
+      return `client ${d.clientMs} ms / bare GETs ${d.rawMs} ms, ${d.records} records in ${d.pages} pages`;
+    case 'tree_vs_parse':
+      return `tree+tooltips ${d.treeWithTooltipsMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records`;
+    case 'render_vs_parse':
+      return `model ${d.modelMs} ms / JSON.parse ${d.parseMs} ms, ${d.recordBytes} bytes`;
+    case 'heap_vs_json':
+      return `tree ${d.treeModelMiB} MiB / parsed JSON ${d.parsedJsonMiB} MiB`;
+    case 'bundle':
+      return `extension.js ${d.extensionJsBytes} B / ${d.budgetBytes} B; .vsix ${d.vsixBytes ?? '?'} B`;
+    case 'activation':
+      return `${d.activationMs} ms / ${d.budgetMs} ms`;
+    default:
+      return '';
+  }
+}
+
+function table(results: Record<string, Result>): string {
+  const rows = Object.entries(results).map(([name, r]) => [
+    name,
+    r.ratio === null ? '—' : round(r.ratio, 3).toFixed(3),
+    `≤ ${r.goal}`,
+    r.ratio === null ? 'n/a' : r.ratio <= r.goal ? 'yes' : 'NO',
+    summary(name, r),
+  ]);
+  const head = ['benchmark', 'ratio', 'goal', 'holds', 'detail'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const json = args.includes('--json');
+  const onlyAt = args.indexOf('--only');
+  const only = onlyAt >= 0 ? new Set(args[onlyAt + 1]?.split(',')) : undefined;
+  const unknown = only ? [...only].filter((n) => !(n in BENCHMARKS)) : [];
+  if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+  const results: Record<string, Result> = {};
+  const info = machine();
+  for (const [name, run] of Object.entries(BENCHMARKS)) {
+    if (only && !only.has(name)) continue;
+    if (!json) process.stderr.write(`${name}…\n`);
+    const r = await run();
+    results[name] = { ...r, ratio: r.ratio === null ? null : round(r.ratio, 3) };
+  }
+  if (json) process.stdout.write(`${JSON.stringify({ machine: info, results })}\n`);
+  else {
+    const m = info;
+    console.log(`${m.cpu} × ${m.cores}, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}, load ${(m.loadAverage as number[]).join(' ')}`);
+    console.log(table(results));
+  }
+}
+
+if (process.argv.includes(SERVE_FLAG)) {
+  void serveSandbox();
+} else {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exit(1);
+  });
+}

@@ -1,0 +1,122 @@
+// Goal 2: ten years of activity summaries (3,650 records) from the sandbox on loopback through
+// the client (token, paging, parsing, validation, grouping by date), against a bare loop of
+// node-fetch GETs over the same pages at the same concurrency. The sandbox runs in a child
+// process, as the service would be elsewhere: its work is not charged to either side.
+
+import { ChildProcess, fork } from 'node:child_process';
+import { Agent } from 'node:http';
+import fetch from 'node-fetch';
+import { HealthDataClient } from '../src/core/client';
+import { groupByLocalDate } from '../src/core/dates';
+import { resource } from '../src/core/resources';
+import { prepareValidator, validatePayload } from '../src/core/validator';
+import { startSandbox } from '../src/sandbox/server';
+import { SEED, TEN_YEARS, TODAY } from './datasets';
+import { Result, pairDetail, sideBySide } from './harness';
+
+/** The extension's defaults (healthData.pageSize, the client's concurrency). */
+const PAGE_SIZE = 50;
+const CONCURRENCY = 4;
+export const SERVE_FLAG = '--serve-sandbox';
+
+interface Served {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** The child's side: a sandbox with ten years of one human, its address sent to the parent. */
+export async function serveSandbox(): Promise<void> {
+  const sandbox = await startSandbox({ seed: SEED, today: TODAY, days: TEN_YEARS, humans: 1 });
+  const served: Served = { url: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+  process.send?.(served);
+  process.on('disconnect', () => void sandbox.close().then(() => process.exit(0)));
+}
+
+function startChild(): Promise<{ child: ChildProcess; served: Served }> {
+  const child = fork(__filename, [SERVE_FLAG], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (served) => resolve({ child, served: served as Served }));
+    child.once('exit', (code) => reject(new Error(`the sandbox process exited (${code}) before it was ready`)));
+  });
+}
+
+async function mintToken(served: Served): Promise<string> {
+  const res = await fetch(`${served.url}/v1/admin/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ client_id: served.clientId, client_secret: served.clientSecret }),
+  });
+  const body = (await res.json()) as { client_token: string };
+  return body.client_token;
+}
+
+/** What a hand-written loop would do: GET each page, parse it, nothing else. */
+async function rawPages(served: Served, token: string): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const headers = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
+  const listUrl = `${served.url}${resource('activity').listPath}`;
+  const get = async (offset: number | undefined) => {
+    const url = offset === undefined ? `${listUrl}?limit=${PAGE_SIZE}` : `${listUrl}?limit=${PAGE_SIZE}&offset=${offset}`;
+    const res = await fetch(url, { headers, agent });
+    if (!res.ok) throw new Error(`${url}: ${res.status}`);
+    return { body: (await res.json()) as unknown[], total: Number(res.headers.get('x-total-count')) };
+  };
+  try {
+    const first = await get(undefined);
+    const offsets: number[] = [];
+    for (let o = first.body.length; o < first.total; o += PAGE_SIZE) offsets.push(o);
+    let count = first.body.length;
+    let next = 0;
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (next < offsets.length) count += (await get(offsets[next++])).body.length;
+    }));
+    return count;
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** The client's way, as the Records view loads a resource: a new client, so the token is minted too. */
+async function throughClient(served: Served): Promise<number> {
+  const client = new HealthDataClient({
+    authUrl: served.url,
+    baseUrl: served.url,
+    clientId: served.clientId,
+    clientSecret: served.clientSecret,
+    pageSize: PAGE_SIZE,
+    concurrency: CONCURRENCY,
+  });
+  try {
+    const list = await client.list('activity');
+    const validations = validatePayload(list.records, 'activity');
+    const grouped = groupByLocalDate(list.records, 'activity');
+    if (!list.complete || validations.length !== list.records.length || grouped.dates.length === 0) throw new Error('incomplete list');
+    return list.records.length;
+  } finally {
+    client.dispose();
+  }
+}
+
+export async function listVsRaw(): Promise<Result> {
+  prepareValidator();
+  const { child, served } = await startChild();
+  try {
+    const token = await mintToken(served);
+    let records = 0;
+    let rawRecords = 0;
+    const pair = await sideBySide(
+      async () => (records = await throughClient(served)),
+      async () => (rawRecords = await rawPages(served, token)),
+      { runs: 9, warmup: 2 },
+    );
+    if (records !== rawRecords) throw new Error(`the client read ${records} records, the bare loop ${rawRecords}`);
+    return {
+      ratio: pair.ratio,
+      goal: 1.25,
+      detail: { records, pageSize: PAGE_SIZE, pages: Math.ceil(records / PAGE_SIZE), concurrency: CONCURRENCY, ...pairDetail(pair, 'client', 'raw') },
+    };
+  } finally {
+    child.disconnect();
+  }
+}

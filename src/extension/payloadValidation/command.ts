@@ -1,0 +1,139 @@
+// The "Validate JSON Payload" command: validates the active editor's document (or the one a menu
+// names), asks for the kind when a record does not tell it, and says what it found.
+
+import * as vscode from 'vscode';
+import type { FindingKind } from '../../core/findings';
+import { RESOURCES, ResourceKind, findResource } from '../../core/resources';
+import { FindingCounts, countFindings } from './diagnostics';
+import { DocumentValidator, KindChoice } from './documentValidator';
+import { LiveValidation } from './live';
+
+export const VALIDATE_PAYLOAD_COMMAND = 'healthData.validatePayload';
+
+/** Arguments for scripts and tests; a menu passes the document's Uri instead. */
+export interface ValidatePayloadArgs {
+  /** The document to validate; default the active editor's. */
+  uri?: vscode.Uri | string;
+  /** The kind of every record (`activity`, `heart-rate`, `bodyFat`…): no detection, no question. */
+  kind?: string;
+}
+
+/** What the command returns (for scripts and tests). */
+export interface PayloadValidationSummary {
+  readonly uri: string;
+  readonly syntaxErrors: number;
+  readonly records: number;
+  /** Records whose fields did not tell their kind (validated as the kind picked, if one was). */
+  readonly undetected: number;
+  readonly counts: FindingCounts;
+}
+
+const KIND_ORDER: readonly FindingKind[] = ['error', 'warning', 'zero', 'deprecated', 'unknown'];
+
+async function targetDocument(arg: unknown): Promise<vscode.TextDocument | undefined> {
+  let uri: vscode.Uri | undefined;
+  if (arg instanceof vscode.Uri) uri = arg;
+  else if (arg && typeof arg === 'object' && 'uri' in arg) {
+    const given = (arg as ValidatePayloadArgs).uri;
+    uri = typeof given === 'string' ? vscode.Uri.parse(given) : given;
+  }
+  if (uri === undefined) return vscode.window.activeTextEditor?.document;
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? vscode.workspace.openTextDocument(uri);
+}
+
+function givenKind(arg: unknown): ResourceKind | undefined | Error {
+  if (!arg || typeof arg !== 'object' || arg instanceof vscode.Uri || !('kind' in arg)) return undefined;
+  const name = (arg as ValidatePayloadArgs).kind;
+  if (name === undefined) return undefined;
+  const found = typeof name === 'string' ? findResource(name) : undefined;
+  if (!found) {
+    const known = RESOURCES.map((r) => r.cliName).join(', ');
+    return new Error(vscode.l10n.t('"{0}" is not a kind of record ({1}).', String(name), known));
+  }
+  return found.kind;
+}
+
+async function pickKind(undetected: number, records: number): Promise<ResourceKind | undefined> {
+  const items = RESOURCES.map((r) => ({
+    label: r.singular,
+    description: r.cliName,
+    detail: vscode.l10n.t('Identified by {0}', r.signatureFields.join(', ')),
+    resource: r.kind,
+  }));
+  const placeHolder =
+    records === 1
+      ? vscode.l10n.t('The record does not tell its kind by its fields: validate it as')
+      : vscode.l10n.t('{0} of {1} records do not tell their kind by their fields: validate them as', undetected, records);
+  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Health Data: Kind of Record'), placeHolder });
+  return pick?.resource;
+}
+
+function summaryText(summary: PayloadValidationSummary): string {
+  if (summary.syntaxErrors > 0) {
+    return vscode.l10n.t('The document is not valid JSON ({0} syntax errors): fix it to validate its records.', summary.syntaxErrors);
+  }
+  if (summary.records === 0) return vscode.l10n.t('The document holds an empty list: nothing to validate.');
+  const labels: Record<FindingKind, string> = {
+    error: vscode.l10n.t('errors'),
+    warning: vscode.l10n.t('warnings'),
+    zero: vscode.l10n.t('zeros'),
+    deprecated: vscode.l10n.t('deprecated'),
+    unknown: vscode.l10n.t('unknown fields'),
+  };
+  const parts = KIND_ORDER.filter((k) => summary.counts[k] > 0).map((k) => `${labels[k]}: ${summary.counts[k]}`);
+  const records = summary.records === 1 ? vscode.l10n.t('1 record') : vscode.l10n.t('{0} records', summary.records);
+  return parts.length === 0 ? vscode.l10n.t('{0} validated: no findings.', records) : vscode.l10n.t('{0} validated. {1}', records, parts.join(', '));
+}
+
+function tellSummary(summary: PayloadValidationSummary): void {
+  const text = summaryText(summary);
+  const showProblems = vscode.l10n.t('Show Problems');
+  const hasProblems = summary.syntaxErrors > 0 || KIND_ORDER.some((k) => summary.counts[k] > 0);
+  const actions = hasProblems ? [showProblems] : [];
+  const message =
+    summary.syntaxErrors > 0 || summary.counts.error > 0
+      ? vscode.window.showWarningMessage(text, ...actions)
+      : vscode.window.showInformationMessage(text, ...actions);
+  // Not awaited: the command is done once the diagnostics are set, whatever the person does with the message.
+  void message.then((answer) => {
+    if (answer === showProblems) return vscode.commands.executeCommand('workbench.actions.view.problems');
+  });
+}
+
+export function registerValidatePayloadCommand(validator: DocumentValidator, live: LiveValidation): vscode.Disposable {
+  return vscode.commands.registerCommand(VALIDATE_PAYLOAD_COMMAND, async (arg?: unknown): Promise<PayloadValidationSummary | undefined> => {
+    const document = await targetDocument(arg);
+    if (!document) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a JSON document to validate it as a health data payload.'));
+      return undefined;
+    }
+    const kind = givenKind(arg);
+    if (kind instanceof Error) {
+      void vscode.window.showErrorMessage(kind.message);
+      return undefined;
+    }
+    const run = (choice: KindChoice | undefined) =>
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Validating payload…') }, async () => {
+        // Let the progress show before a long synchronous validation.
+        await new Promise((resolve) => setImmediate(resolve));
+        return validator.validate(document, choice);
+      });
+    // Each run of the command detects afresh (and asks again), so a wrong pick is easy to undo.
+    let validation = await run(kind !== undefined ? { kind } : {});
+    const undetected = validation.undetected;
+    if (undetected > 0) {
+      const fallbackKind = await pickKind(undetected, validation.records.length);
+      if (fallbackKind !== undefined) validation = await run({ fallbackKind });
+    }
+    live.follow(document);
+    const summary: PayloadValidationSummary = {
+      uri: document.uri.toString(),
+      syntaxErrors: validation.syntaxErrors.length,
+      records: validation.records.length,
+      undetected,
+      counts: countFindings(validation),
+    };
+    tellSummary(summary);
+    return summary;
+  });
+}

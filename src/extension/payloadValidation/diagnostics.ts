@@ -1,0 +1,117 @@
+// Findings and syntax errors as diagnostics of the Problems panel: one severity per kind of
+// finding, the `deprecated` tag (the editor strikes the key through), our source and the kind as
+// the code, which is how the quick fix finds its diagnostics again.
+
+import * as vscode from 'vscode';
+import type { FindingKind } from '../../core/findings';
+import type { JsonSyntaxError } from '../../core/jsonLocate';
+import type { PayloadTextValidation, PlacedFinding } from '../../core/payloadText';
+
+export const DIAGNOSTIC_SOURCE = 'Health Data';
+/** The code of a diagnostic for a syntax error; findings carry their kind as code. */
+export const SYNTAX_ERROR_CODE = 'syntax';
+/** Past this many the Problems panel is no help, and the editor slows down: the most severe are kept. */
+export const MAX_DIAGNOSTICS = 2000;
+
+const SEVERITY: Readonly<Record<FindingKind, vscode.DiagnosticSeverity>> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  zero: vscode.DiagnosticSeverity.Information,
+  // Not the author's mistake (the service still sends userId), so no warning; the tag shows it.
+  deprecated: vscode.DiagnosticSeverity.Information,
+  unknown: vscode.DiagnosticSeverity.Hint,
+};
+
+/** Severity order for trimming: errors are the last to go. */
+const RANK: Readonly<Record<FindingKind, number>> = { error: 0, warning: 1, deprecated: 2, zero: 3, unknown: 4 };
+
+export function isDeprecatedDiagnostic(d: vscode.Diagnostic): boolean {
+  return d.source === DIAGNOSTIC_SOURCE && d.code === 'deprecated';
+}
+
+function rangeOf(document: vscode.TextDocument, offset: number, length: number): vscode.Range {
+  return new vscode.Range(document.positionAt(offset), document.positionAt(offset + length));
+}
+
+function syntaxMessage(code: string): string {
+  switch (code) {
+    case 'InvalidSymbol':
+      return vscode.l10n.t('Not valid JSON: unexpected symbol');
+    case 'InvalidNumberFormat':
+      return vscode.l10n.t('Not valid JSON: malformed number');
+    case 'PropertyNameExpected':
+      return vscode.l10n.t('Not valid JSON: a property name in double quotes is expected');
+    case 'ValueExpected':
+      return vscode.l10n.t('Not valid JSON: a value is expected');
+    case 'ColonExpected':
+      return vscode.l10n.t('Not valid JSON: a colon is expected');
+    case 'CommaExpected':
+      return vscode.l10n.t('Not valid JSON: a comma is expected');
+    case 'CloseBraceExpected':
+      return vscode.l10n.t('Not valid JSON: a closing brace } is expected');
+    case 'CloseBracketExpected':
+      return vscode.l10n.t('Not valid JSON: a closing bracket ] is expected');
+    case 'EndOfFileExpected':
+      return vscode.l10n.t('Not valid JSON: nothing may follow the value');
+    case 'InvalidCommentToken':
+      return vscode.l10n.t('Not valid JSON: comments are not allowed (use the JSON with Comments language for them)');
+    case 'UnexpectedEndOfComment':
+      return vscode.l10n.t('Not valid JSON: the comment is not closed');
+    case 'UnexpectedEndOfString':
+      return vscode.l10n.t('Not valid JSON: the string is not closed');
+    case 'UnexpectedEndOfNumber':
+      return vscode.l10n.t('Not valid JSON: the number ends too early');
+    case 'InvalidUnicode':
+      return vscode.l10n.t('Not valid JSON: malformed \\u escape');
+    case 'InvalidEscapeCharacter':
+      return vscode.l10n.t('Not valid JSON: unknown escape character');
+    case 'InvalidCharacter':
+      return vscode.l10n.t('Not valid JSON: a control character must be escaped in a string');
+    default:
+      return vscode.l10n.t('Not valid JSON: {0}', code);
+  }
+}
+
+export function syntaxDiagnostic(document: vscode.TextDocument, error: JsonSyntaxError): vscode.Diagnostic {
+  const d = new vscode.Diagnostic(rangeOf(document, error.offset, error.length), syntaxMessage(error.code), vscode.DiagnosticSeverity.Error);
+  d.source = DIAGNOSTIC_SOURCE;
+  d.code = SYNTAX_ERROR_CODE;
+  return d;
+}
+
+export function findingDiagnostic(document: vscode.TextDocument, finding: PlacedFinding): vscode.Diagnostic {
+  // In a list the line alone does not say which record; the CLI's `#3` does.
+  const message = finding.index === undefined ? finding.message : vscode.l10n.t('{0} (record #{1})', finding.message, finding.index);
+  const d = new vscode.Diagnostic(rangeOf(document, finding.offset, finding.length), message, SEVERITY[finding.kind]);
+  d.source = DIAGNOSTIC_SOURCE;
+  d.code = finding.kind;
+  if (finding.kind === 'deprecated') d.tags = [vscode.DiagnosticTag.Deprecated];
+  return d;
+}
+
+/** The diagnostics of one validation, at most MAX_DIAGNOSTICS of them (then a note says so). */
+export function diagnosticsOf(document: vscode.TextDocument, validation: PayloadTextValidation): vscode.Diagnostic[] {
+  if (validation.syntaxErrors.length > 0) return validation.syntaxErrors.map((e) => syntaxDiagnostic(document, e));
+  let findings = validation.findings;
+  let note: vscode.Diagnostic | undefined;
+  if (findings.length > MAX_DIAGNOSTICS) {
+    findings = [...findings].sort((a, b) => RANK[a.kind] - RANK[b.kind]).slice(0, MAX_DIAGNOSTICS);
+    note = new vscode.Diagnostic(
+      new vscode.Range(0, 0, 0, 0),
+      vscode.l10n.t('Showing {0} of {1} findings, the most severe first.', MAX_DIAGNOSTICS, validation.findings.length),
+      vscode.DiagnosticSeverity.Information,
+    );
+    note.source = DIAGNOSTIC_SOURCE;
+  }
+  const diagnostics = findings.map((f) => findingDiagnostic(document, f));
+  if (note) diagnostics.push(note);
+  return diagnostics;
+}
+
+export type FindingCounts = Record<FindingKind, number>;
+
+export function countFindings(validation: PayloadTextValidation): FindingCounts {
+  const counts: FindingCounts = { error: 0, warning: 0, zero: 0, deprecated: 0, unknown: 0 };
+  for (const f of validation.findings) counts[f.kind]++;
+  return counts;
+}

@@ -1,0 +1,52 @@
+// Validates one editor document into the `healthData` diagnostic collection, and remembers the
+// kind a person chose for a document so that later validations of it (live, as it changes) use it.
+
+import * as vscode from 'vscode';
+import { PayloadTextValidation, validatePayloadText } from '../../core/payloadText';
+import { ResourceKind } from '../../core/resources';
+import { diagnosticsOf } from './diagnostics';
+
+/** How a document's records get their kind: given for all, or for those whose kind is not detected. */
+export interface KindChoice {
+  readonly kind?: ResourceKind;
+  readonly fallbackKind?: ResourceKind;
+}
+
+export class DocumentValidator implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('healthData');
+  private readonly choices = new Map<string, KindChoice>();
+
+  constructor(private readonly log: vscode.LogOutputChannel) {}
+
+  /**
+   * Validates the document as it is now and replaces its diagnostics. A choice given is
+   * remembered for the next validations of the document; without one the last is used. Never throws.
+   */
+  validate(document: vscode.TextDocument, choice?: KindChoice): PayloadTextValidation {
+    const key = document.uri.toString();
+    if (choice !== undefined) this.choices.set(key, choice);
+    const effective = choice ?? this.choices.get(key) ?? {};
+    const started = performance.now();
+    const validation = validatePayloadText(document.getText(), { ...effective, jsonc: document.languageId === 'jsonc' });
+    this.collection.set(document.uri, diagnosticsOf(document, validation));
+    const ms = performance.now() - started;
+    this.log.debug(
+      `validated ${document.uri.toString(true)} v${document.version} in ${ms.toFixed(1)} ms: ` +
+        (validation.syntaxErrors.length > 0
+          ? `${validation.syntaxErrors.length} syntax errors`
+          : `${validation.records.length} records, ${validation.findings.length} findings`),
+    );
+    return validation;
+  }
+
+  /** Forgets the document: its diagnostics and its kind. */
+  forget(uri: vscode.Uri): void {
+    this.collection.delete(uri);
+    this.choices.delete(uri.toString());
+  }
+
+  dispose(): void {
+    this.collection.dispose();
+    this.choices.clear();
+  }
+}

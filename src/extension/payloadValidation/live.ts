@@ -1,0 +1,140 @@
+// Validation as you type: documents that match the `healthData.validation.glob` setting, and any
+// document the command has validated, are validated again 300 ms after they stop changing.
+// Documents above LIVE_SIZE_LIMIT are left to the command, so typing never waits on a validation.
+
+import * as vscode from 'vscode';
+import { DocumentValidator } from './documentValidator';
+
+export const DEBOUNCE_MS = 300;
+/** Characters; past this only the command validates (REST Client's lesson: never freeze the editor). */
+export const LIVE_SIZE_LIMIT = 5 * 1024 * 1024;
+export const DEFAULT_GLOB = '**/*.health.json';
+
+/** Where live validation may look: files on disk (local or remote) and unsaved editors, not git views or output. */
+const SCHEMES = new Set(['file', 'untitled', 'vscode-remote', 'vscode-vfs']);
+
+interface LiveSettings {
+  readonly enabled: boolean;
+  readonly selector: vscode.DocumentFilter[];
+}
+
+function readSettings(): LiveSettings {
+  const config = vscode.workspace.getConfiguration('healthData.validation');
+  const glob = config.get<string>('glob')?.trim() || DEFAULT_GLOB;
+  // A plain pattern matches anywhere on disk (`**/…`); a workspace-relative one (`fixtures/*.json`)
+  // matches through each workspace folder.
+  const selector: vscode.DocumentFilter[] = [{ pattern: glob }];
+  for (const folder of vscode.workspace.workspaceFolders ?? []) selector.push({ pattern: new vscode.RelativePattern(folder, glob) });
+  return { enabled: config.get<boolean>('live', true), selector };
+}
+
+export class LiveValidation implements vscode.Disposable {
+  private settings = readSettings();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Documents the command validated: they stay live until closed. */
+  private readonly followed = new Set<string>();
+  /** Documents told once that they are too large to validate live. */
+  private readonly toldTooLarge = new Set<string>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly validator: DocumentValidator) {
+    this.disposables.push(
+      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0) this.schedule(e.document);
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => this.close(d)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('healthData.validation')) this.reconsiderAll();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.reconsiderAll()),
+    );
+    // Documents already open when the extension activates; validated after the debounce, so
+    // activation itself never compiles a schema.
+    for (const d of vscode.workspace.textDocuments) this.schedule(d);
+  }
+
+  /** Whether the glob setting names this document. */
+  matches(document: vscode.TextDocument): boolean {
+    if (!SCHEMES.has(document.uri.scheme)) return false;
+    try {
+      return vscode.languages.match(this.settings.selector, document) > 0;
+    } catch {
+      return false; // A glob VS Code cannot read matches nothing.
+    }
+  }
+
+  /** Keeps the document validated as it changes, until it closes (after the command validated it). */
+  follow(document: vscode.TextDocument): void {
+    this.followed.add(document.uri.toString());
+  }
+
+  private isLive(document: vscode.TextDocument): boolean {
+    return this.settings.enabled && (this.followed.has(document.uri.toString()) || this.matches(document));
+  }
+
+  private schedule(document: vscode.TextDocument): void {
+    if (!this.isLive(document)) return;
+    const key = document.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (!document.isClosed && this.isLive(document)) this.validate(document);
+      }, DEBOUNCE_MS),
+    );
+  }
+
+  private validate(document: vscode.TextDocument): void {
+    const size = document.offsetAt(document.lineAt(document.lineCount - 1).range.end);
+    if (size > LIVE_SIZE_LIMIT) {
+      this.tellTooLarge(document);
+      return;
+    }
+    this.validator.validate(document);
+  }
+
+  private tellTooLarge(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    if (this.toldTooLarge.has(key)) return;
+    this.toldTooLarge.add(key);
+    const validateNow = vscode.l10n.t('Validate Now');
+    void vscode.window
+      .showInformationMessage(
+        vscode.l10n.t(
+          '{0} is larger than {1} MB: Health Data validates it only when you run "Validate JSON Payload", so that typing stays fast.',
+          vscode.workspace.asRelativePath(document.uri),
+          LIVE_SIZE_LIMIT / 1024 / 1024,
+        ),
+        validateNow,
+      )
+      .then((answer) => {
+        if (answer === validateNow) return vscode.commands.executeCommand('healthData.validatePayload', document.uri);
+      });
+  }
+
+  private close(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.followed.delete(key);
+    this.toldTooLarge.delete(key);
+    this.validator.forget(document.uri);
+  }
+
+  /** After a settings change: validate what is now live, clear what no longer is. */
+  private reconsiderAll(): void {
+    this.settings = readSettings();
+    for (const d of vscode.workspace.textDocuments) {
+      if (this.isLive(d)) this.schedule(d);
+      else if (!this.followed.has(d.uri.toString())) this.validator.collection.delete(d.uri);
+    }
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const d of this.disposables) d.dispose();
+  }
+}
