@@ -28,8 +28,8 @@ export interface PairOptions {
   runs?: number;
   /** Untimed pairs first, so both sides are compiled and their caches warm. */
   warmup?: number;
-  /** Calls per timed sample, for workloads too short to time one by one. */
-  inner?: number;
+  /** Calls of each side per pair, A and B taking turns, so a burst of load hits both. */
+  turns?: number;
 }
 
 const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc;
@@ -47,37 +47,41 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-async function timed(fn: () => unknown, inner: number): Promise<number> {
+async function timed(fn: () => unknown): Promise<number> {
   collect();
   const started = performance.now();
-  for (let i = 0; i < inner; i++) await fn();
-  return (performance.now() - started) / inner;
+  await fn();
+  return performance.now() - started;
 }
 
 /**
- * Runs `a` and `b` in pairs, alternating which goes first (ABBA…), so neither side always
- * follows the other's garbage or warms the other's caches.
+ * Runs `a` and `b` in pairs. Within a pair they take turns `turns` times, alternating which goes
+ * first (ABBA…), so neither side always follows the other's garbage or warms the other's caches,
+ * and load from other processes lands on both; the pair's ratio is A's total over B's.
  */
 export async function sideBySide(a: () => unknown, b: () => unknown, options: PairOptions = {}): Promise<Pair> {
   const runs = Math.max(5, options.runs ?? 7);
   const warmup = options.warmup ?? 2;
-  const inner = Math.max(1, options.inner ?? 1);
+  const turns = Math.max(1, options.turns ?? 3);
   const as: number[] = [];
   const bs: number[] = [];
   const ratios: number[] = [];
+  let order = 0;
   for (let i = 0; i < warmup + runs; i++) {
-    let ta: number;
-    let tb: number;
-    if (i % 2 === 0) {
-      ta = await timed(a, inner);
-      tb = await timed(b, inner);
-    } else {
-      tb = await timed(b, inner);
-      ta = await timed(a, inner);
+    let ta = 0;
+    let tb = 0;
+    for (let t = 0; t < turns; t++) {
+      if (order++ % 2 === 0) {
+        ta += await timed(a);
+        tb += await timed(b);
+      } else {
+        tb += await timed(b);
+        ta += await timed(a);
+      }
     }
     if (i < warmup) continue;
-    as.push(ta);
-    bs.push(tb);
+    as.push(ta / turns);
+    bs.push(tb / turns);
     ratios.push(ta / tb);
   }
   return { ratio: median(ratios), aMs: median(as), bMs: median(bs), ratios, runs };

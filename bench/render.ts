@@ -45,9 +45,9 @@ function renderOf(text: string) {
 export async function renderVsParse(): Promise<Result> {
   prepareValidator();
   const text = recordWithSamples();
-  const pair = await sideBySide(renderOf(text), () => JSON.parse(text), { inner: 5, runs: 9 });
+  const pair = await sideBySide(renderOf(text), () => JSON.parse(text), { turns: 5, runs: 9 });
   const blob = recordWithBlob();
-  const blobPair = await sideBySide(renderOf(blob), () => JSON.parse(blob), { inner: 5, runs: 5 });
+  const blobPair = await sideBySide(renderOf(blob), () => JSON.parse(blob), { turns: 5, runs: 5 });
   const model = renderOf(text)();
   return {
     ratio: pair.ratio,

@@ -55,7 +55,8 @@ export class JsonView {
     row.tabIndex = -1;
     for (const m of node.marks ?? []) row.classList.add(`mark-${m.kind}`);
     element.append(row);
-    const isContainer = node.type === 'object' || node.type === 'array';
+    // An empty object or array reads best as `{}` or `[]`, with nothing to open.
+    const isContainer = (node.type === 'object' || node.type === 'array') && (node.count ?? 0) > 0;
     const toggle = isContainer ? el('button', 'toggle') : undefined;
     if (toggle) {
       toggle.type = 'button';
@@ -67,8 +68,9 @@ export class JsonView {
       row.append(el('span', typeof node.key === 'number' ? 'index' : 'key', typeof node.key === 'number' ? String(node.key) : JSON.stringify(node.key)), el('span', 'punct', ': '));
     }
     const comma = last ? '' : ',';
-    if (!isContainer || !toggle) {
+    if (!toggle) {
       if (node.type === 'missing') row.append(el('span', 'value v-missing', this.host.strings.missing));
+      else if (node.type === 'object' || node.type === 'array') row.append(el('span', 'value punct', node.type === 'object' ? '{}' : '[]'));
       else row.append(el('span', `value v-${node.type}`, node.text ?? ''));
       if (node.cut) row.append(el('span', 'cut', format(this.host.strings.charactersCut, node.cut)));
       if (comma && node.type !== 'missing') row.append(el('span', 'punct', comma));

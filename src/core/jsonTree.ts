@@ -56,9 +56,12 @@ export const MAX_TEXT = 2_000;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** A DOM id for a pointer: letters, digits and '-' as they are, anything else as `_hex.`. */
+/**
+ * A DOM id for a pointer, usable as is in a CSS selector: letters, digits and '-' stay, any
+ * other character becomes `_hex_` (so '/zones/0' is `j_2f_zones_2f_0`, one id per pointer).
+ */
 export function anchorOf(pointer: string): string {
-  return `j${pointer.replace(/[^A-Za-z0-9-]/g, (c) => `_${c.charCodeAt(0).toString(16)}.`)}`;
+  return `j${pointer.replace(/[^A-Za-z0-9-]/g, (c) => `_${c.charCodeAt(0).toString(16)}_`)}`;
 }
 
 /** The property names of a JSON Pointer, decoded (RFC 6901). */

@@ -18,12 +18,20 @@ const MAX_GROUPED = 1e15;
 const fractions = new Map<number, string>();
 const MAX_REMEMBERED = 4096;
 
+const threeDigits = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));
+
 /** A number as en-US writes it with at most one decimal: "12,224", "18.7". */
 export function formatNumber(v: number): string {
   if (Number.isInteger(v) && v > -MAX_GROUPED && v < MAX_GROUPED && !Object.is(v, -0)) {
-    const digits = String(Math.abs(v));
-    let text = digits.length <= 3 ? digits : '';
-    if (!text) {
+    const abs = Math.abs(v);
+    let text: string;
+    if (abs < 1000) {
+      text = String(abs);
+    } else if (abs < 1_000_000) {
+      const low = abs % 1000;
+      text = `${(abs - low) / 1000},${threeDigits(low)}`;
+    } else {
+      const digits = String(abs);
       const head = digits.length % 3 || 3;
       text = digits.slice(0, head);
       for (let i = head; i < digits.length; i += 3) text += `,${digits.slice(i, i + 3)}`;

@@ -19,6 +19,9 @@ export interface HealthDataExtensionApi {
   readonly tree: RecordsTree;
   /** The open record panels. */
   readonly recordViews: RecordViews;
+  readonly statusBar: TokenStatusBar;
+  /** Where VS Code keeps this extension's logs (the request log's file is inside). */
+  readonly logUri: vscode.Uri;
   /** Milliseconds spent in activate(), from entry to return. */
   readonly activationMs: number;
 }
@@ -34,12 +37,13 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   sandboxController = sandbox;
   const tree = new RecordsTree(session, sandbox);
   const recordViews = new RecordViews(context.extensionUri, session);
+  const statusBar = new TokenStatusBar(session);
   context.subscriptions.push(
     log,
     credentials,
     session,
     sandbox,
-    new TokenStatusBar(session),
+    statusBar,
     tree,
     ...tree.register(),
     ...registerAccountCommands(session, sandbox),
@@ -50,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   );
   const activationMs = performance.now() - started;
   log.debug(`activated in ${activationMs.toFixed(1)} ms`);
-  return { session, sandbox, tree, recordViews, activationMs };
+  return { session, sandbox, tree, recordViews, statusBar, logUri: context.logUri, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

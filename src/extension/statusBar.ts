@@ -28,6 +28,16 @@ export class TokenStatusBar implements vscode.Disposable {
     this.update();
   }
 
+  /** What the item shows now (for the tests: status bar items cannot be read back otherwise). */
+  get text(): string {
+    return this.item.text;
+  }
+
+  get tooltipText(): string {
+    const t = this.item.tooltip;
+    return typeof t === 'string' ? t : t?.value ?? '';
+  }
+
   update(): void {
     const env = this.session.active;
     if (!env) {

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { addDays, localDateOf } from '../../src/core/dates';
+import { recordTitle } from '../../src/core/labels';
 import { RESOURCES, ResourceKind } from '../../src/core/resources';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { dateProblem, idProblem, rangeProblem } from '../../src/extension/prompts';
@@ -68,6 +69,12 @@ describe('command palette requests', function () {
   const said = (level: Level, pattern: RegExp | string) =>
     messages.shown.find((m) => m.level === level && (typeof pattern === 'string' ? m.text.includes(pattern) : pattern.test(m.text)));
 
+  /** The record panel showing this record (by its kind and id), with the title it should have. */
+  const panelWith = (kind: ResourceKind, record: Rec) => {
+    const panel = api.recordViews.panels().find((p) => p.key === `${kind}/${record.id}`);
+    return panel && panel.title === recordTitle(record, kind) ? panel : undefined;
+  };
+
   /** The untitled JSON document whose content is `value`. */
   const jsonDocumentWith = (value: unknown) =>
     vscode.workspace.textDocuments.find((d) => {
@@ -99,6 +106,7 @@ describe('command palette requests', function () {
     // start from the same workbench as when run alone (a visible view loads on its own).
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await api.tree.whenLoaded();
+    api.recordViews.closeAll();
     // Untitled documents are dirty: revert and close each, so no "Save?" dialog waits.
     for (const group of vscode.window.tabGroups.all) {
       for (const tab of group.tabs) {
@@ -118,7 +126,7 @@ describe('command palette requests', function () {
       const record = await vscode.commands.executeCommand(`healthData.${def.kind}.getByDate`, { date: expected.date });
       assert.deepEqual(record, plain(expected));
       assert.deepEqual(itemRequestsSince(before).map((r) => [r.path, r.status]), [[`${def.itemPath}/${expected.date}`, 200]]);
-      assert.ok(jsonDocumentWith(expected), 'no untitled JSON document holds the record');
+      assert.ok(panelWith(def.kind, expected), 'no record panel shows the record');
       await assertRevealed(def.kind, expected.id);
       assert.deepEqual(messages.shown.filter((m) => m.level === 'error'), []);
     });
@@ -131,7 +139,7 @@ describe('command palette requests', function () {
       const expected = list[Math.floor(list.length / 2)];
       const record = await vscode.commands.executeCommand(`healthData.${def.kind}.getById`, { id: expected.id });
       assert.deepEqual(record, plain(expected));
-      assert.ok(jsonDocumentWith(expected), 'no untitled JSON document holds the record');
+      assert.ok(panelWith(def.kind, expected), 'no record panel shows the record');
       assert.deepEqual(messages.shown.filter((m) => m.level === 'error'), []);
     });
   }
@@ -145,7 +153,7 @@ describe('command palette requests', function () {
       assert.deepEqual(record, plain(expected));
       const newest = own.map((r) => Date.parse(r.timestamp ?? r.date ?? '')).reduce((a, b) => Math.max(a, b));
       assert.equal(Date.parse(record.timestamp ?? record.date ?? ''), newest);
-      assert.ok(jsonDocumentWith(expected), 'no untitled JSON document holds the record');
+      assert.ok(expected && panelWith(def.kind, expected), 'no record panel shows the record');
       await assertRevealed(def.kind, record.id);
     });
   }
@@ -287,7 +295,9 @@ describe('command palette requests', function () {
     assert.equal(result, undefined);
     assert.ok(said('info', 'its answer was dropped'), JSON.stringify(messages.shown));
     assert.equal(messages.shown.filter((m) => m.level === 'error').length, 0);
-    assert.equal(jsonDocumentWith(records('activity').find((r) => r.date === date && r.humanId === firstHuman())), undefined);
+    const dropped = records('activity').find((r) => r.date === date && r.humanId === firstHuman());
+    assert.ok(dropped);
+    assert.equal(panelWith('activity', dropped), undefined);
   });
 
   it('mints a client token', async () => {

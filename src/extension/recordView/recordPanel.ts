@@ -51,6 +51,7 @@ export class RecordPanel implements vscode.Disposable {
   private version = 0;
   /** The webview of the current load said 'ready': posting reaches it. */
   private ready = false;
+  private readies = 0;
   private disposed = false;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -89,6 +90,11 @@ export class RecordPanel implements vscode.Disposable {
 
   get currentRecord(): unknown {
     return this.record;
+  }
+
+  /** How many loads of the webview said 'ready' (its script ran under the CSP); for tests. */
+  get readyCount(): number {
+    return this.readies;
   }
 
   /** The model last rendered (for tests). */
@@ -156,6 +162,7 @@ export class RecordPanel implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.readies++;
         void this.post({ type: 'render', model: this.model, strings: recordViewStrings(), persist: this.persisted() });
         return;
       case 'expand': {
