@@ -41,14 +41,14 @@ function startChild(): Promise<{ child: ChildProcess; served: Served }> {
   });
 }
 
+/** The bare loop's token, minted once beforehand: the loop measures GETs only. */
 async function mintToken(served: Served): Promise<string> {
-  const res = await fetch(`${served.url}/v1/admin/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ client_id: served.clientId, client_secret: served.clientSecret }),
-  });
-  const body = (await res.json()) as { client_token: string };
-  return body.client_token;
+  const client = new HealthDataClient({ authUrl: served.url, baseUrl: served.url, clientId: served.clientId, clientSecret: served.clientSecret });
+  try {
+    return (await client.getClientToken()).token;
+  } finally {
+    client.dispose();
+  }
 }
 
 /** What a hand-written loop would do: GET each page, parse it, nothing else. */

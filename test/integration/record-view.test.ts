@@ -90,8 +90,9 @@ describe('record view panel', function () {
     await waitFor('the first record active again', () => panels().find((p) => p.key === `activity/${first.id}`)?.active);
     await vscode.commands.executeCommand('healthData.openRecord', { kind: 'activity', record: second });
     assert.equal(panels().length, 3);
-    assert.equal(recordTabs().length, 3);
-    assert.ok(recordTabs().some((t) => t.label === recordTitle(second, 'activity')));
+    // The workbench tells tabs to the extension host a moment later.
+    await waitFor('three record tabs', () => recordTabs().length === 3);
+    await waitFor('the second record tab', () => recordTabs().some((t) => t.label === recordTitle(second, 'activity')));
   });
 
   it('opens what a palette request fetched in the panel', async () => {
