@@ -23,6 +23,20 @@ const problemMatcherPlugin = {
   },
 };
 
+/**
+ * The extension's bundle leaves the ajv compiler (src/core/schemaCompiler.ts, which schemas.ts
+ * require()s on the first validation) to a file of its own, dist/schemaCompiler.js: activation
+ * never reads it, and dist/extension.js stays small.
+ */
+const lazySchemaCompilerPlugin = {
+  name: 'lazy-schema-compiler',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/schemaCompiler$/ }, (args) =>
+      args.kind === 'require-call' ? { path: './schemaCompiler.js', external: true } : undefined,
+    );
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
@@ -34,6 +48,9 @@ const common = {
   // Prefer ES module entries: jsonc-parser's UMD `main` requires its parts dynamically, which a
   // bundle cannot follow (the packaged extension would fail with "Cannot find module").
   mainFields: ['module', 'main'],
+  // node-fetch v2 uses whatwg-url only where Node has no URL class of its own (before Node 10):
+  // Node's stands in, and the bundles drop whatwg-url's 280 KB of Unicode tables.
+  alias: { 'whatwg-url': 'node:url' },
 };
 
 const targets = [
@@ -44,6 +61,14 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [...common.plugins, lazySchemaCompilerPlugin],
+  },
+  {
+    entryPoints: ['src/core/schemaCompiler.ts'],
+    outfile: 'dist/schemaCompiler.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   {
     entryPoints: ['src/cli/main.ts'],

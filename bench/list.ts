@@ -69,7 +69,10 @@ async function rawPages(served: Served, token: string): Promise<number> {
     let count = first.body.length;
     let next = 0;
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < offsets.length) count += (await get(offsets[next++])).body.length;
+      while (next < offsets.length) {
+        const page = await get(offsets[next++]);
+        count += page.body.length;
+      }
     }));
     return count;
   } finally {

@@ -119,20 +119,26 @@ export class JsonView {
 
   private append(view: ContainerView, nodes: readonly JsonNode[], total: number): void {
     view.total = total;
+    const hadFocus = document.activeElement === view.more;
+    let first: HTMLElement | undefined;
     for (const child of nodes) {
       view.loaded++;
-      view.children.append(this.nodeElement(child, view.loaded >= total));
+      const element = this.nodeElement(child, view.loaded >= total);
+      first ??= element;
+      view.children.append(element);
     }
     const left = view.total - view.loaded;
     view.more.hidden = left <= 0;
     view.more.textContent = format(this.host.strings.moreChildren, left);
+    // The last page hides "Show more": keep the keyboard where the new rows begin.
+    if (hadFocus && view.more.hidden) first?.querySelector<HTMLElement>(':scope > .row')?.focus();
   }
 
   private async loadMore(view: ContainerView): Promise<void> {
     if (view.loading) return view.loading;
     if (view.loaded >= view.total) return;
     view.more.textContent = this.host.strings.loading;
-    view.more.disabled = true;
+    view.more.hidden = false;
     view.loading = this.host
       .fetchChildren(view.node.pointer, view.loaded)
       .then((page) => {
@@ -140,7 +146,10 @@ export class JsonView {
       })
       .finally(() => {
         view.loading = undefined;
-        view.more.disabled = false;
+        // After a failure too: the button offers the rest again instead of "Loading…".
+        const left = view.total - view.loaded;
+        view.more.hidden = left <= 0;
+        view.more.textContent = format(this.host.strings.moreChildren, left);
       });
     return view.loading;
   }

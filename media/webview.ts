@@ -94,16 +94,21 @@ function buildToolbar(s: RecordViewStrings): void {
   for (const [action, button] of buttons) button.textContent = s.actions[action];
 }
 
+const busy = new Set<ActionName>();
+
 async function runAction(action: ActionName, button: HTMLButtonElement): Promise<void> {
-  if (button.disabled) return;
-  button.disabled = true;
+  // Busy, not disabled: a disabled button would drop the keyboard focus on the floor.
+  if (busy.has(action)) return;
+  busy.add(action);
+  button.setAttribute('aria-disabled', 'true');
   button.setAttribute('aria-busy', 'true');
   status.textContent = '';
   try {
     const reply = await request((requestId) => ({ type: 'action', requestId, action }));
     if (reply.type === 'actionDone' && reply.message) status.textContent = reply.message;
   } finally {
-    button.disabled = false;
+    busy.delete(action);
+    button.removeAttribute('aria-disabled');
     button.removeAttribute('aria-busy');
   }
 }

@@ -33,26 +33,26 @@ export function unwrapList(body: unknown, request: string): { records: unknown[]
   throw new HealthDataError('parse', `${request}: the reply is not a list (expected a JSON array or an object with data, items or results)`, { request });
 }
 
-function idKey(record: unknown): string | undefined {
-  const id = record && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? `${typeof id}:${id}` : undefined;
-}
-
 /** Keeps the first record of each id; records without an id are always kept. */
 export class Dedupe {
-  private readonly seen = new Set<string>();
+  // Ids kept apart by type, so the string "1" and the number 1 stay two ids, without building
+  // a key string per record (this runs twice over every record of a list).
+  private readonly strings = new Set<string>();
+  private readonly numbers = new Set<number>();
   dropped = 0;
   keep(records: readonly unknown[]): unknown[] {
-    return records.filter((r) => {
-      const key = idKey(r);
-      if (key === undefined) return true;
-      if (this.seen.has(key)) {
+    const kept: unknown[] = [];
+    for (const r of records) {
+      const id = r && typeof r === 'object' ? (r as { id?: unknown }).id : undefined;
+      const seen: Set<unknown> | undefined = typeof id === 'string' ? this.strings : typeof id === 'number' ? this.numbers : undefined;
+      if (seen?.has(id)) {
         this.dropped++;
-        return false;
+        continue;
       }
-      this.seen.add(key);
-      return true;
-    });
+      seen?.add(id);
+      kept.push(r);
+    }
+    return kept;
   }
 }
 

@@ -1,9 +1,9 @@
 // The JSON Schemas of the service's records, compiled once with ajv on first use, and the facts
 // the validator needs from them (known fields, numbers, deprecations) precomputed per kind.
 
-import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
-import { DATE_FORMAT, DATE_TIME_FORMAT } from './formats';
+import type { ValidateFunction } from 'ajv';
 import { ResourceKind, resource } from './resources';
+import type { SchemaCompiler } from './schemaCompiler';
 import { pointerToken } from './findings';
 import heartRateSummarySchema from './schemas/heart-rate-summary.schema.json';
 import activitySummarySchema from './schemas/activity-summary.schema.json';
@@ -61,30 +61,26 @@ export function schemaFor(kind: ResourceKind): SchemaDocument {
   return doc;
 }
 
-let ajv: Ajv2020 | undefined;
+let compiler: SchemaCompiler | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
-function ajvInstance(): Ajv2020 {
-  if (!ajv) {
-    // allErrors: one finding per problem. verbose: errors carry the offending value and the schema
-    // around the keyword, so messages can quote the value and the field's description without
-    // any lookup. strict: a mistake in a schema file fails loudly at compile time.
-    // validateSchema off: checking our own files against the 2020-12 meta-schema costs ~65 ms on
-    // first use; test/unit/schemas.test.ts does it instead.
-    const instance = new Ajv2020({ allErrors: true, verbose: true, strict: true, validateSchema: false });
-    // ajv-formats' full `date` and `date-time` (2015-02-30 is no date), behind a fast path.
-    instance.addFormat('date', DATE_FORMAT).addFormat('date-time', DATE_TIME_FORMAT);
-    for (const doc of SCHEMA_DOCUMENTS.values()) instance.addSchema(doc);
-    ajv = instance;
+/**
+ * Loaded with require() at the first compile, not imported: the extension's bundle keeps ajv in a
+ * file of its own (esbuild.mjs), which activation never reads.
+ */
+function schemaCompiler(): SchemaCompiler {
+  if (!compiler) {
+    const { createSchemaCompiler } = require('./schemaCompiler') as typeof import('./schemaCompiler');
+    compiler = createSchemaCompiler(SCHEMA_DOCUMENTS.values());
   }
-  return ajv;
+  return compiler;
 }
 
 /** The compiled validator of the schema with this `$id`, compiled on first use and cached. */
 export function compiledSchema(id: string): ValidateFunction {
   let fn = compiled.get(id);
   if (!fn) {
-    fn = ajvInstance().getSchema(id);
+    fn = schemaCompiler()(id);
     if (!fn) throw new Error(`No schema with $id ${id}`);
     compiled.set(id, fn);
   }

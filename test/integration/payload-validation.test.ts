@@ -74,10 +74,18 @@ function assertRange(d: vscode.Diagnostic, startLine: number, startChar: number,
   assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character], [startLine, startChar, endLine, endChar], d.message);
 }
 
-async function openUntitled(content: string, language = 'json'): Promise<vscode.TextDocument> {
-  const doc = await vscode.workspace.openTextDocument({ language, content });
-  await vscode.window.showTextDocument(doc);
-  return doc;
+let dir: string;
+let files = 0;
+
+/** A new file (never a reused name) shown in the active editor. */
+async function openFile(content: string): Promise<vscode.TextDocument> {
+  const uri = vscode.Uri.file(path.join(dir, `payload-${++files}.json`));
+  fs.writeFileSync(uri.fsPath, content);
+  // vscode.open, not openTextDocument: no reference held by this extension host keeps the
+  // document open after its editor closes.
+  await vscode.commands.executeCommand('vscode.open', uri);
+  const editor = await waitFor('the editor', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString()));
+  return editor.document;
 }
 
 async function validate(args?: object): Promise<PayloadValidationSummary | undefined> {
@@ -115,7 +123,9 @@ async function closeAllEditors(): Promise<void> {
     }
   }
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  await waitFor('no editor left', () => vscode.window.visibleTextEditors.length === 0);
+  // The Output panel, shown by other suites, may stay: only our documents must be gone.
+  const ourEditor = (e: vscode.TextEditor) => e.document.uri.scheme === 'untitled' || e.document.uri.fsPath.startsWith(dir);
+  await waitFor('no editor of ours left', () => !vscode.window.visibleTextEditors.some(ourEditor));
 }
 
 async function codeActions(uri: vscode.Uri, range: vscode.Range): Promise<vscode.CodeAction[]> {
@@ -125,7 +135,6 @@ async function codeActions(uri: vscode.Uri, range: vscode.Range): Promise<vscode
 describe('payload validation', function () {
   this.timeout(40_000);
   let messages: ReturnType<typeof captureMessages>;
-  let dir: string;
 
   before(async () => {
     await extensionApi();
@@ -149,7 +158,8 @@ describe('payload validation', function () {
   });
 
   it('puts each finding on its field: severity by kind, deprecated struck through, unknown as a hint', async () => {
-    const doc = await openUntitled(ACTIVITY);
+    const doc = await openFile(ACTIVITY);
+    await vscode.window.showTextDocument(doc);
     await waitFor('the active editor', () => vscode.window.activeTextEditor?.document === doc);
     const summary = await validate();
     assert.ok(summary);
@@ -185,7 +195,7 @@ describe('payload validation', function () {
   });
 
   it('shows a missing required field on the object that lacks it', async () => {
-    const doc = await openUntitled(HEART_RATE_WITHOUT_VALUE);
+    const doc = await openFile(HEART_RATE_WITHOUT_VALUE);
     await validateDoc(doc);
     const missing = ours(doc.uri).filter((d) => d.code === 'error');
     assert.equal(missing.length, 1, JSON.stringify(missing.map((d) => d.message)));
@@ -196,7 +206,7 @@ describe('payload validation', function () {
 
   it('validates each record of a list in its place, naming the record', async () => {
     const text = `[\n${BODY_FAT('  "userId": "u-1",\n  "humanId": "h-1",\n').trimEnd()},\n${HEART_RATE_WITHOUT_VALUE.trimEnd()}\n]\n`;
-    const doc = await openUntitled(text);
+    const doc = await openFile(text);
     const summary = await validateDoc(doc);
     assert.equal(summary?.records, 2);
     const diagnostics = ours(doc.uri);
@@ -209,7 +219,7 @@ describe('payload validation', function () {
   });
 
   it('shows syntax errors where they are, and the command still resolves', async () => {
-    const doc = await openUntitled('{\n  "id": "x"\n  "source": 1\n}\n');
+    const doc = await openFile('{\n  "id": "x"\n  "source": 1\n}\n');
     const summary = await validateDoc(doc);
     assert.equal(summary?.syntaxErrors, 1);
     assert.equal(summary?.records, 0);
@@ -223,7 +233,7 @@ describe('payload validation', function () {
   });
 
   it('validates a record that does not tell its kind as the kind given', async () => {
-    const doc = await openUntitled('{\n  "id": "x",\n  "humanId": "h"\n}\n');
+    const doc = await openFile('{\n  "id": "x",\n  "humanId": "h"\n}\n');
     const summary = await validateDoc(doc, { kind: 'body-fat' });
     assert.equal(summary?.undetected, 0);
     const messagesOf = ours(doc.uri).map((d) => d.message);
@@ -232,7 +242,7 @@ describe('payload validation', function () {
   });
 
   it('asks for the kind of a record that does not tell it', async () => {
-    const doc = await openUntitled('{\n  "id": "x",\n  "humanId": "h"\n}\n');
+    const doc = await openFile('{\n  "id": "x",\n  "humanId": "h"\n}\n');
     const running = Promise.resolve(validateDoc(doc));
     let summary: PayloadValidationSummary | undefined;
     let done = false;
@@ -252,7 +262,7 @@ describe('payload validation', function () {
   });
 
   it('refuses a kind that is none', async () => {
-    const doc = await openUntitled(ACTIVITY);
+    const doc = await openFile(ACTIVITY);
     assert.equal(await validateDoc(doc, { kind: 'steps' }), undefined);
     assert.ok(messages.shown.some((m) => m.startsWith('showErrorMessage') && m.includes('"steps" is not a kind of record')), messages.shown.join('\n'));
   });
@@ -276,14 +286,6 @@ describe('payload validation', function () {
     await waitFor('diagnostics cleared on close', () => ours(uri).length === 0, 15_000);
   });
 
-  it('clears the diagnostics of a document the command validated when it closes', async () => {
-    const doc = await openUntitled(ACTIVITY);
-    await validateDoc(doc);
-    assert.ok(ours(doc.uri).length > 0);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    await waitFor('diagnostics cleared on close', () => ours(doc.uri).length === 0, 15_000);
-  });
-
   it('follows the glob setting', async () => {
     const config = vscode.workspace.getConfiguration('healthData.validation');
     await config.update('glob', '**/*.fixture.json', vscode.ConfigurationTarget.Global);
@@ -302,7 +304,7 @@ describe('payload validation', function () {
   });
 
   it('quick fix: renames userId to humanId when the record lacks humanId', async () => {
-    const doc = await openUntitled(BODY_FAT('  "userId": "u-1",\n'));
+    const doc = await openFile(BODY_FAT('  "userId": "u-1",\n'));
     await validateDoc(doc);
     const userId = only(ours(doc.uri), 2, 'deprecated');
     const actions = await codeActions(doc.uri, userId.range);
@@ -317,7 +319,7 @@ describe('payload validation', function () {
   });
 
   it('quick fix: removes userId when the record has humanId already', async () => {
-    const doc = await openUntitled(BODY_FAT('  "userId": "u-1",\n  "humanId": "h-1",\n'));
+    const doc = await openFile(BODY_FAT('  "userId": "u-1",\n  "humanId": "h-1",\n'));
     await validateDoc(doc);
     const userId = only(ours(doc.uri), 2, 'deprecated');
     const actions = await codeActions(doc.uri, userId.range);
@@ -330,7 +332,7 @@ describe('payload validation', function () {
 
   it('quick fix: fixes every record of a list at once', async () => {
     const record = (id: string) => `{"id": "${id}", "userId": "u", "humanId": "h", "timestamp": "2026-11-18T06:41:12Z", "unit": "%", "value": 20}`;
-    const doc = await openUntitled(`[\n  ${record('a')},\n  ${record('b')}\n]\n`);
+    const doc = await openFile(`[\n  ${record('a')},\n  ${record('b')}\n]\n`);
     await validateDoc(doc);
     const first = only(ours(doc.uri), 1, 'deprecated');
     const all = (await codeActions(doc.uri, first.range)).find((a) => a.title === 'Fix all 2 deprecated fields in this document');
@@ -355,5 +357,16 @@ describe('payload validation', function () {
       20_000,
     );
     assert.match(text, /0 when the source does not provide them/);
+  });
+
+  it('validates an untitled document (Open as JSON Document) and clears its diagnostics when it closes', async () => {
+    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: ACTIVITY });
+    await vscode.window.showTextDocument(doc);
+    await waitFor('the active editor', () => vscode.window.activeTextEditor?.document === doc);
+    const summary = await validate();
+    assert.equal(summary?.uri, doc.uri.toString());
+    assert.equal(ours(doc.uri).length, 8);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await waitFor('diagnostics cleared on close', () => ours(doc.uri).length === 0, 15_000);
   });
 });

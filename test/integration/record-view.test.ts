@@ -137,6 +137,8 @@ describe('record view panel', function () {
     await waitFor('the record fetched again', () => JSON.stringify(api.recordViews.get(`activity/${big.id}`)?.currentRecord) === JSON.stringify(big));
     // A state that is not ours closes the panel instead of showing a blank one.
     const junk = vscode.window.createWebviewPanel('healthData.record', 'junk', vscode.ViewColumn.Active, {});
+    // As VS Code hands over a restored panel: shown already (closing one mid-creation logs noise).
+    await waitFor('the junk panel shown', () => junk.visible && recordTabs().some((t) => t.label === 'junk'));
     let closed = false;
     junk.onDidDispose(() => (closed = true));
     api.recordViews.revive(junk, { persist: { kind: 'nonsense', key: 1 } });

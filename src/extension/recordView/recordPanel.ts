@@ -7,7 +7,7 @@ import { HealthDataError } from '../../core/errors';
 import { estimateSize } from '../../core/jsonTree';
 import { textField } from '../../core/labels';
 import { RecordView, RecordViewModel, emptyRecordViewModel, titleOf } from '../../core/recordView';
-import { ResourceKind, isResourceKind, resource } from '../../core/resources';
+import { ResourceKind, resource } from '../../core/resources';
 import { validate } from '../../core/validator';
 import { openAsJsonDocument } from '../documents';
 import { errorMessage, showError } from '../errors';
@@ -74,7 +74,7 @@ export class RecordPanel implements vscode.Disposable {
       panel.onDidChangeViewState(() => {
         // A hidden panel's document is gone (no retained context): the next load gets a new
         // document, so give it a new nonce too. It says 'ready' again when it is shown.
-        if (!panel.visible) this.load();
+        if (!panel.visible && !this.disposed) this.load();
       }),
     );
     this.load();

@@ -52,14 +52,12 @@ export class RecordViews implements PanelHost, vscode.Disposable {
 
   /** Registers the serializer that restores panels after a reload; nothing else runs until used. */
   register(): vscode.Disposable[] {
-    current = this;
+    setCurrent(this, true);
     return [
       vscode.window.registerWebviewPanelSerializer(RECORD_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state) => this.revive(panel, state),
       }),
-      new vscode.Disposable(() => {
-        if (current === this) current = undefined;
-      }),
+      new vscode.Disposable(() => setCurrent(this, false)),
     ];
   }
 
@@ -130,6 +128,11 @@ export class RecordViews implements PanelHost, vscode.Disposable {
 
 /** The registered views, for openRecordView: the one way the rest of the extension opens a record. */
 let current: RecordViews | undefined;
+
+function setCurrent(views: RecordViews, registered: boolean): void {
+  if (registered) current = views;
+  else if (current === views) current = undefined;
+}
 
 /** Opens the record in the record view; false when the view is not registered (no extension). */
 export function openRecordView(kind: ResourceKind, record: unknown, source?: RecordSource): boolean {
