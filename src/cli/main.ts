@@ -21,7 +21,8 @@ Usage:
                                                      one record; \`get body-fat\` alone is the latest reading
   health-data list <resource> [--from D] [--to D] [--source S] [--limit N] [--all]
   health-data validate <file...> [--kind K]          exit 1 when any record has an error (- reads stdin)
-  health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]...
+  health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
+                                                     FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
 
 Connection (token, get, list):
   --base-url URL      data host (or HEALTH_DATA_BASE_URL)
@@ -76,6 +77,7 @@ const COMMANDS = {
     seed: { type: 'string' },
     humans: { type: 'string' },
     fault: { type: 'string', multiple: true },
+    records: { type: 'string' },
   },
 } as const;
 

@@ -1,9 +1,10 @@
 // `health-data sandbox`: the local implementation of the service, in the foreground until
 // Ctrl-C. Prints its address and the credentials to use (documented defaults, not secrets).
 
+import { readFileSync } from 'node:fs';
 import { HealthDataError } from '../core/errors';
 import { DEFAULT_PORT } from '../sandbox/defaults';
-import { FaultRule, describeSandbox, parseFaultSpec, startSandbox } from '../sandbox/server';
+import { ExtraRecords, FaultRule, checkExtraRecords, describeSandbox, parseFaultSpec, startSandbox } from '../sandbox/server';
 import type { Output } from './output';
 
 export interface SandboxFlags {
@@ -13,6 +14,7 @@ export interface SandboxFlags {
   seed?: string;
   humans?: string;
   fault?: string[];
+  records?: string;
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -24,6 +26,34 @@ function wholeNumber(flag: string, value: string | undefined, min: number, max: 
   return n;
 }
 
+/** `--records FILE`: records to serve besides the generated ones, as a usage error when unusable. */
+export function readRecordsFile(file: string): ExtraRecords {
+  const fail = (why: string): never => {
+    throw new HealthDataError('usage', `--records ${file}: ${why}`);
+  };
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    fail(`cannot read the file (${e.code ?? e.message}).`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    fail(`not valid JSON (${err instanceof Error ? err.message : String(err)}).`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    fail('expected a JSON object like {"heartRate": [...], "activity": [...], "bodyFat": [...]}.');
+  }
+  try {
+    return checkExtraRecords(value);
+  } catch (err) {
+    return fail(`${err instanceof Error ? err.message : String(err)}.`);
+  }
+}
+
 export async function sandboxCommand(o: Output, flags: SandboxFlags, signals: NodeJS.EventEmitter): Promise<number> {
   const faults: FaultRule[] = [];
   for (const spec of flags.fault ?? []) {
@@ -33,6 +63,7 @@ export async function sandboxCommand(o: Output, flags: SandboxFlags, signals: No
       throw new HealthDataError('usage', `--fault ${spec}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
+  const extraRecords = flags.records !== undefined ? readRecordsFile(flags.records) : undefined;
   const port = wholeNumber('port', flags.port, 0, 65535) ?? DEFAULT_PORT;
   const sandbox = await startSandbox({
     host: flags.host ?? '127.0.0.1',
@@ -41,6 +72,7 @@ export async function sandboxCommand(o: Output, flags: SandboxFlags, signals: No
     humans: wholeNumber('humans', flags.humans, 1, 10),
     seed: flags.seed,
     faults,
+    extraRecords,
   }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') throw new HealthDataError('usage', `Port ${port} is in use: pass --port 0 for a free one, or another port.`);
     throw err;

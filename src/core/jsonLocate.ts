@@ -1,7 +1,6 @@
-// Where things are in a JSON text: syntax errors with their offsets, the spans of the values at
-// given JSON Pointers, and the edits that rename or remove one property. One streaming pass of
-// jsonc-parser's scanner per question, never a whole syntax tree: a 5 MB payload costs about a
-// tenth of a second, not a third, and no memory beyond what is asked for.
+// Where things are in a JSON text: syntax errors with their offsets, and the spans of the values
+// at given JSON Pointers. One streaming pass of jsonc-parser's scanner, never a whole syntax tree:
+// no memory beyond what is asked for (jsonEdit.ts does the same for edits).
 
 import { ParseErrorCode, parse as parseJsonc, printParseErrorCode, visit } from 'jsonc-parser';
 import { pointerToken } from './findings';
@@ -30,7 +29,8 @@ export interface ParsedJsonText {
 /** Enough for a person to fix a text; the rest are usually echoes of the first ones. */
 export const MAX_SYNTAX_ERRORS = 100;
 
-const parseOptions = (options: JsonTextOptions | undefined) => ({
+/** jsonc-parser's options for a text of this kind. */
+export const parseOptions = (options: JsonTextOptions | undefined) => ({
   disallowComments: !options?.jsonc,
   allowTrailingComma: Boolean(options?.jsonc),
   allowEmptyContent: false,
@@ -83,62 +83,94 @@ export function parentPointer(pointer: string): string {
   return pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
 }
 
+/** The wanted pointers as a tree of their tokens; a node gets its span once the text shows it. */
+interface PointerNode {
+  children?: Map<string, PointerNode>;
+  span?: ValueSpan;
+}
+
+/** Spans looked up by JSON Pointer. */
+export interface PointerSpans {
+  get(pointer: string): ValueSpan | undefined;
+}
+
 interface Frame {
-  /** Undefined when nothing wanted lies inside: its children are skipped cheaply. */
-  readonly pointer: string | undefined;
+  /** Undefined when nothing wanted lies inside: its children cost one check each. */
+  readonly node: PointerNode | undefined;
   readonly isArray: boolean;
   readonly open: number;
   readonly key: Span | undefined;
   index: number;
-  pendingKey: { name: string; span: Span } | undefined;
+  /** The key just read, waiting for its value (kept as fields: no object per property). */
+  pendingName: string | undefined;
+  pendingOffset: number;
+  pendingLength: number;
 }
 
 /**
  * The spans of the values at the given pointers and at all their ancestors (so a missing
- * field can be shown on the object that lacks it). A pointer that is not in the text is simply
- * absent from the map. With duplicate keys the last one wins, as in JSON.parse.
+ * field can be shown on the object that lacks it). A pointer that is not in the text has none.
+ * With duplicate keys the last one wins, as in JSON.parse.
  */
-export function locatePointers(text: string, pointers: Iterable<string>, options?: JsonTextOptions): Map<string, ValueSpan> {
-  const wanted = new Set<string>();
+export function locatePointers(text: string, pointers: Iterable<string>, options?: JsonTextOptions): PointerSpans {
+  // A tree of tokens, not a set of pointer strings: building and hashing a pointer for every
+  // value of a large payload cost five times the scan itself.
+  const root: PointerNode = {};
+  let any = false;
   for (const pointer of pointers) {
-    let p = pointer;
-    while (!wanted.has(p)) {
-      wanted.add(p);
-      if (p === '') break;
-      p = parentPointer(p);
+    any = true;
+    if (pointer === '') continue;
+    let node = root;
+    const tokens = pointer.split('/');
+    for (let i = 1; i < tokens.length; i++) {
+      node.children ??= new Map();
+      let child = node.children.get(tokens[i]);
+      if (child === undefined) {
+        child = {};
+        node.children.set(tokens[i], child);
+      }
+      node = child;
     }
   }
-  const spans = new Map<string, ValueSpan>();
-  if (wanted.size === 0) return spans;
+  const lookup: PointerSpans = {
+    get(pointer: string): ValueSpan | undefined {
+      let node: PointerNode | undefined = root;
+      if (pointer !== '') {
+        const tokens = pointer.split('/');
+        for (let i = 1; i < tokens.length && node !== undefined; i++) node = node.children?.get(tokens[i]);
+      }
+      return node?.span;
+    },
+  };
+  if (!any) return lookup;
   const stack: Frame[] = [];
 
-  /** The pointer and key of a value starting now, or undefined when it is not wanted. */
-  const enter = (): { pointer: string | undefined; key: Span | undefined } => {
+  /** The node of a value starting now (and its key), or undefined when it is not wanted. */
+  let enteredKey: Span | undefined;
+  const enter = (): PointerNode | undefined => {
+    enteredKey = undefined;
     const parent = stack[stack.length - 1];
-    if (parent === undefined) return { pointer: '', key: undefined };
-    let pointer: string | undefined;
-    let key: Span | undefined;
+    if (parent === undefined) return root;
     if (parent.isArray) {
       const index = parent.index++;
-      if (parent.pointer !== undefined) pointer = `${parent.pointer}/${index}`;
-    } else {
-      const pending = parent.pendingKey;
-      parent.pendingKey = undefined;
-      if (parent.pointer !== undefined && pending !== undefined) {
-        pointer = `${parent.pointer}/${pointerToken(pending.name)}`;
-        key = pending.span;
-      }
+      return parent.node?.children?.get(String(index));
     }
-    return pointer !== undefined && wanted.has(pointer) ? { pointer, key } : { pointer: undefined, key: undefined };
+    const name = parent.pendingName;
+    parent.pendingName = undefined;
+    const children = parent.node?.children;
+    if (children === undefined || name === undefined) return undefined;
+    const node = children.get(pointerToken(name));
+    if (node !== undefined) enteredKey = { offset: parent.pendingOffset, length: parent.pendingLength };
+    return node;
   };
   const openContainer = (offset: number, isArray: boolean): void => {
-    const { pointer, key } = enter();
-    stack.push({ pointer, isArray, open: offset, key, index: 0, pendingKey: undefined });
+    const node = enter();
+    stack.push({ node, isArray, open: offset, key: enteredKey, index: 0, pendingName: undefined, pendingOffset: 0, pendingLength: 0 });
   };
   const closeContainer = (offset: number, length: number): void => {
     const frame = stack.pop();
-    if (frame?.pointer !== undefined) {
-      spans.set(frame.pointer, { key: frame.key, value: { offset: frame.open, length: offset + length - frame.open }, container: true });
+    if (frame?.node !== undefined) {
+      frame.node.span = { key: frame.key, value: { offset: frame.open, length: offset + length - frame.open }, container: true };
     }
   };
 
@@ -151,132 +183,17 @@ export function locatePointers(text: string, pointers: Iterable<string>, options
       onArrayEnd: closeContainer,
       onObjectProperty: (name, offset, length) => {
         const top = stack[stack.length - 1];
-        if (top !== undefined) top.pendingKey = { name, span: { offset, length } };
+        if (top === undefined) return;
+        top.pendingName = name;
+        top.pendingOffset = offset;
+        top.pendingLength = length;
       },
       onLiteralValue: (_value, offset, length) => {
-        const { pointer, key } = enter();
-        if (pointer !== undefined) spans.set(pointer, { key, value: { offset, length }, container: false });
+        const node = enter();
+        if (node !== undefined) node.span = { key: enteredKey, value: { offset, length }, container: false };
       },
     },
     parseOptions(options),
   );
-  return spans;
-}
-
-/** A property of an object and its neighbours, for edits that rename or remove it. */
-export interface PropertyContext {
-  readonly name: string;
-  readonly key: Span;
-  /** From the key's opening quote to the end of the value. */
-  readonly property: Span;
-  /** Names of all properties of the same object, this one included. */
-  readonly siblings: readonly string[];
-  /** End of the previous property's value, if there is one. */
-  readonly previousEnd: number | undefined;
-  /** Start of the next property's key, if there is one. */
-  readonly nextStart: number | undefined;
-  /** The object's braces: offset of `{` and of `}`. */
-  readonly open: number;
-  readonly close: number;
-}
-
-interface ObjectFrame {
-  readonly open: number;
-  readonly isArray: boolean;
-  readonly props: { name: string; key: Span; end: number }[];
-  /** Index in props of the properties whose key starts at a wanted offset. */
-  readonly targets: number[];
-}
-
-/**
- * The property whose key starts at each given offset (the start of a diagnostic on a key), with
- * what an edit needs to know of its object. Offsets that are not at a key are absent.
- */
-export function propertiesAt(text: string, keyOffsets: Iterable<number>, options?: JsonTextOptions): Map<number, PropertyContext> {
-  const wanted = new Set(keyOffsets);
-  const found = new Map<number, PropertyContext>();
-  if (wanted.size === 0) return found;
-  const stack: ObjectFrame[] = [];
-  /** A value ended at `end`: when it is a property's value, that property ends there too. */
-  const valueEnded = (end: number): void => {
-    const top = stack[stack.length - 1];
-    if (top !== undefined && !top.isArray && top.props.length > 0) {
-      const last = top.props[top.props.length - 1];
-      if (last.end < 0) last.end = end;
-    }
-  };
-  const open = (offset: number, isArray: boolean): void => {
-    stack.push({ open: offset, isArray, props: [], targets: [] });
-  };
-  const close = (offset: number, length: number): void => {
-    const frame = stack.pop();
-    if (frame === undefined) return;
-    for (const i of frame.targets) {
-      const prop = frame.props[i];
-      if (prop.end < 0) continue;
-      found.set(prop.key.offset, {
-        name: prop.name,
-        key: prop.key,
-        property: { offset: prop.key.offset, length: prop.end - prop.key.offset },
-        siblings: frame.props.map((p) => p.name),
-        previousEnd: i > 0 ? frame.props[i - 1].end : undefined,
-        nextStart: i + 1 < frame.props.length ? frame.props[i + 1].key.offset : undefined,
-        open: frame.open,
-        close: offset,
-      });
-    }
-    valueEnded(offset + length);
-  };
-  visit(
-    text,
-    {
-      onObjectBegin: (offset) => open(offset, false),
-      onArrayBegin: (offset) => open(offset, true),
-      onObjectEnd: close,
-      onArrayEnd: close,
-      onObjectProperty: (name, offset, length) => {
-        const top = stack[stack.length - 1];
-        if (top === undefined || top.isArray) return;
-        if (wanted.has(offset)) top.targets.push(top.props.length);
-        top.props.push({ name, key: { offset, length }, end: -1 });
-      },
-      onLiteralValue: (_value, offset, length) => valueEnded(offset + length),
-    },
-    parseOptions(options),
-  );
-  return found;
-}
-
-/** A replacement of `length` characters at `offset` by `content`. */
-export interface TextEditSpec extends Span {
-  readonly content: string;
-}
-
-/** Renames a property: only its key changes. */
-export function renamePropertyEdit(property: PropertyContext, newName: string): TextEditSpec {
-  return { ...property.key, content: JSON.stringify(newName) };
-}
-
-/**
- * Removes a property with the comma that joined it to a neighbour and the space before the next
- * key, so the text stays valid and keeps its layout: `{"a":1,"b":2}` → `{"b":2}` or `{"a":1}`, and
- * an indented property on its own line takes its line with it.
- */
-export function removePropertyEdit(property: PropertyContext): TextEditSpec {
-  const { offset, length } = property.property;
-  if (property.nextStart !== undefined) return { offset, length: property.nextStart - offset, content: '' };
-  if (property.previousEnd !== undefined) {
-    return { offset: property.previousEnd, length: offset + length - property.previousEnd, content: '' };
-  }
-  // The only property: leave `{}`.
-  return { offset: property.open + 1, length: property.close - property.open - 1, content: '' };
-}
-
-/** Applies non-overlapping edits to a text (for tests and for previews). */
-export function applyTextEdits(text: string, edits: readonly TextEditSpec[]): string {
-  let out = text;
-  for (const e of [...edits].sort((a, b) => b.offset - a.offset)) {
-    out = out.slice(0, e.offset) + e.content + out.slice(e.offset + e.length);
-  }
-  return out;
+  return lookup;
 }

@@ -38,6 +38,7 @@ export function formatNumber(v: number): string {
     }
     return v < 0 ? `-${text}` : text;
   }
+  if (Math.abs(v) >= 1e21 && Number.isFinite(v)) return v.toPrecision(3); // not 300 digits of grouped zeros
   let text = fractions.get(v);
   if (text === undefined) {
     text = numberFormat.format(v);

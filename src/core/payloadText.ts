@@ -3,7 +3,8 @@
 // missing field the object that lacks it. Also the fix of a deprecated field: its replacement.
 
 import { Finding } from './findings';
-import { JsonSyntaxError, JsonTextOptions, PropertyContext, Span, TextEditSpec, locatePointers, parentPointer, parseJsonText, propertiesAt, removePropertyEdit, renamePropertyEdit, ValueSpan } from './jsonLocate';
+import { PropertyContext, TextEditSpec, propertiesAt, removePropertyEdit, renamePropertyEdit } from './jsonEdit';
+import { JsonSyntaxError, JsonTextOptions, PointerSpans, Span, ValueSpan, locatePointers, parentPointer, parseJsonText } from './jsonLocate';
 import { RESOURCES, ResourceKind } from './resources';
 import { RecordValidation, ValidateOptions, schemaFor, validate, validatePayload } from './validator';
 
@@ -48,7 +49,7 @@ function recordAt(payload: unknown, pointer: string): unknown {
 }
 
 /** Where a finding is shown, from the spans of its pointer and its ancestors. */
-function placeOf(spans: ReadonlyMap<string, ValueSpan>, pointer: string, finding: Finding): Span & { missing: boolean } {
+function placeOf(spans: PointerSpans, pointer: string, finding: Finding): Span & { missing: boolean } {
   let p = pointer;
   let span = spans.get(p);
   while (span === undefined && p !== '') {

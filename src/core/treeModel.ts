@@ -195,8 +195,8 @@ export function escapeMarkdown(text: string): string {
     if (c < 128 && MARKDOWN_SYNTAX[c] === 1) {
       out += `${text.slice(from, i)}\\${text[i]}`;
       from = i + 1;
-    } else if (c === 10) {
-      // '\n' or '\r\n'
+    } else if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+      // '\n', '\r\n', or a lone '\r' (Markdown breaks the line there too)
       out += `${text.slice(from, i > from && text.charCodeAt(i - 1) === 13 ? i - 1 : i)} `;
       from = i + 1;
     }
@@ -213,7 +213,7 @@ export function tooltipMarkdown(node: RecordNode): string {
   for (const name of keyFields) {
     if (!(name in fields)) continue;
     const value = fields[name];
-    const text = typeof value === 'string' ? shortText(value, 60) : typeof value === 'number' ? String(value) : shortText(JSON.stringify(value) ?? '', 60);
+    const text = typeof value === 'string' ? shortText(value, 60) : value !== null && typeof value === 'object' ? (Array.isArray(value) ? `[…] ${value.length} items` : '{…}') : String(value);
     lines.push(`- ${escapeMarkdown(name)}: ${escapeMarkdown(text)}`);
   }
   const counts = countByKind(validationOf(node).findings);

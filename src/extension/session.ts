@@ -35,7 +35,10 @@ export class Session implements vscode.Disposable {
       this.changeEmitter,
       this.tokenEmitter,
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('healthData') && !e.affectsConfiguration('healthData.tree')) this.invalidate();
+        // Only what changes the connection: not the view's grouping, validation or the sandbox URL
+        // (the sandbox controller handles that one).
+        const connectionSettings = e.affectsConfiguration('healthData') && !['tree', 'validation', 'sandbox.url'].some((k) => e.affectsConfiguration(`healthData.${k}`));
+        if (connectionSettings) this.invalidate();
       }),
       credentials.onDidChange((name) => {
         if (name === this.active?.name) this.invalidate();

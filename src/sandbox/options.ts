@@ -25,6 +25,11 @@ export interface SandboxOptions {
   wrapper?: 'none' | 'data' | 'items' | 'results'; // list reply shape, default bare array
   tokenHeader?: { name: string; scheme: string }; // default Authorization/Bearer; `?access_token=` works too
   faults?: FaultRule[];
+  /**
+   * Records served besides the generated ones, merged by their date (listed, by id, by date):
+   * JSON objects, by kind. See extraRecords.ts.
+   */
+  extraRecords?: { heartRate?: readonly unknown[]; activity?: readonly unknown[]; bodyFat?: readonly unknown[] };
   log?: (line: string) => void;
 }
 

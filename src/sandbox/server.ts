@@ -8,6 +8,7 @@ import { redact } from '../core/errors';
 import { RESOURCES, resource } from '../core/resources';
 import type { SandboxContext, SandboxRequestLog } from './context';
 import { Dataset, generateDataset } from './data';
+import { checkExtraRecords, mergeExtraRecords } from './extraRecords';
 import { FaultBook, FaultRule, formatFaultRule } from './faults';
 import { Exchange, Timers, sendError } from './http';
 import { SandboxConfig, SandboxOptions, resolveOptions } from './options';
@@ -22,6 +23,8 @@ export type { Dataset, DatasetOptions } from './data';
 export { FAULT_NAMES, formatFaultRule, parseFaultSpec } from './faults';
 export type { FaultName, FaultRule } from './faults';
 export type { SandboxConfig, SandboxOptions } from './options';
+export { checkExtraRecords } from './extraRecords';
+export type { ExtraRecords } from './extraRecords';
 
 export interface Sandbox {
   /** http://127.0.0.1:PORT; the auth_url and the base_url are both this. */
@@ -50,7 +53,7 @@ const MAX_LOGGED_REQUESTS = 10_000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const config = resolveOptions(options);
-  const dataset = generateDataset(config);
+  const dataset = mergeExtraRecords(generateDataset(config), checkExtraRecords(options.extraRecords));
   const faults = new FaultBook();
   for (const rule of options.faults ?? []) faults.add(rule);
   const ctx: SandboxContext = {

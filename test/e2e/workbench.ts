@@ -7,10 +7,11 @@
 //   const wb = await Workbench.open({ vsix: 'health-data-explorer.vsix', env: { ... } });
 //   try { await wb.runCommand('Health Data: Show Request Log'); await wb.screenshot('log'); }
 //   finally { await wb.close(); }
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
 
 /** What scripts/code-server.mjs exports (it is plain JavaScript, so typed here). */
 interface CodeServer {
@@ -48,6 +49,23 @@ interface CodeServerModule {
 // load an ES module on every Node 20 release; this keeps a real dynamic import.
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
 
+/**
+ * The packaged production extension the end-to-end tests install: $HDE_E2E_VSIX when set (the
+ * e2e runner packages it once for every test file), else packaged now by scripts/e2e.mjs.
+ */
+export function packagedVsix(): string {
+  const given = process.env.HDE_E2E_VSIX;
+  if (given) {
+    if (!fs.existsSync(given)) throw new Error(`HDE_E2E_VSIX=${given} does not exist`);
+    return path.resolve(given);
+  }
+  const root = findRepoRoot();
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'e2e.mjs'), '--package-only'], { cwd: root, encoding: 'utf8' });
+  const file = r.stdout.trim().split('\n').pop() ?? '';
+  if (r.status !== 0 || !fs.existsSync(file)) throw new Error(`packaging the extension failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+  return file;
+}
+
 /** The repository root: the nearest folder upwards with our package.json (works from out/). */
 export function findRepoRoot(): string {
   let dir = __dirname;
@@ -76,6 +94,8 @@ export interface WorkbenchOptions {
   extensionsDir?: string;
   /** Folder the workbench opens; default: a fresh empty one. */
   folder?: string;
+  /** User settings (User/settings.json of a fresh profile), e.g. the colour theme. */
+  settings?: Record<string, unknown>;
   /** Extra environment for code-server and so the extension host (e.g. a sandbox address). */
   env?: Record<string, string>;
   /** Default true; HDE_HEADLESS=0 shows the window (needs a display). */
@@ -85,8 +105,28 @@ export interface WorkbenchOptions {
   startTimeoutMs?: number;
 }
 
+/** A console message of the page or any of its frames (webviews included). */
+export interface ConsoleEntry {
+  readonly type: string;
+  readonly text: string;
+  readonly url: string;
+}
+
+/** A row of a tree or list view as the workbench renders it. */
+export interface TreeRow {
+  readonly index: number;
+  readonly level: number;
+  readonly expanded: boolean | undefined;
+  readonly text: string;
+  readonly label: string;
+}
+
 export class Workbench {
   private closed = false;
+  /** Messages of JavaScript dialogs (alert, confirm, prompt) any frame opened; each is dismissed. */
+  readonly dialogs: string[] = [];
+  /** Console messages since the workbench was up. */
+  readonly console: ConsoleEntry[] = [];
 
   private constructor(
     readonly page: Page,
@@ -94,7 +134,13 @@ export class Workbench {
     readonly server: CodeServer,
     private readonly scratch: string,
     private readonly cs: CodeServerModule,
-  ) {}
+  ) {
+    page.on('dialog', (dialog) => {
+      this.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      dialog.dismiss().catch(() => undefined);
+    });
+    page.on('console', (m) => this.console.push({ type: m.type(), text: m.text(), url: m.location().url ?? '' }));
+  }
 
   /** Starts code-server and Chromium and waits until the workbench shows its activity bar. */
   static async open(o: WorkbenchOptions = {}): Promise<Workbench> {
@@ -103,14 +149,17 @@ export class Workbench {
     const scratch = cs.makeOwnedTempDir('hde-e2e-');
     const extensionsDir = o.extensionsDir ?? path.join(scratch, 'extensions');
     const folder = o.folder ?? path.join(scratch, 'workspace');
+    const userDataDir = path.join(scratch, 'user-data');
     fs.mkdirSync(extensionsDir, { recursive: true });
     fs.mkdirSync(folder, { recursive: true });
+    fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+    if (o.settings) fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), `${JSON.stringify(o.settings, null, 2)}\n`);
     if (o.vsix) cs.installExtension(path.resolve(o.vsix), extensionsDir);
 
     let server: CodeServer | undefined;
     let browser: Browser | undefined;
     try {
-      server = await cs.startCodeServer({ folder, extensionsDir, env: o.env });
+      server = await cs.startCodeServer({ folder, userDataDir, extensionsDir, env: o.env });
       browser = await cs.launchChromium({ headless: o.headless });
       const url = cs.workbenchUrl(server, { folder, extensionDevelopmentPath: o.extensionDevelopmentPath });
       const page = await cs.openWorkbenchPage(browser, url, { viewport: o.viewport });
@@ -158,9 +207,88 @@ export class Workbench {
     return this.page.frameLocator('iframe.webview').first().frameLocator('iframe#active-frame');
   }
 
+  /** The rows of the side bar's tree as rendered now, in display order. */
+  async sideBarRows(): Promise<TreeRow[]> {
+    const rows = await this.page.$$eval('.part.sidebar .monaco-list-row', (els) =>
+      els.map((e) => ({
+        index: Number(e.getAttribute('data-index')),
+        level: Number(e.getAttribute('aria-level') ?? 1),
+        expanded: e.hasAttribute('aria-expanded') ? e.getAttribute('aria-expanded') === 'true' : undefined,
+        text: e.textContent ?? '',
+        label: e.getAttribute('aria-label') ?? '',
+      })),
+    );
+    return rows.sort((a, b) => a.index - b.index);
+  }
+
+  /**
+   * Finds a row of the side bar's tree by the path of row tests from a root down (each test
+   * sees the row), expanding every row on the way, and returns its index. Waits for rows to
+   * appear (children load asynchronously).
+   */
+  async revealTreeRow(pathTests: ReadonlyArray<(row: TreeRow) => boolean>, what: string, timeoutMs = 20_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const rows = await this.sideBarRows();
+      let from = 0;
+      let to = rows.length;
+      let found: TreeRow | undefined;
+      for (let depth = 0; depth < pathTests.length; depth++) {
+        // Only the rows under the previous match: up to the next row at its level or above.
+        found = rows.slice(from, to).find((r) => r.level === depth + 1 && pathTests[depth](r));
+        if (!found) break;
+        const at = rows.indexOf(found);
+        if (depth < pathTests.length - 1) {
+          if (found.expanded === false) {
+            await this.page.locator(`.part.sidebar .monaco-list-row[data-index="${found.index}"]`).click();
+            found = undefined;
+            break; // rows changed: look again
+          }
+          const end = rows.findIndex((r, i) => i > at && r.level <= found!.level);
+          from = at + 1;
+          to = end < 0 ? rows.length : end;
+        }
+      }
+      if (found) return found.index;
+      if (Date.now() > deadline) {
+        throw new Error(`no tree row for ${what}; rows:\n${rows.map((r) => `${'  '.repeat(r.level - 1)}${r.label || r.text}`).join('\n')}`);
+      }
+      await this.page.waitForTimeout(150);
+    }
+  }
+
+  /** Clicks the side bar's tree row at a data-index. */
+  async clickTreeRow(index: number): Promise<void> {
+    await this.page.locator(`.part.sidebar .monaco-list-row[data-index="${index}"]`).click();
+  }
+
+  /**
+   * The content frame of a webview (the document the extension's HTML is loaded into) whose
+   * document passes `test`, evaluated in the frame; waits for one. `test` runs in the page.
+   */
+  async webviewFrame<T>(test: () => T | undefined | false | null, what: string, timeoutMs = 20_000): Promise<{ frame: Frame; value: T }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const frame of this.page.frames()) {
+        const parent = frame.parentFrame();
+        // code-server: iframe.webview loads pre/index.html, which holds the content frame.
+        if (!parent || !/\/webview\/browser\/pre\/index\.html/.test(parent.url())) continue;
+        const value = await frame.evaluate(test).catch(() => undefined);
+        if (value) return { frame, value: value as T };
+      }
+      if (Date.now() > deadline) throw new Error(`no webview showing ${what} within ${timeoutMs} ms`);
+      await this.page.waitForTimeout(150);
+    }
+  }
+
   /** Saves a screenshot to test-results/e2e/<name>.png and returns the path. */
   async screenshot(name: string): Promise<string> {
     return this.cs.screenshot(this.page, `e2e/${name}`);
+  }
+
+  /** Saves a screenshot to test-results/<relative>.png (e.g. `screenshots/tree`) and returns the path. */
+  async screenshotAs(relative: string): Promise<string> {
+    return this.cs.screenshot(this.page, relative);
   }
 
   /** The last lines code-server printed, for failure messages. */

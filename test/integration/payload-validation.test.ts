@@ -359,6 +359,23 @@ describe('payload validation', function () {
     assert.match(text, /0 when the source does not provide them/);
   });
 
+  it('leaves files above 5 MB to the command, which shows the most severe 2000 findings', async () => {
+    const record = ACTIVITY.trimEnd();
+    const count = Math.ceil((5 * 1024 * 1024) / record.length) + 10;
+    const uri = vscode.Uri.file(path.join(dir, 'big.health.json'));
+    fs.writeFileSync(uri.fsPath, `[\n${new Array<string>(count).fill(record).join(',\n')}\n]\n`);
+    await vscode.commands.executeCommand('vscode.open', uri);
+    await waitFor('the notice that live validation is off', () => messages.shown.some((m) => m.includes('big.health.json is larger than 5 MB')));
+    assert.deepEqual(ours(uri), []);
+    const summary = await validate({ uri });
+    assert.equal(summary?.records, count);
+    assert.equal(summary?.counts.error, count);
+    const diagnostics = ours(uri);
+    assert.equal(diagnostics.length, 2001);
+    assert.equal(diagnostics.filter((d) => d.code === 'error').length, 2000, 'errors first');
+    assert.ok(diagnostics.some((d) => d.message === `Showing 2000 of ${count * 8} findings, the most severe first.`));
+  });
+
   it('validates an untitled document (Open as JSON Document) and clears its diagnostics when it closes', async () => {
     const doc = await vscode.workspace.openTextDocument({ language: 'json', content: ACTIVITY });
     await vscode.window.showTextDocument(doc);

@@ -159,10 +159,11 @@ class Maker {
     this.bases = { heartRate: data.heartRate as Obj[], activity: data.activity as Obj[], bodyFat: data.bodyFat as Obj[] };
   }
 
-  hostileString(): string {
+  /** One of HOSTILE_STRINGS, sometimes two joined, sometimes behind 100 kB or 1 MB of text. */
+  hostileString(allowHuge = true): string {
     const { rng } = this;
     const s = rng.pick(HOSTILE_STRINGS);
-    if (rng.chance(0.05)) return `${'A'.repeat(rng.chance(0.1) ? 1_000_000 : 100_000)}${s}`;
+    if (allowHuge && rng.chance(0.05)) return `${'A'.repeat(rng.chance(0.1) ? 1_000_000 : 100_000)}${s}`;
     if (rng.chance(0.25)) return `${rng.pick(HOSTILE_STRINGS)}${s}`;
     return s;
   }
@@ -176,7 +177,7 @@ class Maker {
       case 3: return this.hostileString();
       case 4: return Array.from({ length: rng.int(4) }, () => this.hostileValue(depth + 1));
       case 5: return this.hostileObject(depth + 1);
-      default: return nested(rng.pick([64, 200, 1000]), this.hostileString(), rng.chance(0.5));
+      default: return nested(rng.pick([64, 200, 1000]), this.hostileString(false), rng.chance(0.5));
     }
   }
 
@@ -221,14 +222,16 @@ class Maker {
       } else if (op === 6) {
         const depth = rng.chance(0.1) ? 50_000 : rng.pick([64, 500, 3_000]);
         if (depth > 3_000) tooDeep = true;
-        put(record, rng.chance(0.5) ? 'sourceData' : rng.pick([...NUMBER_FIELDS[kind], 'id', 'source']), nested(depth, this.hostileString(), rng.chance(0.5)));
+        put(record, rng.chance(0.5) ? 'sourceData' : rng.pick([...NUMBER_FIELDS[kind], 'id', 'source']), nested(depth, this.hostileString(false), rng.chance(0.5)));
         notes.push(`deep:${depth}`);
       } else if (op === 7) {
         put(record, 'sourceData', this.hostileObject());
         notes.push('sourceData');
       } else if (op === 8) {
-        const zones = Array.from({ length: rng.chance(0.1) ? 5_000 : rng.int(6) }, () =>
-          rng.chance(0.5) ? { name: this.hostileString(), min: rng.pick(ODD_NUMBERS), max: 1, duration: 1, caloriesBurned: 1 } : this.hostileValue(),
+        // Many zones are small ones; a few zones may be anything.
+        const many = rng.chance(0.1);
+        const zones = Array.from({ length: many ? 5_000 : rng.int(6) }, () =>
+          many || rng.chance(0.5) ? { name: this.hostileString(!many), min: rng.pick(ODD_NUMBERS), max: 1, duration: 1, caloriesBurned: 1 } : this.hostileValue(),
         );
         put(record, 'zones', zones);
         notes.push(`zones:${zones.length}`);
@@ -247,7 +250,7 @@ class Maker {
       case 0: return { record: this.hostileString(), tooDeep: false };
       case 1: return { record: Array.from({ length: rng.int(5) }, () => this.hostileObject()), tooDeep: false };
       case 2: return { record: rng.pick([null, 0, true, [], {}, -1e308]), tooDeep: false };
-      case 3: return { record: nested(20_000, this.hostileString(), rng.chance(0.5)), tooDeep: true };
+      case 3: return { record: nested(20_000, this.hostileString(false), rng.chance(0.5)), tooDeep: true };
       default: return { record: this.hostileObject(), tooDeep: false };
     }
   }
@@ -272,7 +275,7 @@ export function hostileRecords(count: number, seed: string | number = 'issue-6')
 
 /**
  * The e2e fixture: records that carry every hostile string at once (in the source, an unknown
- * field, sourceData, zone names, keys), prototype keys, a 20,000-character string and nesting
+ * field, sourceData, zone names, keys), prototype keys, a 5,000-character string and nesting
  * deep enough to be collapsed, kept small enough to load in a browser.
  */
 export function fixtureRecords(count = 50, seed: string | number = 'hostile-fixture'): Array<{ kind: ResourceKind | null; label: string; record: unknown }> {
@@ -292,7 +295,7 @@ export function fixtureRecords(count = 50, seed: string | number = 'hostile-fixt
     put(record, 'source', s(0));
     put(record, s(1).slice(0, 200), s(2));
     put(record, HOSTILE_KEYS[i % HOSTILE_KEYS.length], s(3));
-    const sourceData: Obj = { note: s(4), link: `javascript:${mark('sourceData')}`, huge: `${'A'.repeat(20_000)}${s(5)}`, deep: nested(100 + i, s(6), i % 2 === 0) };
+    const sourceData: Obj = { note: s(4), link: `javascript:${mark('sourceData')}`, huge: `${'A'.repeat(5_000)}${s(5)}`, deep: nested(100 + i, s(6), i % 2 === 0) };
     put(sourceData, '__proto__', { [POLLUTION_KEY]: 'yes' });
     put(record, 'sourceData', sourceData);
     put(record, 'constructor', { prototype: { [POLLUTION_KEY]: 'yes' } });
@@ -309,7 +312,10 @@ export function prototypeSnapshot(): Map<string, unknown> {
   const snap = new Map<string, unknown>();
   const protos: Array<[string, object]> = [['Object', Object.prototype], ['Array', Array.prototype], ['Function', Function.prototype], ['String', String.prototype]];
   for (const [name, proto] of protos) {
-    for (const key of Reflect.ownKeys(proto)) snap.set(`${name}.${String(key)}`, Object.getOwnPropertyDescriptor(proto, key)?.value);
+    for (const key of Reflect.ownKeys(proto)) {
+      const d = Object.getOwnPropertyDescriptor(proto, key);
+      snap.set(`${name}.${String(key)}`, d && ('value' in d ? d.value : d.get));
+    }
   }
   return snap;
 }

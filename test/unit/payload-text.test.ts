@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyTextEdits } from '../../src/core/jsonLocate';
+import { applyTextEdits } from '../../src/core/jsonEdit';
 import { PlacedFinding, deprecatedFieldFixes, deprecatedReplacement, validatePayloadText } from '../../src/core/payloadText';
 import { RESOURCES } from '../../src/core/resources';
 import { SCHEMA_DOCUMENTS, compiledSchema } from '../../src/core/schemas';

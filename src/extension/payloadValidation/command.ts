@@ -102,7 +102,13 @@ function tellSummary(summary: PayloadValidationSummary): void {
 
 export function registerValidatePayloadCommand(validator: DocumentValidator, live: LiveValidation): vscode.Disposable {
   return vscode.commands.registerCommand(VALIDATE_PAYLOAD_COMMAND, async (arg?: unknown): Promise<PayloadValidationSummary | undefined> => {
-    const document = await targetDocument(arg);
+    let document: vscode.TextDocument | undefined;
+    try {
+      document = await targetDocument(arg);
+    } catch (err) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the document to validate: {0}', err instanceof Error ? err.message : String(err)));
+      return undefined;
+    }
     if (!document) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Open a JSON document to validate it as a health data payload.'));
       return undefined;
