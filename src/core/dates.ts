@@ -197,6 +197,15 @@ export function groupByLocalDate<T>(
     if (list) list.push(rec);
     else groups.set(date, [rec]);
   }
-  const dates = [...groups.keys()].sort().reverse().map((date) => ({ date, records: groups.get(date)! }));
+  const keys = [...groups.keys()];
+  // The service lists newest first: then the dates are in order already.
+  if (!isDescending(keys)) keys.sort().reverse();
+  const dates = keys.map((date) => ({ date, records: groups.get(date)! }));
   return { dates, undated };
+}
+
+/** Each value before the one after it, strictly: distinct keys sorted newest first. */
+export function isDescending(values: readonly string[]): boolean {
+  for (let i = 1; i < values.length; i++) if (!(values[i] < values[i - 1])) return false;
+  return true;
 }

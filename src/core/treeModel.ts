@@ -2,7 +2,7 @@
 // it, the benchmarks measure it. Building it is linear and cheap; a record's findings and
 // tooltip are computed only when someone asks (the tree asks when a date is expanded).
 
-import { localDateOf, monthOf } from './dates';
+import { isDescending, localDateOf, monthOf } from './dates';
 import { headlineOf, shortText } from './labels';
 import { RESOURCES, ResourceKind, resource } from './resources';
 import { Finding, FindingKind, ValidationResult, validate } from './validator';
@@ -145,11 +145,6 @@ function buildTree(lists: ReadonlyArray<readonly [ResourceKind, readonly unknown
     current.dates.push({ type: 'date', date, key: `date/${date}`, groups: byDate.get(date)! });
   }
   return { months, undated, count };
-}
-
-function isDescending(values: readonly string[]): boolean {
-  for (let i = 1; i < values.length; i++) if (!(values[i] < values[i - 1])) return false;
-  return true;
 }
 
 const validations = new WeakMap<RecordNode, ValidationResult>();

@@ -264,16 +264,17 @@ export class Workbench {
 
   /**
    * The content frame of a webview (the document the extension's HTML is loaded into) whose
-   * document passes `test`, evaluated in the frame; waits for one. `test` runs in the page.
+   * document passes `test(arg)`, evaluated in the frame; waits for one. `test` runs in the
+   * frame, so it must not use anything from outside its own body.
    */
-  async webviewFrame<T>(test: () => T | undefined | false | null, what: string, timeoutMs = 20_000): Promise<{ frame: Frame; value: T }> {
+  async webviewFrame<T, A>(test: (arg: A) => T | undefined | false | null, arg: A, what: string, timeoutMs = 20_000): Promise<{ frame: Frame; value: T }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       for (const frame of this.page.frames()) {
         const parent = frame.parentFrame();
         // code-server: iframe.webview loads pre/index.html, which holds the content frame.
         if (!parent || !/\/webview\/browser\/pre\/index\.html/.test(parent.url())) continue;
-        const value = await frame.evaluate(test).catch(() => undefined);
+        const value = await frame.evaluate(test as (arg: unknown) => unknown, arg as unknown).catch(() => undefined);
         if (value) return { frame, value: value as T };
       }
       if (Date.now() > deadline) throw new Error(`no webview showing ${what} within ${timeoutMs} ms`);
