@@ -30,6 +30,11 @@ export interface PairOptions {
   warmup?: number;
   /** Calls of each side per pair, A and B taking turns, so a burst of load hits both. */
   turns?: number;
+  /**
+   * A full collection before each call (default), so neither side pays for the other's garbage.
+   * Off, both run on the heap as the previous call left it, as an application's would be.
+   */
+  collect?: boolean;
 }
 
 const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc;
@@ -47,8 +52,8 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-async function timed(fn: () => unknown): Promise<number> {
-  collect();
+async function timed(fn: () => unknown, full: boolean): Promise<number> {
+  if (full) collect();
   const started = performance.now();
   await fn();
   return performance.now() - started;
@@ -63,6 +68,7 @@ export async function sideBySide(a: () => unknown, b: () => unknown, options: Pa
   const runs = Math.max(5, options.runs ?? 7);
   const warmup = options.warmup ?? 2;
   const turns = Math.max(1, options.turns ?? 3);
+  const full = options.collect ?? true;
   const as: number[] = [];
   const bs: number[] = [];
   const ratios: number[] = [];
@@ -72,11 +78,11 @@ export async function sideBySide(a: () => unknown, b: () => unknown, options: Pa
     let tb = 0;
     for (let t = 0; t < turns; t++) {
       if (order++ % 2 === 0) {
-        ta += await timed(a);
-        tb += await timed(b);
+        ta += await timed(a, full);
+        tb += await timed(b, full);
       } else {
-        tb += await timed(b);
-        ta += await timed(a);
+        tb += await timed(b, full);
+        ta += await timed(a, full);
       }
     }
     if (i < warmup) continue;

@@ -1,5 +1,6 @@
-// Goal 3: the tree model of ten years of all three resources (months, dates, records with their
-// labels and their tooltips) against JSON.parse of the same data.
+// Goal 3: the tree model of ten years of all three resources (months, dates, every record's node
+// with its label) against JSON.parse of the same data. A tooltip is made when the view asks for
+// it, on hover: its cost is measured apart, per tooltip and for all of them at once.
 
 import { RESOURCES, ResourceKind } from '../src/core/resources';
 import { RecordTree, buildDateFirstTree, buildResourceTree, tooltipMarkdown } from '../src/core/treeModel';

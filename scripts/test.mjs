@@ -1,5 +1,6 @@
-// `npm test`: builds, type-checks, runs the unit tests (plain mocha on core, sandbox, CLI) and
-// then the integration tests inside a real VS Code extension host, and closes with one line
+// `npm test`: builds, type-checks, runs the unit tests (plain mocha on core, sandbox, CLI), the
+// integration tests inside a real VS Code extension host, then the end-to-end tests (the
+// packaged .vsix in code-server, driven in Chromium), and closes with one line
 // `tests: N passed, N failed`. Exits non-zero when anything fails.
 //   --unit   unit tests only
 import { spawnSync } from 'node:child_process';
@@ -74,6 +75,15 @@ if (!unitOnly && existsSync(join(root, 'scripts/integration.mjs'))) {
   rmSync(integrationReport, { force: true });
   const code = run('node', ['scripts/integration.mjs'], { env: { ...process.env, MOCHA_JSON_REPORT: integrationReport } });
   if (!addReport(integrationReport) && code !== 0) totals.failed += 1;
+  if (code !== 0) failedRuns++;
+}
+
+if (!unitOnly && existsSync(join(root, 'scripts/e2e.mjs'))) {
+  console.log('\n> end-to-end tests (packaged .vsix in code-server, Chromium)');
+  const e2eReport = join(resultsDir, 'e2e.json');
+  rmSync(e2eReport, { force: true });
+  const code = run('node', ['scripts/e2e.mjs'], { env: { ...process.env, MOCHA_JSON_REPORT: e2eReport } });
+  if (!addReport(e2eReport) && code !== 0) totals.failed += 1;
   if (code !== 0) failedRuns++;
 }
 

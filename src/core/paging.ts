@@ -85,7 +85,7 @@ class ListReader {
     const remaining = this.total === undefined ? undefined : this.total - plan.offset - got;
 
     if (!plan.all) {
-      const more = next !== undefined || (remaining !== undefined ? remaining > 0 : page.records.length >= plan.limit);
+      const more = next !== undefined || (remaining !== undefined ? remaining > 0 : page.records.length > 0);
       if (more) this.stop('only the first page was asked for (all: false)');
     } else if (
       remaining !== undefined && remaining > 0 && got > 0 && plan.concurrency > 1 &&

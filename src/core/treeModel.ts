@@ -120,15 +120,23 @@ function buildTree(lists: ReadonlyArray<readonly [ResourceKind, readonly unknown
         undated.push(node);
         continue;
       }
-      if (date !== lastDate) {
-        let groups = byDate.get(date);
-        if (!groups) byDate.set(date, (groups = []));
-        let group = groups[groups.length - 1];
-        if (group?.kind !== kind) groups.push((group = { kind, records: [] }));
-        lastDate = date;
-        lastGroup = group.records;
+      if (date === lastDate) {
+        lastGroup.push(node);
+        continue;
       }
-      lastGroup.push(node);
+      lastDate = date;
+      // Arrays start as literals: an empty one grows room for 17 on its first push, which most
+      // of these (one summary a day) would never use.
+      const groups = byDate.get(date);
+      const group = groups?.[groups.length - 1];
+      if (group?.kind === kind) {
+        lastGroup = group.records;
+        lastGroup.push(node);
+      } else {
+        lastGroup = [node];
+        if (groups) groups.push({ kind, records: lastGroup });
+        else byDate.set(date, [{ kind, records: lastGroup }]);
+      }
     }
   }
   const dates = [...byDate.keys()];

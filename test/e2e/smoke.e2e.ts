@@ -1,7 +1,7 @@
 // End-to-end smoke test: the real workbench in Chromium with our extension loaded, driven
-// like a user would. Not part of `npm test`; run it after `npm test` (or a build and tsc):
+// like a user would. Run by scripts/e2e.mjs (the last phase of `npm test`), which sets
+// HDE_E2E_VSIX to the packaged extension; without it the source folder is loaded:
 //   npx mocha out/test/e2e/smoke.e2e.js
-// HDE_E2E_VSIX=<file.vsix> tests the packaged extension instead of the source folder.
 // Screenshots go to test-results/e2e/.
 import * as assert from 'node:assert/strict';
 import { Workbench, findRepoRoot } from './workbench';
@@ -12,7 +12,9 @@ describe('e2e smoke: the workbench with Health Data Explorer', function () {
 
   before(async () => {
     const vsix = process.env.HDE_E2E_VSIX;
-    wb = await Workbench.open(vsix ? { vsix } : { extensionDevelopmentPath: findRepoRoot() });
+    // No welcome page: it opens after the workbench is up and takes the focus from the palette.
+    const settings = { 'workbench.startupEditor': 'none' };
+    wb = await Workbench.open(vsix ? { vsix, settings } : { extensionDevelopmentPath: findRepoRoot(), settings });
   });
 
   afterEach(async function () {

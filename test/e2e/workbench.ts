@@ -240,7 +240,10 @@ export class Workbench {
         const at = rows.indexOf(found);
         if (depth < pathTests.length - 1) {
           if (found.expanded === false) {
-            await this.page.locator(`.part.sidebar .monaco-list-row[data-index="${found.index}"]`).click();
+            const row = `.part.sidebar .monaco-list-row[data-index="${found.index}"]`;
+            await this.page.locator(row).click();
+            // Before looking again: a second click on a row still shown closed would close it.
+            await this.page.locator(`${row}[aria-expanded="true"]`).waitFor({ timeout: Math.max(1000, deadline - Date.now()) });
             found = undefined;
             break; // rows changed: look again
           }
