@@ -32,11 +32,8 @@ function packageVsix(): { bytes?: number; files?: number; note?: string } {
   try {
     const out = join(dir, 'extension.vsix');
     const vsce = join(root, 'node_modules', '.bin', 'vsce');
-    // vsce refuses relative README images unless told where they will live; for measuring the
-    // size, where matters not, so the repository's address stands in.
-    const repo = ((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { repository?: { url?: string } }).repository?.url ?? 'https://example.invalid/repo')
-      .replace(/\.git$/, '');
-    const args = ['package', '--no-dependencies', '--baseContentUrl', `${repo}/blob/HEAD/`, '--baseImagesUrl', `${repo}/raw/HEAD/`, '-o', out];
+    // The same command as `npm run package`: the README's screenshot ships inside the package.
+    const args = ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', out];
     const r = spawnSync(vsce, args, { cwd: root, encoding: 'utf8', timeout: 120_000 });
     if (r.status !== 0 || !existsSync(out)) return { note: `vsce package failed: ${(r.stderr || r.stdout || String(r.error)).trim().slice(0, 300)}` };
     const files = /\((\d+) files?,/.exec(r.stdout)?.[1];

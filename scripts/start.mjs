@@ -23,7 +23,8 @@ function run(cmd, args) {
 say('building and packaging the extension');
 run(process.execPath, ['esbuild.mjs', '--production']);
 const vsix = join(repoRoot, 'health-data-explorer.vsix');
-run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix]);
+// The README's screenshot ships inside the package and resolves there, so links stay relative.
+run(join(repoRoot, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix]);
 
 ensureCodeServer();
 

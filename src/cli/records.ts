@@ -183,7 +183,7 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
       localDateOf(r, def.kind) ?? '?',
       printable(shortId(textField(r, 'id')) ?? '?', 12),
       printable(textField(r, 'source') ?? '?', 16),
-      headlineOf(r, def.kind) ?? '—',
+      printable(headlineOf(r, def.kind) ?? '—', 30),
       notes.join(' '),
     ];
   });

@@ -11,12 +11,12 @@ const isLeapYear = (year: number): boolean => year % 4 === 0 && (year % 100 !== 
 const lastDay = (year: number, month: number): number => (month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1]);
 
 /** The ASCII digit at `i` as a number, or -1. */
-function digitAt(s: string, i: number): number {
+export function digitAt(s: string, i: number): number {
   const c = s.charCodeAt(i) - 48;
   return c >= 0 && c <= 9 ? c : -1;
 }
 
-function twoDigitsAt(s: string, i: number): number {
+export function twoDigitsAt(s: string, i: number): number {
   const a = digitAt(s, i);
   const b = digitAt(s, i + 1);
   return a < 0 || b < 0 ? -1 : a * 10 + b;
@@ -27,7 +27,7 @@ function twoDigitsAt(s: string, i: number): number {
  * regex or a Date (the tree reads one per record); -1 when it is not one, and for years before
  * 100, which isCalendarDate judges as Date.UTC does.
  */
-function calendarDateAt(s: string): number {
+export function calendarDateAt(s: string): number {
   if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return -1; // '-'
   const hi = twoDigitsAt(s, 0);
   const lo = twoDigitsAt(s, 2);

@@ -14,7 +14,7 @@ import { DEFAULT_ENVIRONMENT } from '../../src/extension/environments';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { ViewNode } from '../../src/extension/tree/nodes';
 import { FaultRule, Sandbox, startSandbox } from '../../src/sandbox/server';
-import { EXTENSION_ID, extensionApi, resetSettings } from './helpers';
+import { EXTENSION_ID, extensionApi, resetSettings, waitFor } from './helpers';
 
 const SECRET = 'hde-sweep-secret-6f2d91c4a7e8';
 const USER_TOKEN = 'hde-sweep-user-token-0b7e35a9d2c1';
@@ -152,7 +152,11 @@ describe('reliability: no secret or token in any sink', function () {
       'healthData.groupByResource': () => run('healthData.groupByResource'),
       'healthData.loadMore': () => run('healthData.loadMore', { kind: 'activity' }),
       'healthData.retry': () => run('healthData.retry', { kind: 'activity' }),
-      'healthData.openRecord': () => run('healthData.openRecord', { kind: 'activity', record: activity }),
+      'healthData.openRecord': async () => {
+        await run('healthData.openRecord', { kind: 'activity', record: activity });
+        // Its webview loads, says ready and is sent the record: a message to search.
+        await waitFor('the record view to say ready', () => (api.recordViews.get(`activity/${activity.id}`)?.readyCount ?? 0) >= 1, 20_000);
+      },
       'healthData.openAsJson': () => run('healthData.openAsJson', { kind: 'heartRate', record: heartRate }),
       'healthData.copyJson': () => run('healthData.copyJson', { kind: 'bodyFat', record: bodyFat }),
       'healthData.copyId': () => run('healthData.copyId', { kind: 'bodyFat', record: bodyFat }),
