@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Finding, FindingKind } from '../../src/core/findings';
 import { LARGE_BYTES, MAX_DEPTH, MAX_TEXT, PAGE_SIZE, anchorOf, estimateSize } from '../../src/core/jsonTree';
-import { JsonNode, RecordView, RecordViewModel, buildRecordViewModel, emptyRecordViewModel, titleOf } from '../../src/core/recordView';
+import { JsonNode, RecordView, RecordViewModel, emptyRecordViewModel, titleOf } from '../../src/core/recordView';
 import { ACTIVITY_NUMBER_FIELDS, ResourceKind } from '../../src/core/resources';
 import { validate } from '../../src/core/validator';
 import { contentSecurityPolicy, newNonce, recordViewHtml } from '../../src/extension/recordView/html';
