@@ -18,8 +18,14 @@ export const MAX_QUOTED = 60;
 
 /** A string cut to MAX_QUOTED characters (with an ellipsis), for messages. */
 export function truncate(text: string): string {
-  return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED - 1)}…` : text;
+  const cut = text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED - 1)}…` : text;
+  // Control characters and invisible direction marks from a payload are written out as \uXXXX:
+  // a message must not hide text or turn our own words around (U+202E reverses what follows).
+  return INVISIBLE.test(cut) ? cut.replace(INVISIBLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : cut;
 }
+
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
 
 /** A short rendering of any value for a message: never long, whatever the value's size. */
 export function describeValue(value: unknown): string {
