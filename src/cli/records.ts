@@ -58,6 +58,9 @@ export async function getCommand(
     record = await conn.client.getLatest(def.kind);
   } else {
     if (!target.trim()) throw new HealthDataError('usage', 'The id or date is empty.');
+    if (/^\d{1,4}-\d{1,2}-\d{1,2}$/.test(target) && !/^\d{4}-\d{2}-\d{2}$/.test(target)) {
+      throw new HealthDataError('usage', `"${target}" looks like a date: write dates as YYYY-MM-DD.`);
+    }
     if (/^\d{4}-\d{2}-\d{2}$/.test(target) && def.byDate && !isCalendarDate(target)) {
       throw new HealthDataError('usage', `${target} is not a real calendar date.`);
     }

@@ -87,7 +87,18 @@ export function shortId(id: string | undefined, length = 10): string | undefined
 
 /** A string cut to a length, with an ellipsis; control characters are left for the caller to strip. */
 export function shortText(text: string, max = 60): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return inertText(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+}
+
+const INVISIBLE_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from a payload made safe to show inline: control characters and direction marks become
+ * U+FFFD, so a label cannot move a terminal's cursor or reorder the words shown after it.
+ */
+export function inertText(text: string): string {
+  INVISIBLE_CONTROLS.lastIndex = 0;
+  return INVISIBLE_CONTROLS.test(text) ? text.replace(INVISIBLE_CONTROLS, '\ufffd') : text;
 }
 
 /** "1:05" for 3900 seconds: time in a heart rate zone as h:mm. */

@@ -95,11 +95,16 @@ function countsOf(findings: readonly Finding[]): Record<FindingKind, number> {
 
 const numberText = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? numberFormat.format(v) : undefined);
 
+export const MAX_ZONE_ROWS = 50;
+const MAX_ZONE_NAME = 120;
+
 function zoneRows(record: unknown, field: string): ZoneRow[] {
   const zones = record && typeof record === 'object' ? (record as Record<string, unknown>)[field] : undefined;
   if (!Array.isArray(zones)) return [];
   const rows: ZoneRow[] = [];
-  for (let i = 0; i < zones.length; i++) {
+  // A table of zones is for people: a source's handful. Hostile or broken payloads with
+  // thousands are capped, and each name is cut, so the model stays small.
+  for (let i = 0; i < Math.min(zones.length, MAX_ZONE_ROWS); i++) {
     const zone: unknown = zones[i];
     const z = zone && typeof zone === 'object' && !Array.isArray(zone) ? (zone as Record<string, unknown>) : {};
     const pointer = `/${field}/${i}`;
@@ -108,7 +113,7 @@ function zoneRows(record: unknown, field: string): ZoneRow[] {
     rows.push({
       pointer,
       anchorId: anchorOf(pointer),
-      name: typeof z.name === 'string' ? z.name : '—',
+      name: typeof z.name === 'string' ? (z.name.length > MAX_ZONE_NAME ? `${z.name.slice(0, MAX_ZONE_NAME - 1)}…` : z.name) : '—',
       range: min !== undefined || max !== undefined ? `${min ?? '?'}–${max ?? '?'} bpm` : '—',
       time: typeof z.duration === 'number' ? formatDurationHm(z.duration) : '—',
       calories: numberText(z.caloriesBurned) ?? '—',

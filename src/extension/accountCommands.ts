@@ -156,6 +156,7 @@ export function registerAccountCommands(session: Session, sandbox: SandboxContro
       validateInput: (v) => (/\s/.test(v.trim()) ? vscode.l10n.t('The token cannot contain spaces.') : undefined),
     }));
     if (token === undefined) return false;
+    if (/\s/.test(token.trim())) throw new HealthDataError('usage', vscode.l10n.t('The token cannot contain spaces.'));
     if (token.trim()) await session.credentials.store(env.name, 'userAccessToken', token.trim());
     else await session.credentials.delete(env.name, 'userAccessToken');
     session.invalidate();

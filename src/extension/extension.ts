@@ -20,6 +20,9 @@ export interface HealthDataExtensionApi {
   /** The open record panels. */
   readonly recordViews: RecordViews;
   readonly statusBar: TokenStatusBar;
+  /** The extension's mementos, which it never writes a secret to (the tests search them). */
+  readonly globalState: vscode.Memento;
+  readonly workspaceState: vscode.Memento;
   /** Where VS Code keeps this extension's logs (the request log's file is inside). */
   readonly logUri: vscode.Uri;
   /** Milliseconds spent in activate(), from entry to return. */
@@ -54,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   );
   const activationMs = performance.now() - started;
   log.debug(`activated in ${activationMs.toFixed(1)} ms`);
-  return { session, sandbox, tree, recordViews, statusBar, logUri: context.logUri, activationMs };
+  return { session, sandbox, tree, recordViews, statusBar, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

@@ -19,6 +19,7 @@ export class Session implements vscode.Disposable {
   private sandboxEnvironment: Environment | undefined;
   private current: Connection | undefined;
   private gen = 0;
+  private readonly warned = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   private readonly tokenEmitter = new vscode.EventEmitter<ClientToken | undefined>();
@@ -107,8 +108,15 @@ export class Session implements vscode.Disposable {
           : vscode.l10n.t('No environment is set up: start the local sandbox or set healthData.baseUrl and your credentials.'),
       );
     }
-    const { errors } = checkEnvironment(env);
+    const { errors, warnings } = checkEnvironment(env);
     if (errors.length) throw new HealthDataError('usage', errors[0]);
+    // Plain http:// to a host that is not loopback: say so before the secret travels, once each.
+    for (const warning of warnings) {
+      if (this.warned.has(warning)) continue;
+      this.warned.add(warning);
+      this.log.warn(warning);
+      void vscode.window.showWarningMessage(warning);
+    }
     const settings = readRequestSettings();
     const generation = this.gen;
     const credentials = this.credentials;
