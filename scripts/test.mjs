@@ -54,37 +54,27 @@ const resultsDir = join(root, 'test-results');
 mkdirSync(resultsDir, { recursive: true });
 
 let failedRuns = 0;
+
+/** Runs one phase, which writes its mocha counts to the JSON report it is given, and adds them up. */
+function phase(title, name, args) {
+  console.log(`\n> ${title}`);
+  const report = join(resultsDir, `${name}.json`);
+  rmSync(report, { force: true });
+  const code = run('node', args(report), { env: { ...process.env, MOCHA_JSON_REPORT: report } });
+  // A phase that failed without writing its report (it crashed before mocha ran) counts as one failure.
+  if (!addReport(report) && code !== 0) totals.failed += 1;
+  if (code !== 0) failedRuns++;
+}
+
 const unitFiles = findTests(join(root, 'out/test/unit'));
 if (unitFiles.length === 0) {
   console.error('no unit tests found');
   process.exit(1);
 }
-console.log('\n> unit tests (mocha)');
-const unitReport = join(resultsDir, 'unit.json');
-rmSync(unitReport, { force: true });
-const unitCode = run('node', ['scripts/mocha-run.cjs', unitReport, ...unitFiles]);
-if (!addReport(unitReport)) {
-  // The spec reporter ran but the JSON report is missing: count the run as one failure.
-  if (unitCode !== 0) totals.failed += 1;
-}
-if (unitCode !== 0) failedRuns++;
-
-if (!unitOnly && existsSync(join(root, 'scripts/integration.mjs'))) {
-  console.log('\n> integration tests (real VS Code extension host)');
-  const integrationReport = join(resultsDir, 'integration.json');
-  rmSync(integrationReport, { force: true });
-  const code = run('node', ['scripts/integration.mjs'], { env: { ...process.env, MOCHA_JSON_REPORT: integrationReport } });
-  if (!addReport(integrationReport) && code !== 0) totals.failed += 1;
-  if (code !== 0) failedRuns++;
-}
-
-if (!unitOnly && existsSync(join(root, 'scripts/e2e.mjs'))) {
-  console.log('\n> end-to-end tests (packaged .vsix in code-server, Chromium)');
-  const e2eReport = join(resultsDir, 'e2e.json');
-  rmSync(e2eReport, { force: true });
-  const code = run('node', ['scripts/e2e.mjs'], { env: { ...process.env, MOCHA_JSON_REPORT: e2eReport } });
-  if (!addReport(e2eReport) && code !== 0) totals.failed += 1;
-  if (code !== 0) failedRuns++;
+phase('unit tests (mocha)', 'unit', (report) => ['scripts/mocha-run.cjs', report, ...unitFiles]);
+if (!unitOnly) {
+  phase('integration tests (real VS Code extension host)', 'integration', () => ['scripts/integration.mjs']);
+  phase('end-to-end tests (packaged .vsix in code-server, Chromium)', 'e2e', () => ['scripts/e2e.mjs']);
 }
 
 const skipped = totals.pending ? `, ${totals.pending} skipped` : '';

@@ -195,7 +195,8 @@ export class HealthDataClient {
    * re-minted once if the service answers 401 (and then the call is tried once more).
    */
   private async authorizedGet(url: string, signal: AbortSignal | undefined): Promise<HttpReply> {
-    const user = await this.userAccessToken();
+    // No await (a microtask hop per page) when there is no user access token to read.
+    const user = this.options.userAccessToken === undefined ? undefined : await this.userAccessToken();
     if (user !== undefined) {
       try {
         return await this.get(url, user, signal);

@@ -68,9 +68,18 @@ export function splitUrl(url: string): { path: string; query: string } {
 
 export class HttpTransport {
   private readonly connections = new Connections();
+  /** The attempts in flight: each one's stop. */
+  private readonly active = new Set<(failure: AttemptFailure) => void>();
 
   constructor(private readonly settings: HttpSettings) {
-    settings.lifetime.addEventListener('abort', () => this.connections.destroy(), { once: true });
+    settings.lifetime.addEventListener(
+      'abort',
+      () => {
+        this.connections.destroy();
+        for (const stop of [...this.active]) stop(new AttemptFailure('cancelled', 'cancelled (the client was disposed)', false));
+      },
+      { once: true },
+    );
   }
 
   /** Hides every credential the client knows of in a text. */
@@ -104,23 +113,26 @@ export class HttpTransport {
   private async attempt(req: HttpRequest, raw: { path: string; query: string }, request: string, attempt: number): Promise<HttpReply> {
     const stopped = this.stopReason(req.signal);
     if (stopped) throw stopped;
-    const ctrl = new AbortController();
+    const timeoutMs = this.settings.timeoutMs;
+    // One signal per attempt for node-fetch (a light one: see AttemptSignal); whatever stops the
+    // attempt aborts it, and `aborted` settles the moment anything aborts, even if node-fetch is
+    // slow to notice.
+    const signal = new AttemptSignal();
     let why: AttemptFailure | undefined;
+    let fail!: (failure: AttemptFailure) => void;
+    const aborted = new Promise<never>((_, reject) => (fail = reject));
+    aborted.catch(ignore);
     const stop = (failure: AttemptFailure) => {
-      why ??= failure;
-      ctrl.abort();
+      if (why) return;
+      why = failure;
+      fail(failure);
+      signal.abort();
     };
     const onCaller = () => stop(new AttemptFailure('cancelled', 'cancelled', false));
-    const onLifetime = () => stop(new AttemptFailure('cancelled', 'cancelled (the client was disposed)', false));
-    const timer = setTimeout(
-      () => stop(new AttemptFailure('timeout', `no complete reply within ${this.settings.timeoutMs} ms (timed out)`, false)),
-      this.settings.timeoutMs,
-    );
+    const timer = setTimeout(stopOnTimeout, timeoutMs, stop, timeoutMs);
     req.signal?.addEventListener('abort', onCaller, { once: true });
-    this.settings.lifetime.addEventListener('abort', onLifetime, { once: true });
-    // Settles the moment anything aborts, even if node-fetch is slow to notice.
-    const aborted = new Promise<never>((_, reject) => ctrl.signal.addEventListener('abort', () => reject(why), { once: true }));
-    aborted.catch(() => undefined);
+    // The lifetime's abort stops every attempt in `active` (one listener for all of them).
+    this.active.add(stop);
     let status: number | undefined;
     let requestId: string | undefined;
     try {
@@ -131,9 +143,9 @@ export class HttpTransport {
       try {
         pending = fetch(req.url, {
           method: req.method,
-          headers: { Accept: 'application/json', ...req.headers },
+          headers: req.headers ? { Accept: 'application/json', ...req.headers } : ACCEPT_JSON,
           body: req.body,
-          signal: ctrl.signal,
+          signal: signal as unknown as AbortSignal,
           follow: 5,
           agent: prepared.agent,
         });
@@ -163,7 +175,7 @@ export class HttpTransport {
     } finally {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onCaller);
-      this.settings.lifetime.removeEventListener('abort', onLifetime);
+      this.active.delete(stop);
     }
   }
 
@@ -242,6 +254,51 @@ export class HttpTransport {
     }
   }
 }
+
+const ACCEPT_JSON: Readonly<Record<string, string>> = Object.freeze({ Accept: 'application/json' });
+
+function ignore(): void {
+  // A rejection handled where the promise is raced.
+}
+
+function stopOnTimeout(stop: (failure: AttemptFailure) => void, timeoutMs: number): void {
+  stop(new AttemptFailure('timeout', `no complete reply within ${timeoutMs} ms (timed out)`, false));
+}
+
+/**
+ * The abort signal node-fetch is given for one attempt. node-fetch v2 accepts any object whose
+ * class is named AbortSignal (as the abort-controller polyfill's is) and uses only `aborted`,
+ * `addEventListener('abort')` and `removeEventListener`; Node's own AbortController and its
+ * EventTarget cost several microseconds and a dozen objects per request, this a few fields.
+ */
+class AttemptSignal {
+  aborted = false;
+  private listeners: ((event: { type: string }) => void)[] | undefined;
+
+  addEventListener(type: string, listener: (event: { type: string }) => void): void {
+    if (type !== 'abort' || this.aborted) return;
+    (this.listeners ??= []).push(listener);
+  }
+
+  removeEventListener(type: string, listener: (event: { type: string }) => void): void {
+    const listeners = this.listeners;
+    if (type !== 'abort' || !listeners) return;
+    const at = listeners.indexOf(listener);
+    if (at >= 0) listeners.splice(at, 1);
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (!listeners) return;
+    const event = { type: 'abort' };
+    for (const listener of listeners) listener.call(this, event);
+  }
+}
+// node-fetch checks the name of the class; a minifier must not lose it.
+Object.defineProperty(AttemptSignal, 'name', { value: 'AbortSignal' });
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -45,11 +45,14 @@ export class Dedupe {
     for (const r of records) {
       const id = r && typeof r === 'object' ? (r as { id?: unknown }).id : undefined;
       const seen: Set<unknown> | undefined = typeof id === 'string' ? this.strings : typeof id === 'number' ? this.numbers : undefined;
-      if (seen?.has(id)) {
-        this.dropped++;
-        continue;
+      if (seen !== undefined) {
+        // One lookup instead of has() then add(): the set grows unless the id was there.
+        const size = seen.size;
+        if (seen.add(id).size === size) {
+          this.dropped++;
+          continue;
+        }
       }
-      seen?.add(id);
       kept.push(r);
     }
     return kept;
@@ -62,6 +65,36 @@ export function withPage(url: string, limit: number, offset: number | undefined)
   if (offset === undefined) u.searchParams.delete('offset');
   else u.searchParams.set('offset', String(offset));
   return u.href;
+}
+
+// Values no list URL is likely to hold; a URL that does hold one gets withPage itself.
+const LIMIT_MARK = 918273645;
+const OFFSET_MARK = 546372819;
+
+/**
+ * withPage for many pages of one list: the URL is parsed and serialised once, with marks where
+ * the limit and the offset go, and each page's URL is the pieces around them joined, the very
+ * text withPage gives (numbers serialise as their digits, wherever they stand).
+ */
+export function pageUrls(url: string): (limit: number, offset: number) => string {
+  const template = withPage(url, LIMIT_MARK, OFFSET_MARK);
+  const limitMark = String(LIMIT_MARK);
+  const offsetMark = String(OFFSET_MARK);
+  const a = template.indexOf(limitMark);
+  const b = template.indexOf(offsetMark);
+  if (a < 0 || b < 0 || template.indexOf(limitMark, a + 1) >= 0 || template.indexOf(offsetMark, b + 1) >= 0) {
+    return (limit, offset) => withPage(url, limit, offset);
+  }
+  const limitFirst = a < b;
+  const [first, second] = limitFirst ? [a, b] : [b, a];
+  const firstEnd = first + (limitFirst ? limitMark : offsetMark).length;
+  const secondEnd = second + (limitFirst ? offsetMark : limitMark).length;
+  const head = template.slice(0, first);
+  const middle = template.slice(firstEnd, second);
+  const tail = template.slice(secondEnd);
+  return limitFirst
+    ? (limit, offset) => `${head}${limit}${middle}${offset}${tail}`
+    : (limit, offset) => `${head}${offset}${middle}${limit}${tail}`;
 }
 
 /** A next link as a URL, or undefined when it cannot be read as one. */

@@ -1,7 +1,7 @@
 // Reading a whole list: Link rel="next" when the service sends it, offsets otherwise, pages in
 // parallel when the total is known; wrappers recognised, repeats dropped by id, loops stopped.
 
-import { Dedupe, ListWrapper, parseLinkHeader, publicQuery, resolveLink, unwrapList, withPage } from './lists';
+import { Dedupe, ListWrapper, pageUrls, parseLinkHeader, publicQuery, resolveLink, unwrapList, withPage } from './lists';
 import { parseTotalCount } from './reply';
 
 export type { ListWrapper } from './lists';
@@ -64,6 +64,7 @@ class ListReader {
   private pages = 0;
   private complete = true;
   private stopReason: string | undefined;
+  private pageUrlOf: ((limit: number, offset: number) => string) | undefined;
 
   constructor(
     private readonly fetchPage: FetchPage,
@@ -102,7 +103,7 @@ class ListReader {
     // Every record went through `delivered` on arrival: when it dropped none, the list in page
     // order has no repeats either, and need not be checked again.
     const records = new Dedupe();
-    const all = this.delivered.dropped === 0 ? this.slots.flat() : records.keep(this.slots.flat());
+    const all = this.delivered.dropped === 0 ? this.inOrder() : records.keep(this.inOrder());
     // Whatever the mode, a total that was not reached means records are missing (an ignored
     // offset, a chain of links that ended early, records deleted while paging).
     const expected = this.total === undefined ? undefined : this.total - plan.offset;
@@ -120,6 +121,16 @@ class ListReader {
     };
   }
 
+  /** Every record received, in list order: `slots.flat()`, without its generic (slow) path. */
+  private inOrder(): unknown[] {
+    const all: unknown[] = [];
+    for (const slot of this.slots) {
+      if (slot === undefined) continue;
+      for (let i = 0; i < slot.length; i++) all.push(slot[i]);
+    }
+    return all;
+  }
+
   /** Stores a page's records and hands the new ones to onPage. */
   private receive(slot: number, records: unknown[]): number {
     this.pages++;
@@ -127,6 +138,12 @@ class ListReader {
     const fresh = this.delivered.keep(records);
     this.plan.onPage?.(fresh, this.pages);
     return fresh.length;
+  }
+
+  /** withPage(plan.url, limit, offset), the URL parsed once per list. */
+  private pageUrl(limit: number, offset: number): string {
+    this.pageUrlOf ??= pageUrls(this.plan.url);
+    return this.pageUrlOf(limit, offset);
   }
 
   private stop(reason: string): void {
@@ -180,7 +197,7 @@ class ListReader {
 
   /** Marks the result incomplete, unless a total says every record is here all the same. */
   private stopUnlessAllRead(reason: string): void {
-    if (this.total === undefined || new Dedupe().keep(this.slots.flat()).length < this.total - this.plan.offset) this.stop(reason);
+    if (this.total === undefined || new Dedupe().keep(this.inOrder()).length < this.total - this.plan.offset) this.stop(reason);
   }
 
   /**
@@ -204,7 +221,7 @@ class ListReader {
     let idle = 0;
     for (;;) {
       if (this.atPageLimit()) return;
-      const records = await this.fetchRecords(withPage(plan.url, plan.limit, offset), plan.signal);
+      const records = await this.fetchRecords(this.pageUrl(plan.limit, offset), plan.signal);
       const fresh = this.receive(0, records);
       if (records.length === 0) return;
       if (probing) {
@@ -261,7 +278,7 @@ class ListReader {
     let have = 0;
     while (have < expected) {
       if (have > 0 && this.atPageLimit()) return;
-      const records = await this.fetchRecords(withPage(this.plan.url, have === 0 ? expected : expected - have, offset + have), signal);
+      const records = await this.fetchRecords(this.pageUrl(have === 0 ? expected : expected - have, offset + have), signal);
       this.receive(slot, records);
       if (records.length === 0) {
         if (offset + have < (this.total ?? 0)) this.stop(`the page at offset ${offset + have} came back empty before the ${this.total} records the service counted`);
