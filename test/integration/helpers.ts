@@ -49,3 +49,15 @@ export async function resetSettings(): Promise<void> {
     }
   }
 }
+
+/** Reverts and closes every untitled editor (they are dirty: closing would ask "Save?"). */
+export async function closeUntitledEditors(): Promise<void> {
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      if (tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'untitled') {
+        await vscode.window.showTextDocument(tab.input.uri);
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+    }
+  }
+}

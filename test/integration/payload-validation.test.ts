@@ -9,32 +9,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PayloadValidationSummary } from '../../src/extension/payloadValidation/command';
 import { extensionApi, waitFor } from './helpers';
+import { ACTIVITY } from '../fixtures/payloads';
 
 const SOURCE = 'Health Data';
 const COMMAND = 'healthData.validatePayload';
-
-// A googlefit-like day: zeros the source does not provide, the deprecated userId, a field the
-// schema does not know (cadence) and a negative distance.
-const ACTIVITY = `{
-  "id": "a-1",
-  "userId": "u-1",
-  "humanId": "h-1",
-  "source": "googlefit",
-  "date": "2026-11-18",
-  "duration": 722,
-  "distance": -5,
-  "steps": 0,
-  "vigorous": 0,
-  "moderate": 0,
-  "light": 0,
-  "sedentary": 0,
-  "calories": 118,
-  "cadence": { "avg": 80 },
-  "sourceData": {},
-  "createdAt": "2026-11-19T03:14:07.512Z",
-  "updatedAt": "2026-11-19T03:14:07.512Z"
-}
-`;
 
 // A wrist tracker's heart rate summary without `value`, as the real service sends some.
 const HEART_RATE_WITHOUT_VALUE = `{

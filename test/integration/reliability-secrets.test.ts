@@ -14,7 +14,7 @@ import { DEFAULT_ENVIRONMENT } from '../../src/extension/environments';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { ViewNode } from '../../src/extension/tree/nodes';
 import { FaultRule, Sandbox, startSandbox } from '../../src/sandbox/server';
-import { EXTENSION_ID, extensionApi, resetSettings, waitFor } from './helpers';
+import { EXTENSION_ID, closeUntitledEditors, extensionApi, resetSettings, waitFor } from './helpers';
 
 const SECRET = 'hde-sweep-secret-6f2d91c4a7e8';
 const USER_TOKEN = 'hde-sweep-user-token-0b7e35a9d2c1';
@@ -111,14 +111,7 @@ describe('reliability: no secret or token in any sink', function () {
     restoreWindow();
     process.off('unhandledRejection', onUnhandled);
     api.recordViews.closeAll();
-    for (const group of vscode.window.tabGroups.all) {
-      for (const tab of group.tabs) {
-        if (tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'untitled') {
-          await vscode.window.showTextDocument(tab.input.uri);
-          await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-        }
-      }
-    }
+    await closeUntitledEditors();
     await api.session.credentials.clear(DEFAULT_ENVIRONMENT);
     await resetSettings();
     await service.close();

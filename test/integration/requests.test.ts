@@ -9,7 +9,7 @@ import { recordTitle } from '../../src/core/labels';
 import { RESOURCES, ResourceKind } from '../../src/core/resources';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { dateProblem, idProblem, rangeProblem } from '../../src/extension/prompts';
-import { resetSettings, waitFor, withSandbox } from './helpers';
+import { closeUntitledEditors, resetSettings, waitFor, withSandbox } from './helpers';
 
 type Level = 'error' | 'warning' | 'info';
 interface Shown {
@@ -107,15 +107,7 @@ describe('command palette requests', function () {
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await api.tree.whenLoaded();
     api.recordViews.closeAll();
-    // Untitled documents are dirty: revert and close each, so no "Save?" dialog waits.
-    for (const group of vscode.window.tabGroups.all) {
-      for (const tab of group.tabs) {
-        if (tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'untitled') {
-          await vscode.window.showTextDocument(tab.input.uri);
-          await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-        }
-      }
-    }
+    await closeUntitledEditors();
   });
 
   for (const def of RESOURCES.filter((r) => r.byDate)) {

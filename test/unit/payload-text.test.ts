@@ -8,6 +8,7 @@ import { applyTextEdits } from '../../src/core/jsonEdit';
 import { PlacedFinding, deprecatedFieldFixes, deprecatedReplacement, validatePayloadText } from '../../src/core/payloadText';
 import { RESOURCES } from '../../src/core/resources';
 import { SCHEMA_DOCUMENTS, compiledSchema } from '../../src/core/schemas';
+import { ACTIVITY } from '../fixtures/payloads';
 
 const root = join(__dirname, '..', '..', '..');
 const fixtureText = (name: string): string => readFileSync(join(root, 'test', 'fixtures', `${name}.json`), 'utf8');
@@ -20,29 +21,6 @@ const only = (findings: readonly PlacedFinding[], pointer: string, kind?: string
   assert.equal(matching.length, 1, `${pointer} ${kind ?? ''}: ${JSON.stringify(findings.map((f) => [f.kind, f.pointer]))}`);
   return matching[0];
 };
-
-// A googlefit-like day: zeros the source does not provide, the deprecated userId, a field the
-// schema does not know and a negative distance.
-const ACTIVITY = `{
-  "id": "a-1",
-  "userId": "u-1",
-  "humanId": "h-1",
-  "source": "googlefit",
-  "date": "2026-11-18",
-  "duration": 722,
-  "distance": -5,
-  "steps": 0,
-  "vigorous": 0,
-  "moderate": 0,
-  "light": 0,
-  "sedentary": 0,
-  "calories": 118,
-  "cadence": { "avg": 80 },
-  "sourceData": {},
-  "createdAt": "2026-11-19T03:14:07.512Z",
-  "updatedAt": "2026-11-19T03:14:07.512Z"
-}
-`;
 
 describe('payloadText', () => {
   describe('validatePayloadText places findings', () => {
