@@ -7,30 +7,28 @@ import * as https from 'node:https';
 
 type RequestHook = (req: http.ClientRequest) => void;
 type AddRequest = (this: http.Agent, req: http.ClientRequest, options: unknown) => void;
-type Watched<A extends http.Agent> = A & { next?: RequestHook };
 
 /**
- * Hands the next ClientRequest the agent receives to `next`. node-fetch builds its request and
- * calls `agent.addRequest` synchronously inside fetch(), so the hook set just before a fetch()
- * call meets exactly that fetch's request.
+ * The key under which a request's options carry its hook. node-fetch copies the object our
+ * `agent` function receives into the options of http.request(), and every layer between there
+ * and Agent.addRequest() copies them with spread or Object.assign, symbols included: Node's
+ * ClientRequest, and in VS Code's extension host the proxy patch (`http.proxySupport`), which
+ * puts its own agent in front of ours and hands us the request later, after resolving the
+ * proxy. So the hook finds its request however late it arrives, and never another's.
  */
-function watch<A extends http.Agent>(agent: A): Watched<A> {
-  const watched = agent as Watched<A>;
+const HOOK = Symbol('healthData.requestHook');
+
+type Tagged = { [HOOK]?: RequestHook };
+
+/** Calls the hook the options carry with the ClientRequest the agent receives. */
+function watch<A extends http.Agent>(agent: A): A {
   const add = (agent as unknown as { addRequest: AddRequest }).addRequest;
-  (watched as unknown as { addRequest: AddRequest }).addRequest = function (req, options) {
-    const hook = watched.next;
-    watched.next = undefined;
-    hook?.(req);
+  (agent as unknown as { addRequest: AddRequest }).addRequest = function (req, options) {
+    const hook = (options as Tagged | undefined)?.[HOOK];
+    if (typeof hook === 'function') hook(req);
     add.call(this, req, options);
   };
-  return watched;
-}
-
-export interface PreparedRequest {
-  /** node-fetch's `agent` option for this one request. */
-  agent: (parsed: URL) => http.Agent;
-  /** Call right after fetch() returned: forgets the hook if no request took it. */
-  done(): void;
+  return agent;
 }
 
 export class Connections {
@@ -38,24 +36,18 @@ export class Connections {
   private readonly https = watch(new https.Agent({ keepAlive: true }));
 
   /**
-   * Prepares one fetch(): `onRequest` will see its ClientRequest, and `exactPath` (path and
-   * query) replaces what URL parsing made of it, on the first request only (a redirect's URL is
-   * the server's).
+   * node-fetch's `agent` option for one fetch(): `onRequest` sees each ClientRequest the fetch
+   * makes (a redirect makes another), and `exactPath` (path and query) replaces what URL
+   * parsing made of it, on the first request only (a redirect's URL is the server's).
    */
-  prepare(exactPath: string | undefined, onRequest: RequestHook): PreparedRequest {
-    this.http.next = onRequest;
-    this.https.next = onRequest;
+  agentFor(exactPath: string | undefined, onRequest: RequestHook): (parsed: URL) => http.Agent {
     let first = true;
-    return {
-      agent: (parsed) => {
-        if (first && exactPath !== undefined) (parsed as unknown as { path: string }).path = exactPath;
-        first = false;
-        return parsed.protocol === 'https:' ? this.https : this.http;
-      },
-      done: () => {
-        if (this.http.next === onRequest) this.http.next = undefined;
-        if (this.https.next === onRequest) this.https.next = undefined;
-      },
+    return (parsed) => {
+      const options = parsed as unknown as Tagged & { path: string };
+      if (first && exactPath !== undefined) options.path = exactPath;
+      first = false;
+      options[HOOK] = onRequest;
+      return parsed.protocol === 'https:' ? this.https : this.http;
     };
   }
 

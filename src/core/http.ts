@@ -136,22 +136,17 @@ export class HttpTransport {
     let status: number | undefined;
     let requestId: string | undefined;
     try {
-      const prepared = this.connections.prepare(DOT_SEGMENT.test(raw.path) ? raw.path + raw.query : undefined, (clientRequest) =>
+      const agent = this.connections.agentFor(DOT_SEGMENT.test(raw.path) ? raw.path + raw.query : undefined, (clientRequest) =>
         onBodyCutShort(clientRequest, (cutStatus) => stop(cutShort(req.method, cutStatus))),
       );
-      let pending;
-      try {
-        pending = fetch(req.url, {
-          method: req.method,
-          headers: req.headers ? { Accept: 'application/json', ...req.headers } : ACCEPT_JSON,
-          body: req.body,
-          signal: signal as unknown as AbortSignal,
-          follow: 5,
-          agent: prepared.agent,
-        });
-      } finally {
-        prepared.done();
-      }
+      const pending = fetch(req.url, {
+        method: req.method,
+        headers: req.headers ? { Accept: 'application/json', ...req.headers } : ACCEPT_JSON,
+        body: req.body,
+        signal: signal as unknown as AbortSignal,
+        follow: 5,
+        agent,
+      });
       const res = await Promise.race([pending, aborted]);
       status = res.status;
       requestId = res.headers.get('x-request-id')?.trim() || undefined;

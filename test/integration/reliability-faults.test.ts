@@ -101,13 +101,19 @@ describe('reliability: the Records view under faults', function () {
     ['503, every time', [{ fault: '503', path: '/activities' }], /activities\/summaries: 503 Service Unavailable: .*4 attempts/],
     ['an HTML error page', [{ fault: 'html', path: '/activities' }], /activities\/summaries: 502 Bad Gateway: the server answered with an HTML page, not JSON/],
     ['malformed JSON', [{ fault: 'malformed-json', path: '/activities' }], /activities\/summaries: the reply is not valid JSON/],
-    // In the extension host a body cut short is noticed only at the request timeout (see README).
-    ['a truncated body', [{ fault: 'truncated', path: '/activities' }], /activities\/summaries: (the reply was cut short after 200 OK \(truncated body|no complete reply within \d+ ms \(timed out\))/],
+    // Noticed when the connection closes, not at the timeout, though VS Code's proxy patch puts
+    // its own agent in front of the client's.
+    ['a truncated body', [{ fault: 'truncated', path: '/activities' }], /activities\/summaries: the reply was cut short after 200 OK \(truncated body\).*4 attempts/],
     ['a connection reset', [{ fault: 'reset', path: '/activities' }], /activities\/summaries: network error: /],
     ['an error status in a 200 body', [{ fault: 'status-in-body', path: '/activities' }], /activities\/summaries: 401 Unauthorized: Unauthorized \(in the body of a 200 reply\)/],
     ['an expired token, every time', [{ fault: 'expired-token', path: '/activities' }], /401 Unauthorized: The access token has expired .*a freshly minted client token was rejected too/],
     ['a revoked token, every time', [{ fault: 'revoked-token', path: '/activities' }], /401 Unauthorized: The access token has been revoked .*a freshly minted client token was rejected too/],
   ];
+
+  it('runs behind VS Code\'s proxy patch, whose agent stands in front of the client\'s', () => {
+    // What the truncated-body case below relies on to mean anything.
+    assert.equal(vscode.workspace.getConfiguration('http').get('proxySupport'), 'override');
+  });
 
   for (const [what, faults, says] of failures) {
     it(`${what}: an error node that says so, with Retry; the records shown stay, marked stale`, async () => {

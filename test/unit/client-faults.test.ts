@@ -1,6 +1,7 @@
 // The client against a misbehaving sandbox: retries and their budget, Retry-After, timeouts,
 // cancellation, broken bodies, HTML pages, errors in the body; and what it tells the log.
 import * as assert from 'node:assert/strict';
+import http = require('node:http');
 import { RequestLogEntry } from '../../src/core/client';
 import { Sandbox } from '../../src/sandbox/server';
 import { LeakWatch, TODAY, requestsTo, sandboxWith } from './client-support';
@@ -133,6 +134,39 @@ describe('client: faults', () => {
     assert.equal(calls().length, 2);
     sandbox.addFault({ fault: 'truncated', path: ITEM });
     await watch.rejects(watch.client(sandbox, { maxRetries: 1 }).getRecord('activity', TODAY), 'network', /cut short after 200 OK \(truncated body/);
+  });
+
+  it('a body cut short is noticed at once when another agent stands in front of the client\'s', async function () {
+    // What VS Code's proxy patch (`http.proxySupport`) does in the extension host: http.request()
+    // gets a copy of the options with an agent of its own, which hands the request to the
+    // client's agent later. Unnoticed, the body would wait for the 20 s timeout and say so.
+    this.timeout(40_000);
+    class Front extends http.Agent {
+      constructor(private readonly inner: http.Agent) {
+        super();
+      }
+      addRequest(req: http.ClientRequest, options: object): void {
+        setImmediate(() => (this.inner as unknown as Front).addRequest(req, { ...options }));
+      }
+    }
+    const request = http.request;
+    let fronted = 0;
+    (http as { request: unknown }).request = (options: http.RequestOptions, callback?: () => void) => {
+      fronted++;
+      return request({ ...options, agent: new Front(options.agent as http.Agent) }, callback);
+    };
+    try {
+      sandbox.addFault({ fault: 'truncated', path: ITEM });
+      await watch.rejects(
+        watch.client(sandbox, { maxRetries: 1, timeoutMs: 20_000 }).getRecord('activity', TODAY),
+        'network',
+        /cut short after 200 OK \(truncated body/,
+      );
+    } finally {
+      (http as { request: unknown }).request = request;
+    }
+    assert.ok(fronted >= 2, `${fronted} requests went through the front agent`);
+    assert.equal(calls().length, 2);
   });
 
   it('a connection reset is a network error, retried', async () => {
