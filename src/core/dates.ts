@@ -179,28 +179,46 @@ export function monthOf(date: string): string {
 /**
  * Groups records by the local date they belong to, newest date first; records within a date
  * keep their order. Records with no usable date are returned under `undated`. Linear in the
- * number of records (one map insert each, one sort of the distinct dates).
+ * number of records. The service lists newest first, so while the dates come in descending
+ * order the groups are built as they come, without a map; the first date out of that order
+ * moves them into a map, and the distinct dates are sorted once at the end.
  */
 export function groupByLocalDate<T>(
   records: readonly T[],
   kind: ResourceKind,
 ): { dates: Array<{ date: string; records: T[] }>; undated: T[] } {
-  const groups = new Map<string, T[]>();
+  const dates: Array<{ date: string; records: T[] }> = [];
   const undated: T[] = [];
-  for (const rec of records) {
+  let current: { date: string; records: T[] } | undefined;
+  let groups: Map<string, { date: string; records: T[] }> | undefined;
+  for (let i = 0; i < records.length; i++) {
+    const rec = records[i];
     const date = localDateOf(rec, kind);
     if (date === undefined) {
       undated.push(rec);
       continue;
     }
-    const list = groups.get(date);
-    if (list) list.push(rec);
-    else groups.set(date, [rec]);
+    if (current !== undefined && date === current.date) {
+      current.records.push(rec);
+      continue;
+    }
+    if (groups === undefined) {
+      if (current === undefined || date < current.date) {
+        current = { date, records: [rec] };
+        dates.push(current);
+        continue;
+      }
+      groups = new Map(dates.map((g) => [g.date, g]));
+    }
+    current = groups.get(date);
+    if (current) current.records.push(rec);
+    else {
+      current = { date, records: [rec] };
+      groups.set(date, current);
+      dates.push(current);
+    }
   }
-  const keys = [...groups.keys()];
-  // The service lists newest first: then the dates are in order already.
-  if (!isDescending(keys)) keys.sort().reverse();
-  const dates = keys.map((date) => ({ date, records: groups.get(date)! }));
+  if (groups !== undefined) dates.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
   return { dates, undated };
 }
 

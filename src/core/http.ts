@@ -70,6 +70,11 @@ export class HttpTransport {
   private readonly connections = new Connections();
   /** The attempts in flight: each one's stop. */
   private readonly active = new Set<(failure: AttemptFailure) => void>();
+  /**
+   * The attempts in flight under each caller's signal. A list's pages share one signal: it gets
+   * one 'abort' listener, not an EventTarget listener added and removed around every request.
+   */
+  private readonly bySignal = new WeakMap<AbortSignal, Set<(failure: AttemptFailure) => void>>();
 
   constructor(private readonly settings: HttpSettings) {
     settings.lifetime.addEventListener(
@@ -128,9 +133,9 @@ export class HttpTransport {
       fail(failure);
       signal.abort();
     };
-    const onCaller = () => stop(new AttemptFailure('cancelled', 'cancelled', false));
     const timer = setTimeout(stopOnTimeout, timeoutMs, stop, timeoutMs);
-    req.signal?.addEventListener('abort', onCaller, { once: true });
+    const callers = req.signal === undefined ? undefined : this.stopsUnder(req.signal);
+    callers?.add(stop);
     // The lifetime's abort stops every attempt in `active` (one listener for all of them).
     this.active.add(stop);
     let status: number | undefined;
@@ -149,7 +154,8 @@ export class HttpTransport {
       });
       const res = await Promise.race([pending, aborted]);
       status = res.status;
-      requestId = res.headers.get('x-request-id')?.trim() || undefined;
+      const requestIdHeader = res.headers.get('x-request-id');
+      requestId = requestIdHeader?.trim() || undefined;
       let text: string;
       try {
         text = await Promise.race([res.text(), aborted]);
@@ -157,7 +163,7 @@ export class HttpTransport {
         if (why) throw why;
         throw cutShort(req.method, res.status, errorCode(err));
       }
-      const reply = interpretReply(req.method, res, text);
+      const reply = interpretReply(req.method, res, text, requestIdHeader);
       return { status: res.status, body: reply.body, headers: res.headers, requestId: reply.requestId, url: req.url, request, attempts: attempt };
     } catch (err) {
       // What aborted the attempt wins over how node-fetch noticed; the reply's status and
@@ -169,7 +175,7 @@ export class HttpTransport {
       throw new AttemptFailure(failure.kind, failure.detail, failure.retryable, info);
     } finally {
       clearTimeout(timer);
-      req.signal?.removeEventListener('abort', onCaller);
+      callers?.delete(stop);
       this.active.delete(stop);
     }
   }
@@ -187,6 +193,24 @@ export class HttpTransport {
       request,
       retryAfterMs: failure.info.retryAfterMs,
     });
+  }
+
+  /** The set of attempts the caller's signal stops when it aborts. */
+  private stopsUnder(signal: AbortSignal): Set<(failure: AttemptFailure) => void> {
+    let stops = this.bySignal.get(signal);
+    if (stops === undefined) {
+      const these = new Set<(failure: AttemptFailure) => void>();
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const stop of [...these]) stop(new AttemptFailure('cancelled', 'cancelled', false));
+        },
+        { once: true },
+      );
+      this.bySignal.set(signal, these);
+      stops = these;
+    }
+    return stops;
   }
 
   private delayBefore(attempt: number, failure: AttemptFailure): number {

@@ -57,11 +57,15 @@ export interface RawReply {
  * The JSON body of a reply, or the failure it is: an error status (with the service's message
  * and request id), an error status inside a 2xx body, an HTML page, a body that is not JSON.
  */
-export function interpretReply(method: string, res: RawReply, text: string): { body: unknown; requestId?: string } {
-  const contentType = res.headers.get('content-type');
+export function interpretReply(
+  method: string,
+  res: RawReply,
+  text: string,
+  requestIdHeader: string | null = res.headers.get('x-request-id'),
+): { body: unknown; requestId?: string } {
   const parsed = parseJson(text);
   const body = parsed.ok ? parsed.value : undefined;
-  const requestId = requestIdOf(res.headers.get('x-request-id'), body);
+  const requestId = requestIdOf(requestIdHeader, body);
   const ok = res.status >= 200 && res.status < 300;
   if (ok && parsed.ok) {
     const hidden = statusInBody(body);
@@ -69,6 +73,8 @@ export function interpretReply(method: string, res: RawReply, text: string): { b
     const detail = `${statusLine(hidden)}${said(body, hidden)} (in the body of a ${res.status} reply)`;
     throw statusFailure(method, hidden, detail, { serviceMessage: serviceMessageOf(body, hidden), requestId });
   }
+  // Read only on the way to a failure: a page that parsed never needs it.
+  const contentType = res.headers.get('content-type');
   if (ok) {
     const what = text.trim() === ''
       ? 'the reply is empty, not JSON'

@@ -65,6 +65,15 @@ class ListReader {
   private complete = true;
   private stopReason: string | undefined;
   private pageUrlOf: ((limit: number, offset: number) => string) | undefined;
+  /**
+   * Pages read side by side whose records are still to be de-duplicated and given to onPage.
+   * That work waits for the next turn of the event loop, by which time the worker that read
+   * the page has its next request on the wire: it overlaps the wait instead of delaying it.
+   */
+  private readonly backlog: Array<{ records: unknown[]; page: number }> = [];
+  private drainer: ReturnType<typeof setImmediate> | undefined;
+  private deliveryError: { err: unknown } | undefined;
+  private group: AbortController | undefined;
 
   constructor(
     private readonly fetchPage: FetchPage,
@@ -131,13 +140,42 @@ class ListReader {
     return all;
   }
 
-  /** Stores a page's records and hands the new ones to onPage. */
-  private receive(slot: number, records: unknown[]): number {
-    this.pages++;
+  /**
+   * Stores a page's records and hands the new ones to onPage; returns how many were new. With
+   * `later`, the handing on waits for the next turn of the event loop (see `backlog`) and the
+   * page's length is returned instead.
+   */
+  private receive(slot: number, records: unknown[], later = false): number {
+    const page = ++this.pages;
     (this.slots[slot] ??= []).push(...records);
+    if (!later) return this.deliver(records, page);
+    this.backlog.push({ records, page });
+    this.drainer ??= setImmediate(() => {
+      this.drainer = undefined;
+      try {
+        this.drain();
+      } catch (err) {
+        // onPage threw: the workers stop at their next page and the list fails with it.
+        this.deliveryError ??= { err };
+        this.group?.abort();
+      }
+    });
+    return records.length;
+  }
+
+  deliver(records: unknown[], page: number): number {
     const fresh = this.delivered.keep(records);
-    this.plan.onPage?.(fresh, this.pages);
+    this.plan.onPage?.(fresh, page);
     return fresh.length;
+  }
+
+  /** Hands on every page in the backlog, in the order they arrived. */
+  drain(): void {
+    for (;;) {
+      const next = this.backlog.shift();
+      if (next === undefined) return;
+      this.deliver(next.records, next.page);
+    }
   }
 
   /** withPage(plan.url, limit, offset), the URL parsed once per list. */
@@ -249,6 +287,7 @@ class ListReader {
       this.stop(`stopped at the limit of ${this.plan.maxPages} pages`);
     }
     const group = new AbortController();
+    this.group = group;
     const onAbort = () => group.abort();
     this.plan.signal?.addEventListener('abort', onAbort, { once: true });
     if (this.plan.signal?.aborted) group.abort();
@@ -260,6 +299,7 @@ class ListReader {
         await this.readSlot(index + 1, offsets[index], Math.min(pageSize, total - offsets[index]), group.signal);
       }
     };
+    let failed = false;
     try {
       await Promise.all(Array.from({ length: Math.min(this.plan.concurrency, offsets.length) }, async () => {
         try {
@@ -269,9 +309,22 @@ class ListReader {
           throw err;
         }
       }));
+    } catch (err) {
+      failed = true;
+      // A failing onPage aborted the group: its error, not the cancellation it caused.
+      if (this.deliveryError) throw this.deliveryError.err;
+      throw err;
     } finally {
       this.plan.signal?.removeEventListener('abort', onAbort);
+      this.group = undefined;
+      if (this.drainer !== undefined) clearImmediate(this.drainer);
+      this.drainer = undefined;
+      // The pages that arrived are handed on before the list settles, whatever it settles as;
+      // once it has failed, a failing onPage does not replace that failure.
+      if (failed || this.deliveryError) drainQuietly(this);
+      else this.drain();
     }
+    if (this.deliveryError) throw this.deliveryError.err;
   }
 
   private async readSlot(slot: number, offset: number, expected: number, signal: AbortSignal): Promise<void> {
@@ -279,12 +332,20 @@ class ListReader {
     while (have < expected) {
       if (have > 0 && this.atPageLimit()) return;
       const records = await this.fetchRecords(this.pageUrl(have === 0 ? expected : expected - have, offset + have), signal);
-      this.receive(slot, records);
+      this.receive(slot, records, true);
       if (records.length === 0) {
         if (offset + have < (this.total ?? 0)) this.stop(`the page at offset ${offset + have} came back empty before the ${this.total} records the service counted`);
         return;
       }
       have += records.length;
     }
+  }
+}
+
+function drainQuietly(reader: { drain(): void }): void {
+  try {
+    reader.drain();
+  } catch {
+    // The list already fails with the first error.
   }
 }

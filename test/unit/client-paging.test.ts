@@ -2,6 +2,7 @@
 // parallel when the total is known, wrappers, repeated records and a looping next link.
 import * as assert from 'node:assert/strict';
 import { HealthDataClient } from '../../src/core/client';
+import { Dedupe, textHash } from '../../src/core/lists';
 import { parseLinkHeader, readList } from '../../src/core/paging';
 import { Sandbox } from '../../src/sandbox/server';
 import { LeakWatch, ids, requestsTo, sandboxWith } from './client-support';
@@ -98,6 +99,27 @@ describe('client: paging', () => {
     assert.ok(most <= 4, `at most four pages in flight, saw ${most}`);
   });
 
+  it('pages read side by side all reach onPage, each record once, before the list settles; an onPage that throws fails the list with its error', async () => {
+    const sb = await start({ paging: 'link' });
+    const client = watch.client(sb, { pageSize: 10, concurrency: 4 });
+    const delivered: unknown[] = [];
+    const pages: number[] = [];
+    const result = await client.list('activity', {}, { onPage: (records, page) => (delivered.push(...records), pages.push(page)) });
+    assert.equal(result.pages, 20);
+    assert.deepEqual(pages, Array.from({ length: 20 }, (_, i) => i + 1), 'every page, numbered as it arrived');
+    assert.deepEqual(ids(delivered).sort(), ids(result.records).sort(), 'every record of the list, once');
+
+    let calls = 0;
+    const failing = client.list('activity', {}, {
+      onPage: (_records, page) => {
+        calls++;
+        if (page === 3) throw new Error('onPage broke on page 3');
+      },
+    });
+    await assert.rejects(failing, /onPage broke on page 3/);
+    assert.ok(calls >= 3);
+  });
+
   it('cancelling a list in parallel stops every page at once', async () => {
     const sb = await start({ paging: 'link' });
     // Every later page would take a minute: only the abort can end the list in time.
@@ -190,5 +212,37 @@ describe('client: paging', () => {
     assert.equal(links.get('prev'), 'https://x.test/p,q');
     assert.equal(links.get('first'), 'https://x.test/p,q');
     assert.equal(parseLinkHeader(undefined).size, 0);
+  });
+  it('de-duplicates by id across calls: the first of each id stays, "1" and 1 are two ids, records without one all stay', () => {
+    const dedupe = new Dedupe();
+    const first = [{ id: 'a' }, { id: 1 }, { id: '1' }, { x: 1 }];
+    assert.equal(dedupe.keep(first), first, 'nothing dropped: the same array, not a copy');
+    const second = [{ id: 'b' }, { id: 'a', again: true }, { x: 2 }, { id: 1 }, null, { id: 'b' }];
+    assert.deepEqual(dedupe.keep(second), [{ id: 'b' }, { x: 2 }, null]);
+    assert.equal(dedupe.dropped, 3);
+    assert.deepEqual(second.length, 6, 'the input is left as it was');
+  });
+  it('de-duplicates exactly when two different ids share a hash, and on long ids', () => {
+    // Two ids with one 30-bit hash, found by search (about 2^15 tries by the birthday bound).
+    const byHash = new Map<number, string>();
+    let pair: [string, string] | undefined;
+    for (let i = 0; !pair; i++) {
+      const id = `id-${i}`;
+      const other = byHash.get(textHash(id));
+      if (other !== undefined) pair = [other, id];
+      else byHash.set(textHash(id), id);
+    }
+    const [a, b] = pair;
+    assert.notEqual(a, b);
+    const dedupe = new Dedupe();
+    const first = [{ id: 'x' }, { id: a }, { id: 'y' }];
+    assert.equal(dedupe.keep(first), first);
+    assert.deepEqual(dedupe.keep([{ id: b }, { id: 'x' }, { id: a }, { id: b }, { id: 'z' }]), [{ id: b }, { id: 'z' }], 'the other id of the hash kept, the repeats dropped');
+    assert.equal(dedupe.dropped, 3);
+    // Ids longer than what is hashed in full: same ends, different middles, are two ids.
+    const long = (c: string) => `${'a'.repeat(40)}${c}${'b'.repeat(40)}`;
+    const longs = new Dedupe();
+    assert.deepEqual(longs.keep([{ id: long('1') }, { id: long('2') }, { id: long('1') }]), [{ id: long('1') }, { id: long('2') }]);
+    assert.equal(longs.dropped, 1);
   });
 });

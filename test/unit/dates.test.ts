@@ -50,4 +50,33 @@ describe('dates', () => {
     ]);
     assert.deepEqual(undated.map((r) => r.id), ['d', 'e']);
   });
+  it('groups as a plain map and sort would, whatever the order the records come in', () => {
+    // The newest-first fast path and the map it falls back to give the same groups.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const reference = (records: Array<{ id: number; date?: string }>) => {
+      const groups = new Map<string, number[]>();
+      for (const r of records) {
+        const date = localDateOf(r, 'activity');
+        if (date !== undefined) groups.set(date, [...(groups.get(date) ?? []), r.id]);
+      }
+      return [...groups.keys()].sort().reverse().map((date) => [date, groups.get(date)]);
+    };
+    const days = Array.from({ length: 40 }, (_, i) => addDays('2026-11-20', -i));
+    const shapes: Record<string, (n: number) => string[]> = {
+      newestFirst: (n) => days.slice(0, n),
+      newestFirstWithRepeats: (n) => days.slice(0, n).flatMap((d) => (random() < 0.3 ? [d, d] : [d])),
+      oldestFirst: (n) => days.slice(0, n).reverse(),
+      oneOutOfPlace: (n) => { const d = days.slice(0, n); d.push(d[Math.floor(random() * n)]); return d; },
+      shuffled: (n) => days.slice(0, n).concat(days.slice(0, n / 2)).sort(() => random() - 0.5),
+    };
+    for (const [name, shape] of Object.entries(shapes)) {
+      for (const n of [0, 1, 2, 10, 40]) {
+        const records = shape(n).map((date, id) => (id % 7 === 3 ? { id } : { id, date }));
+        const { dates, undated } = groupByLocalDate(records, 'activity');
+        assert.deepEqual(dates.map((g) => [g.date, g.records.map((r) => r.id)]), reference(records), `${name}, ${n}`);
+        assert.deepEqual(undated.map((r) => r.id), records.filter((r) => r.date === undefined).map((r) => r.id), `${name}, ${n}`);
+      }
+    }
+  });
 });
