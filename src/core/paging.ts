@@ -163,18 +163,27 @@ class ListReader {
     return records.length;
   }
 
-  deliver(records: unknown[], page: number): number {
+  private deliver(records: unknown[], page: number): number {
     const fresh = this.delivered.keep(records);
     this.plan.onPage?.(fresh, page);
     return fresh.length;
   }
 
   /** Hands on every page in the backlog, in the order they arrived. */
-  drain(): void {
+  private drain(): void {
     for (;;) {
       const next = this.backlog.shift();
       if (next === undefined) return;
       this.deliver(next.records, next.page);
+    }
+  }
+
+  /** drain() once the list has failed: an onPage that throws does not replace that failure. */
+  private drainAfterFailure(): void {
+    try {
+      this.drain();
+    } catch {
+      // The list already fails with the first error.
     }
   }
 
@@ -319,9 +328,8 @@ class ListReader {
       this.group = undefined;
       if (this.drainer !== undefined) clearImmediate(this.drainer);
       this.drainer = undefined;
-      // The pages that arrived are handed on before the list settles, whatever it settles as;
-      // once it has failed, a failing onPage does not replace that failure.
-      if (failed || this.deliveryError) drainQuietly(this);
+      // The pages that arrived are handed on before the list settles, whatever it settles as.
+      if (failed || this.deliveryError) this.drainAfterFailure();
       else this.drain();
     }
     if (this.deliveryError) throw this.deliveryError.err;
@@ -339,13 +347,5 @@ class ListReader {
       }
       have += records.length;
     }
-  }
-}
-
-function drainQuietly(reader: { drain(): void }): void {
-  try {
-    reader.drain();
-  } catch {
-    // The list already fails with the first error.
   }
 }
