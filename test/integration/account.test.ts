@@ -7,23 +7,9 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
 import { DEFAULT_ENVIRONMENT } from '../../src/extension/environments';
-import { extensionApi, resetSettings, waitFor } from './helpers';
+import { captureMessages, extensionApi, resetSettings, waitFor } from './helpers';
 
 const SECRET = 'itest-secret-7d41b2c9';
-
-function captureMessages(): { shown: Array<{ level: string; text: string }>; restore: () => void } {
-  const shown: Array<{ level: string; text: string }> = [];
-  const win = vscode.window as unknown as Record<string, unknown>;
-  const saved: Record<string, unknown> = {};
-  for (const level of ['showErrorMessage', 'showWarningMessage', 'showInformationMessage']) {
-    saved[level] = win[level];
-    win[level] = (text: string) => {
-      shown.push({ level, text });
-      return Promise.resolve(undefined);
-    };
-  }
-  return { shown, restore: () => Object.assign(win, saved) };
-}
 
 /** Every file under a folder, as text (the logs folder is small). */
 function readTree(dir: string): string {
@@ -97,7 +83,7 @@ describe('credentials, environments and tokens', function () {
   it('rejects empty and space-holding credentials with a clear message and keeps what was stored', async () => {
     const api = await extensionApi();
     await vscode.commands.executeCommand('healthData.setCredentials', { environment: DEFAULT_ENVIRONMENT, clientId: 'itest-client', clientSecret: '   ' });
-    assert.ok(messages.shown.some((m) => m.level === 'showErrorMessage' && /client secret cannot be empty/i.test(m.text)), JSON.stringify(messages.shown));
+    assert.ok(messages.shown.some((m) => m.level === 'error' && /client secret cannot be empty/i.test(m.text)), JSON.stringify(messages.shown));
     await vscode.commands.executeCommand('healthData.setCredentials', { environment: DEFAULT_ENVIRONMENT, clientId: 'a b', clientSecret: 'x' });
     assert.ok(messages.shown.some((m) => /client id cannot contain spaces/i.test(m.text)));
     assert.equal(await api.session.credentials.get(DEFAULT_ENVIRONMENT, 'clientSecret'), SECRET, 'nothing was lost');
@@ -166,7 +152,7 @@ describe('credentials, environments and tokens', function () {
     await api.session.credentials.store(DEFAULT_ENVIRONMENT, 'clientSecret', `${SECRET}-wrong`);
     await waitFor('the session to drop its client', () => api.session.currentToken === undefined);
     await vscode.commands.executeCommand('healthData.mintToken');
-    const error = messages.shown.find((m) => m.level === 'showErrorMessage');
+    const error = messages.shown.find((m) => m.level === 'error');
     assert.ok(error, JSON.stringify(messages.shown));
     assert.match(error.text, /401/);
     assert.ok(!error.text.includes(SECRET));

@@ -1,5 +1,5 @@
-// Shared by the integration tests: the extension's API, a started sandbox, settings reset, and
-// waiting for something the UI does asynchronously.
+// Shared by the integration tests: the extension's API, a started sandbox, settings reset,
+// waiting for something the UI does asynchronously, and reading the messages shown.
 import * as vscode from 'vscode';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 
@@ -48,6 +48,40 @@ export async function resetSettings(): Promise<void> {
       }
     }
   }
+}
+
+export type MessageLevel = 'error' | 'warning' | 'info';
+
+const MESSAGE_FUNCTIONS: Record<MessageLevel, string> = {
+  error: 'showErrorMessage',
+  warning: 'showWarningMessage',
+  info: 'showInformationMessage',
+};
+
+/**
+ * Replaces the message functions of `vscode.window` for these levels (the extension shares this
+ * API object), so a test can read what was said and no toast waits for a click. `restore()` puts
+ * them back.
+ */
+export function captureMessages(levels: readonly MessageLevel[] = ['error', 'warning', 'info']): {
+  shown: Array<{ level: MessageLevel; text: string }>;
+  restore: () => void;
+} {
+  const shown: Array<{ level: MessageLevel; text: string }> = [];
+  const win = vscode.window as unknown as Record<string, unknown>;
+  const saved = levels.map((level) => [MESSAGE_FUNCTIONS[level], win[MESSAGE_FUNCTIONS[level]]] as const);
+  for (const level of levels) {
+    win[MESSAGE_FUNCTIONS[level]] = (text: string) => {
+      shown.push({ level, text });
+      return Promise.resolve(undefined);
+    };
+  }
+  return {
+    shown,
+    restore: () => {
+      for (const [name, fn] of saved) win[name] = fn;
+    },
+  };
 }
 
 /** Reverts and closes every untitled editor (they are dirty: closing would ask "Save?"). */

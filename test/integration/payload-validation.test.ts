@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PayloadValidationSummary } from '../../src/extension/payloadValidation/command';
-import { extensionApi, waitFor } from './helpers';
+import { captureMessages, extensionApi, waitFor } from './helpers';
 import { ACTIVITY } from '../fixtures/payloads';
 
 const SOURCE = 'Health Data';
@@ -73,21 +73,6 @@ async function validate(args?: object): Promise<PayloadValidationSummary | undef
 /** The command on this document: named, not left to the active editor, which lags a closed one. */
 async function validateDoc(doc: vscode.TextDocument, args: object = {}): Promise<PayloadValidationSummary | undefined> {
   return validate({ uri: doc.uri, ...args });
-}
-
-/** Replaces the message functions of `vscode.window` (shared with the extension) to read what was said. */
-function captureMessages(): { shown: string[]; restore: () => void } {
-  const shown: string[] = [];
-  const win = vscode.window as unknown as Record<string, unknown>;
-  const names = ['showErrorMessage', 'showWarningMessage', 'showInformationMessage'];
-  const saved = names.map((name) => [name, win[name]] as const);
-  for (const name of names) {
-    win[name] = (text: string) => {
-      shown.push(`${name}: ${text}`);
-      return Promise.resolve(undefined);
-    };
-  }
-  return { shown, restore: () => saved.forEach(([name, fn]) => (win[name] = fn)) };
 }
 
 async function closeAllEditors(): Promise<void> {
@@ -169,7 +154,7 @@ describe('payload validation', function () {
     assert.equal(cadence.severity, vscode.DiagnosticSeverity.Hint);
     assert.match(cadence.message, /cadence is not defined by the activity summary schema/);
 
-    assert.ok(messages.shown.some((m) => m.startsWith('showWarningMessage') && /1 record validated.*errors: 1/.test(m)), messages.shown.join('\n'));
+    assert.ok(messages.shown.some((m) => m.level === 'warning' && /1 record validated.*errors: 1/.test(m.text)), JSON.stringify(messages.shown));
   });
 
   it('shows a missing required field on the object that lacks it', async () => {
@@ -207,7 +192,7 @@ describe('payload validation', function () {
     assert.equal(error.code, 'syntax');
     assertRange(error, 2, 2, 2, 10);
     assert.equal(error.message, 'Not valid JSON: a comma is expected');
-    assert.ok(messages.shown.some((m) => /not valid JSON \(1 syntax errors\)/.test(m)), messages.shown.join('\n'));
+    assert.ok(messages.shown.some((m) => /not valid JSON \(1 syntax errors\)/.test(m.text)), JSON.stringify(messages.shown));
   });
 
   it('validates a record that does not tell its kind as the kind given', async () => {
@@ -242,7 +227,7 @@ describe('payload validation', function () {
   it('refuses a kind that is none', async () => {
     const doc = await openFile(ACTIVITY);
     assert.equal(await validateDoc(doc, { kind: 'steps' }), undefined);
-    assert.ok(messages.shown.some((m) => m.startsWith('showErrorMessage') && m.includes('"steps" is not a kind of record')), messages.shown.join('\n'));
+    assert.ok(messages.shown.some((m) => m.level === 'error' && m.text.includes('"steps" is not a kind of record')), JSON.stringify(messages.shown));
   });
 
   it('validates *.health.json files live: on open, after each change, cleared on close', async () => {
@@ -343,7 +328,7 @@ describe('payload validation', function () {
     const uri = vscode.Uri.file(path.join(dir, 'big.health.json'));
     fs.writeFileSync(uri.fsPath, `[\n${new Array<string>(count).fill(record).join(',\n')}\n]\n`);
     await vscode.commands.executeCommand('vscode.open', uri);
-    await waitFor('the notice that live validation is off', () => messages.shown.some((m) => m.includes('big.health.json is larger than 5 MB')));
+    await waitFor('the notice that live validation is off', () => messages.shown.some((m) => m.text.includes('big.health.json is larger than 5 MB')));
     assert.deepEqual(ours(uri), []);
     const summary = await validate({ uri });
     assert.equal(summary?.records, count);

@@ -8,29 +8,15 @@ import * as vscode from 'vscode';
 import { DEFAULT_ENVIRONMENT, SANDBOX_ENVIRONMENT } from '../../src/extension/environments';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
-import { resetSettings, waitFor, withSandbox } from './helpers';
+import { captureMessages, resetSettings, waitFor, withSandbox } from './helpers';
 
 const SECRET = 'hde-input-secret-93a1c7';
-
-function captureMessages(): { shown: Array<{ level: string; text: string }>; restore: () => void } {
-  const shown: Array<{ level: string; text: string }> = [];
-  const win = vscode.window as unknown as Record<string, unknown>;
-  const names = ['showErrorMessage', 'showWarningMessage', 'showInformationMessage'];
-  const saved = names.map((n) => [n, win[n]] as const);
-  for (const level of names) {
-    win[level] = (text: string) => {
-      shown.push({ level, text });
-      return Promise.resolve(undefined);
-    };
-  }
-  return { shown, restore: () => saved.forEach(([n, fn]) => (win[n] = fn)) };
-}
 
 describe('reliability: bad input to the commands', function () {
   this.timeout(30_000);
   let api: HealthDataExtensionApi;
   let messages: ReturnType<typeof captureMessages>;
-  const errors = () => messages.shown.filter((m) => m.level === 'showErrorMessage').map((m) => m.text);
+  const errors = () => messages.shown.filter((m) => m.level === 'error').map((m) => m.text);
   const sandbox = () => {
     assert.ok(api.sandbox.running, 'the sandbox is not running');
     return api.sandbox.running;
@@ -169,7 +155,7 @@ describe('reliability: bad input to the commands', function () {
       await setUp('http://192.0.2.1:9');
       await waitFor('the check to end', () => errors().find((t) => /Credentials saved, but the check failed/.test(t)) ?? messages.shown.find((m) => /minted/.test(m.text)), 5_000);
       assert.ok(
-        messages.shown.some((m) => m.level !== 'showInformationMessage' && /plain http:\/\/ to 192\.0\.2\.1: the client secret and tokens would travel unencrypted/.test(m.text)),
+        messages.shown.some((m) => m.level !== 'info' && /plain http:\/\/ to 192\.0\.2\.1: the client secret and tokens would travel unencrypted/.test(m.text)),
         `no warning before the secret went over plain http: ${JSON.stringify(messages.shown)}`,
       );
     });

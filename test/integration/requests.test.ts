@@ -9,36 +9,8 @@ import { recordTitle } from '../../src/core/labels';
 import { RESOURCES, ResourceKind } from '../../src/core/resources';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { dateProblem, idProblem, rangeProblem } from '../../src/extension/prompts';
-import { closeUntitledEditors, resetSettings, waitFor, withSandbox } from './helpers';
+import { MessageLevel as Level, captureMessages, closeUntitledEditors, resetSettings, waitFor, withSandbox } from './helpers';
 
-type Level = 'error' | 'warning' | 'info';
-interface Shown {
-  level: Level;
-  text: string;
-}
-
-/**
- * Replaces the three message functions of `vscode.window` (the extension shares this API
- * object) so the tests can read what was said and no toast waits for a click.
- */
-function captureMessages(): { shown: Shown[]; restore: () => void } {
-  const shown: Shown[] = [];
-  const win = vscode.window as unknown as Record<string, unknown>;
-  const names: Array<[string, Level]> = [['showErrorMessage', 'error'], ['showWarningMessage', 'warning'], ['showInformationMessage', 'info']];
-  const saved = names.map(([name]) => [name, win[name]] as const);
-  for (const [name, level] of names) {
-    win[name] = (text: string) => {
-      shown.push({ level, text });
-      return Promise.resolve(undefined);
-    };
-  }
-  return {
-    shown,
-    restore: () => {
-      for (const [name, fn] of saved) win[name] = fn;
-    },
-  };
-}
 
 interface Rec {
   id: string;

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
 import { SANDBOX_ENVIRONMENT } from '../../src/extension/environments';
-import { extensionApi, resetSettings, waitFor } from './helpers';
+import { captureMessages, extensionApi, resetSettings, waitFor } from './helpers';
 
 describe('external sandbox (healthData.sandbox.url)', function () {
   this.timeout(30_000);
@@ -42,19 +42,13 @@ describe('external sandbox (healthData.sandbox.url)', function () {
 
   it('refuses an address that is not loopback and drops the environment', async () => {
     const api = await extensionApi();
-    const warnings: string[] = [];
-    const win = vscode.window as unknown as Record<string, unknown>;
-    const saved = win.showWarningMessage;
-    win.showWarningMessage = (text: string) => {
-      warnings.push(text);
-      return Promise.resolve(undefined);
-    };
+    const warnings = captureMessages(['warning']);
     try {
       await vscode.workspace.getConfiguration('healthData').update('sandbox.url', 'http://192.0.2.10:8787', vscode.ConfigurationTarget.Global);
       await waitFor('the environment to go', () => api.session.environments.every((e) => e.name !== SANDBOX_ENVIRONMENT));
-      await waitFor('a warning', () => warnings.find((w) => /loopback/.test(w)));
+      await waitFor('a warning', () => warnings.shown.find((w) => /loopback/.test(w.text)));
     } finally {
-      win.showWarningMessage = saved;
+      warnings.restore();
     }
   });
 });

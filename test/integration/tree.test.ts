@@ -9,7 +9,7 @@ import { monthLabel, recordNode, statusOf } from '../../src/core/treeModel';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { ViewNode } from '../../src/extension/tree/nodes';
 import { startSandbox } from '../../src/sandbox/server';
-import { resetSettings, waitFor, withSandbox } from './helpers';
+import { captureMessages, resetSettings, waitFor, withSandbox } from './helpers';
 
 interface Rec {
   id: string;
@@ -17,17 +17,6 @@ interface Rec {
 }
 
 const ICON_OF_STATUS = { error: 'error', warning: 'warning', clean: 'pass' } as const;
-
-function captureErrors(): { shown: string[]; restore: () => void } {
-  const shown: string[] = [];
-  const win = vscode.window as unknown as Record<string, unknown>;
-  const saved = win.showErrorMessage;
-  win.showErrorMessage = (text: string) => {
-    shown.push(text);
-    return Promise.resolve(undefined);
-  };
-  return { shown, restore: () => void (win.showErrorMessage = saved) };
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -214,7 +203,7 @@ describe('records tree', function () {
   });
 
   it('filters by date range: the last 7 days, a custom range, and refuses a bad range', async () => {
-    const errors = captureErrors();
+    const errors = captureMessages(['error']);
     try {
       assert.equal(await vscode.commands.executeCommand('healthData.setDateRange', { days: 7 }), true);
       const range = tree().dateRange;
@@ -245,9 +234,9 @@ describe('records tree', function () {
         assert.equal(sandbox().requests.length, requests);
       }
       assert.equal(errors.shown.length, 4);
-      assert.match(errors.shown[0], /not a real calendar date/);
-      assert.match(errors.shown[1], /after the end date/);
-      assert.match(errors.shown[2], /at most 10 years/);
+      assert.match(errors.shown[0].text, /not a real calendar date/);
+      assert.match(errors.shown[1].text, /after the end date/);
+      assert.match(errors.shown[2].text, /at most 10 years/);
     } finally {
       errors.restore();
       await vscode.commands.executeCommand('healthData.setDateRange', { days: 30 });

@@ -2,20 +2,13 @@
 // refused before any request, and the ways a token can be presented.
 import * as assert from 'node:assert/strict';
 import { Sandbox } from '../../src/sandbox/server';
-import { LeakWatch, SECRET, TODAY, ids, mints, requestsTo, sandboxWith } from './client-support';
+import { LeakWatch, SECRET, TODAY, ids, mints, requestsTo, sandboxForSuite, sandboxWith } from './client-support';
 
 describe('client: endpoints', () => {
   const watch = new LeakWatch();
   let sandbox: Sandbox;
 
-  before(async () => {
-    sandbox = await sandboxWith();
-  });
-  after(async () => {
-    await sandbox.close();
-    watch.assertClean();
-  });
-  afterEach(() => sandbox.clearFaults());
+  sandboxForSuite(watch, (started) => (sandbox = started));
 
   for (const kind of ['heartRate', 'activity'] as const) {
     it(`${kind}: list, by id and by date`, async () => {

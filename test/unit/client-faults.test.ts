@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import http = require('node:http');
 import { RequestLogEntry } from '../../src/core/client';
 import { Sandbox } from '../../src/sandbox/server';
-import { LeakWatch, TODAY, requestsTo, sandboxWith } from './client-support';
+import { LeakWatch, TODAY, requestsTo, sandboxForSuite, sandboxWith } from './client-support';
 
 const LIST = '/v1/human/activities/summaries';
 const ITEM = `${LIST}/${TODAY}`;
@@ -14,15 +14,8 @@ describe('client: faults', () => {
   let sandbox: Sandbox;
   const calls = () => requestsTo(sandbox, ITEM).filter((r) => r.path === ITEM);
 
-  before(async () => {
-    sandbox = await sandboxWith();
-  });
-  after(async () => {
-    await sandbox.close();
-    watch.assertClean();
-  });
+  sandboxForSuite(watch, (started) => (sandbox = started));
   beforeEach(() => sandbox.requests.splice(0));
-  afterEach(() => sandbox.clearFaults());
 
   it('429 with Retry-After: waits at least that long, then succeeds', async () => {
     sandbox.addFault({ fault: '429', path: ITEM, retryAfter: 1, times: 1 });

@@ -71,6 +71,23 @@ export function sandboxWith(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ humans: 1, days: 30, today: TODAY, clientSecret: SECRET, ...options });
 }
 
+/**
+ * A suite's hooks: one sandbox for the whole suite, handed to `use` once started, its faults
+ * cleared after each test, and at the end no credential in anything `watch` collected.
+ */
+export function sandboxForSuite(watch: LeakWatch, use: (sandbox: Sandbox) => void): void {
+  let sandbox: Sandbox | undefined;
+  before(async () => {
+    sandbox = await sandboxWith();
+    use(sandbox);
+  });
+  after(async () => {
+    await sandbox?.close();
+    watch.assertClean();
+  });
+  afterEach(() => sandbox?.clearFaults());
+}
+
 /** The requests the sandbox saw to a path (substring), in order. */
 export function requestsTo(sandbox: Sandbox, path: string, method = 'GET'): Sandbox['requests'] {
   return sandbox.requests.filter((r) => r.method === method && r.path.includes(path));

@@ -2,20 +2,13 @@
 // of expiry and once after a 401, never in a loop.
 import * as assert from 'node:assert/strict';
 import { Sandbox } from '../../src/sandbox/server';
-import { LeakWatch, TODAY, mints, requestsTo, sandboxWith, sleep } from './client-support';
+import { LeakWatch, TODAY, mints, requestsTo, sandboxForSuite, sandboxWith, sleep } from './client-support';
 
 describe('client: the client token', () => {
   const watch = new LeakWatch();
   let sandbox: Sandbox;
 
-  before(async () => {
-    sandbox = await sandboxWith();
-  });
-  after(async () => {
-    await sandbox.close();
-    watch.assertClean();
-  });
-  afterEach(() => sandbox.clearFaults());
+  sandboxForSuite(watch, (started) => (sandbox = started));
 
   it('is minted once and used for many calls', async () => {
     const before = mints(sandbox);
