@@ -33,49 +33,83 @@ export function unwrapList(body: unknown, request: string): { records: unknown[]
   throw new HealthDataError('parse', `${request}: the reply is not a list (expected a JSON array or an object with data, items or results)`, { request });
 }
 
-/** Keeps the first record of each id; records without an id are always kept. */
-export class Dedupe {
-  // Ids kept apart by type, so the string "1" and the number 1 stay two ids, without building
-  // a key string per record.
-  private readonly numbers = new Set<number>();
-  // String ids are first kept as 30-bit hashes of their text. A Set of strings compares each
-  // probe with strings already in it, scattered over the heap, and reads each one again when it
-  // grows; filled page by page between network work, those reads miss the cache: four times the
-  // cost of the same set filled in one loop. A table of hashes never reads a string back. The
-  // first time two ids share a hash, rare for ids that differ, the exact set takes over.
-  private readonly hashes = new HashSet();
-  private hashed: string[] | undefined = [];
-  private strings: Set<string> | undefined;
-  dropped = 0;
+/**
+ * The ids a list has had so far, for keepFirstOfEachId. A plain object from one literal and a
+ * function of the module rather than a class with a method: the object is garbage once its
+ * list is read, and a full collection frees the hidden class of a class's instances with it;
+ * the optimized code of every method that had checked that class is then thrown away, and the
+ * next list pays for compiling the loop again. An object literal's hidden class lives as long
+ * as the function that builds it, so the code stays.
+ *
+ * Ids are kept apart by type, so the string "1" and the number 1 stay two ids, without building
+ * a key string per record. String ids are first kept as 30-bit hashes of their text in a table
+ * of 32-bit integers (open addressing, linear probing, at most half full): a Set of strings
+ * compares each probe with strings already in it, scattered over the heap, and reads each one
+ * again when it grows. The first time two ids share a hash, rare for ids that differ, an exact
+ * Set of the strings takes over.
+ */
+export interface IdsSeen {
+  numbers: Set<number>;
+  /** Each entry a hash + 1; 0 is an empty slot. */
+  table: Int32Array;
+  size: number;
+  /** The string ids behind the hashes, until `strings` takes over. */
+  hashed: string[];
+  strings: Set<string> | undefined;
+  /** Records dropped so far because their id came earlier. */
+  dropped: number;
+}
 
-  /** The records whose ids were not seen before, in order: `records` itself when all were new. */
-  keep(records: readonly unknown[]): unknown[] {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < records.length; i++) {
-      const r = records[i];
-      const id = r && typeof r === 'object' ? (r as { id?: unknown }).id : undefined;
-      if (typeof id === 'string' ? this.isNewString(id) : typeof id !== 'number' || isNew(this.numbers, id)) {
-        kept?.push(r);
-        continue;
-      }
-      this.dropped++;
+export function idsSeen(): IdsSeen {
+  return { numbers: new Set(), table: new Int32Array(256), size: 0, hashed: [], strings: undefined, dropped: 0 };
+}
+
+/**
+ * The records whose ids were not seen before, in order (records without an id are always
+ * kept): `records` itself when all were new.
+ */
+export function keepFirstOfEachId(seen: IdsSeen, records: readonly unknown[]): unknown[] {
+  let kept: unknown[] | undefined;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    const id = r && typeof r === 'object' ? (r as { id?: unknown }).id : undefined;
+    let fresh: boolean;
+    if (typeof id === 'string') {
+      fresh = seen.strings === undefined ? isNewHashed(seen, id) : isNew(seen.strings, id);
+    } else {
+      fresh = typeof id !== 'number' || isNew(seen.numbers, id);
+    }
+    if (fresh) {
+      kept?.push(r);
+    } else {
+      seen.dropped++;
       kept ??= records.slice(0, i);
     }
-    return kept ?? (records as unknown[]);
   }
+  return kept ?? (records as unknown[]);
+}
 
-  private isNewString(id: string): boolean {
-    if (this.strings !== undefined) return isNew(this.strings, id);
-    const hashed = this.hashed!;
-    if (this.hashes.add(textHash(id))) {
-      hashed.push(id);
-      return true;
+function isNewHashed(seen: IdsSeen, id: string): boolean {
+  const stored = textHash(id) + 1;
+  let table = seen.table;
+  const mask = table.length - 1;
+  let at = stored & mask;
+  for (let held = table[at]; held !== 0; held = table[at]) {
+    if (held === stored) {
+      // Maybe this id again, maybe another with the same hash: exact from here on.
+      seen.strings = new Set(seen.hashed);
+      seen.hashed = [];
+      return isNew(seen.strings, id);
     }
-    // Maybe this id again, maybe another with the same hash: exact from here on.
-    this.strings = new Set(hashed);
-    this.hashed = undefined;
-    return isNew(this.strings, id);
+    at = (at + 1) & mask;
   }
+  table[at] = stored;
+  seen.hashed.push(id);
+  if (++seen.size * 2 > table.length) {
+    table = doubled(table);
+    seen.table = table;
+  }
+  return true;
 }
 
 /** Adds `value`; true when it was not there yet (one lookup, not has() then add()). */
@@ -84,42 +118,18 @@ function isNew<T>(set: Set<T>, value: T): boolean {
   return set.add(value).size !== size;
 }
 
-/**
- * A set of 30-bit hashes in one typed array (open addressing, linear probing, at most half
- * full): 4 bytes an entry, in one block, where a Set of numbers takes about 24 in several.
- */
-class HashSet {
-  private table = new Int32Array(256);
-  private size = 0;
-
-  /** Adds `hash` (0 to 2^30 - 1); true when it was not there yet. */
-  add(hash: number): boolean {
-    const stored = hash + 1; // 0 marks an empty slot
-    const table = this.table;
-    const mask = table.length - 1;
-    for (let i = hash & mask; ; i = (i + 1) & mask) {
-      const held = table[i];
-      if (held === stored) return false;
-      if (held === 0) {
-        table[i] = stored;
-        if (++this.size * 2 > table.length) this.grow();
-        return true;
-      }
-    }
+/** A hash table twice the size, with the same entries (each a hash + 1; 0 is empty). */
+function doubled(old: Int32Array): Int32Array {
+  const table = new Int32Array(old.length * 2);
+  const mask = table.length - 1;
+  for (let k = 0; k < old.length; k++) {
+    const stored = old[k];
+    if (stored === 0) continue;
+    let at = stored & mask;
+    while (table[at] !== 0) at = (at + 1) & mask;
+    table[at] = stored;
   }
-
-  private grow(): void {
-    const old = this.table;
-    const table = new Int32Array(old.length * 2);
-    const mask = table.length - 1;
-    for (const stored of old) {
-      if (stored === 0) continue;
-      let i = (stored - 1) & mask;
-      while (table[i] !== 0) i = (i + 1) & mask;
-      table[i] = stored;
-    }
-    this.table = table;
-  }
+  return table;
 }
 
 /**

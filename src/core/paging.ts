@@ -1,7 +1,7 @@
 // Reading a whole list: Link rel="next" when the service sends it, offsets otherwise, pages in
 // parallel when the total is known; wrappers recognised, repeats dropped by id, loops stopped.
 
-import { Dedupe, ListWrapper, pageUrls, parseLinkHeader, publicQuery, resolveLink, unwrapList, withPage } from './lists';
+import { idsSeen, keepFirstOfEachId, ListWrapper, pageUrls, parseLinkHeader, publicQuery, resolveLink, unwrapList, withPage } from './lists';
 import { parseTotalCount } from './reply';
 
 export type { ListWrapper } from './lists';
@@ -58,7 +58,7 @@ export async function readList(fetchPage: FetchPage, plan: PagingPlan): Promise<
 class ListReader {
   /** Records per planned page, in list order (a gap refill joins its page). */
   private readonly slots: unknown[][] = [];
-  private readonly delivered = new Dedupe();
+  private readonly delivered = idsSeen();
   private wrapper: ListWrapper = 'array';
   private total: number | undefined;
   private pages = 0;
@@ -111,8 +111,8 @@ class ListReader {
     }
     // Every record went through `delivered` on arrival: when it dropped none, the list in page
     // order has no repeats either, and need not be checked again.
-    const records = new Dedupe();
-    const all = this.delivered.dropped === 0 ? this.inOrder() : records.keep(this.inOrder());
+    const records = idsSeen();
+    const all = this.delivered.dropped === 0 ? this.inOrder() : keepFirstOfEachId(records, this.inOrder());
     // Whatever the mode, a total that was not reached means records are missing (an ignored
     // offset, a chain of links that ended early, records deleted while paging).
     const expected = this.total === undefined ? undefined : this.total - plan.offset;
@@ -164,7 +164,7 @@ class ListReader {
   }
 
   private deliver(records: unknown[], page: number): number {
-    const fresh = this.delivered.keep(records);
+    const fresh = keepFirstOfEachId(this.delivered, records);
     this.plan.onPage?.(fresh, page);
     return fresh.length;
   }
@@ -244,7 +244,7 @@ class ListReader {
 
   /** Marks the result incomplete, unless a total says every record is here all the same. */
   private stopUnlessAllRead(reason: string): void {
-    if (this.total === undefined || new Dedupe().keep(this.inOrder()).length < this.total - this.plan.offset) this.stop(reason);
+    if (this.total === undefined || keepFirstOfEachId(idsSeen(), this.inOrder()).length < this.total - this.plan.offset) this.stop(reason);
   }
 
   /**

@@ -2,7 +2,7 @@
 // parallel when the total is known, wrappers, repeated records and a looping next link.
 import * as assert from 'node:assert/strict';
 import { HealthDataClient } from '../../src/core/client';
-import { Dedupe, textHash } from '../../src/core/lists';
+import { idsSeen, keepFirstOfEachId, textHash } from '../../src/core/lists';
 import { parseLinkHeader, readList } from '../../src/core/paging';
 import { Sandbox } from '../../src/sandbox/server';
 import { LeakWatch, ids, requestsTo, sandboxWith } from './client-support';
@@ -214,12 +214,12 @@ describe('client: paging', () => {
     assert.equal(parseLinkHeader(undefined).size, 0);
   });
   it('de-duplicates by id across calls: the first of each id stays, "1" and 1 are two ids, records without one all stay', () => {
-    const dedupe = new Dedupe();
+    const seen = idsSeen();
     const first = [{ id: 'a' }, { id: 1 }, { id: '1' }, { x: 1 }];
-    assert.equal(dedupe.keep(first), first, 'nothing dropped: the same array, not a copy');
+    assert.equal(keepFirstOfEachId(seen, first), first, 'nothing dropped: the same array, not a copy');
     const second = [{ id: 'b' }, { id: 'a', again: true }, { x: 2 }, { id: 1 }, null, { id: 'b' }];
-    assert.deepEqual(dedupe.keep(second), [{ id: 'b' }, { x: 2 }, null]);
-    assert.equal(dedupe.dropped, 3);
+    assert.deepEqual(keepFirstOfEachId(seen, second), [{ id: 'b' }, { x: 2 }, null]);
+    assert.equal(seen.dropped, 3);
     assert.deepEqual(second.length, 6, 'the input is left as it was');
   });
   it('de-duplicates exactly when two different ids share a hash, and on long ids', () => {
@@ -234,15 +234,25 @@ describe('client: paging', () => {
     }
     const [a, b] = pair;
     assert.notEqual(a, b);
-    const dedupe = new Dedupe();
+    const seen = idsSeen();
     const first = [{ id: 'x' }, { id: a }, { id: 'y' }];
-    assert.equal(dedupe.keep(first), first);
-    assert.deepEqual(dedupe.keep([{ id: b }, { id: 'x' }, { id: a }, { id: b }, { id: 'z' }]), [{ id: b }, { id: 'z' }], 'the other id of the hash kept, the repeats dropped');
-    assert.equal(dedupe.dropped, 3);
+    assert.equal(keepFirstOfEachId(seen, first), first);
+    assert.deepEqual(keepFirstOfEachId(seen, [{ id: b }, { id: 'x' }, { id: a }, { id: b }, { id: 'z' }]), [{ id: b }, { id: 'z' }], 'the other id of the hash kept, the repeats dropped');
+    assert.equal(seen.dropped, 3);
+    assert.ok(seen.strings, 'the exact set took over');
     // Ids longer than what is hashed in full: same ends, different middles, are two ids.
     const long = (c: string) => `${'a'.repeat(40)}${c}${'b'.repeat(40)}`;
-    const longs = new Dedupe();
-    assert.deepEqual(longs.keep([{ id: long('1') }, { id: long('2') }, { id: long('1') }]), [{ id: long('1') }, { id: long('2') }]);
+    const longs = idsSeen();
+    assert.deepEqual(keepFirstOfEachId(longs, [{ id: long('1') }, { id: long('2') }, { id: long('1') }]), [{ id: long('1') }, { id: long('2') }]);
     assert.equal(longs.dropped, 1);
+  });
+  it('de-duplicates thousands of ids as the table of hashes grows, and a repeat of any of them', () => {
+    const seen = idsSeen();
+    const ids = Array.from({ length: 5000 }, (_, i) => ({ id: i.toString(16).padStart(24, '0') }));
+    for (let p = 0; p < ids.length; p += 50) assert.equal(keepFirstOfEachId(seen, ids.slice(p, p + 50)).length, 50);
+    assert.ok(seen.table.length >= 2 * 5000, 'at most half full');
+    const again = [{ id: 'new' }, ids[0], ids[2500], ids[4999], { id: 'new' }];
+    assert.deepEqual(keepFirstOfEachId(seen, again), [{ id: 'new' }]);
+    assert.equal(seen.dropped, 4);
   });
 });
