@@ -88,6 +88,7 @@ export class HealthDataClient {
   private readonly pageSize: number;
   private readonly concurrency: number;
   private readonly maxPages: number;
+  private lastHeaders: { token: string; headers: Readonly<Record<string, string>> } | undefined;
 
   constructor(private readonly options: ClientOptions) {
     checkUrl('authUrl', options.authUrl);
@@ -225,8 +226,16 @@ export class HealthDataClient {
     if (p.mode === 'query') {
       return this.http.send({ method: 'GET', url: withParam(url, p.parameter, token), retry: true, signal, secretParams: [p.parameter] });
     }
-    const value = p.scheme ? `${p.scheme} ${token}` : token;
-    return this.http.send({ method: 'GET', url, headers: { [p.headerName]: value }, retry: true, signal });
+    return this.http.send({ method: 'GET', url, headers: this.headersFor(p, token), retry: true, signal });
+  }
+
+  /** The headers of a data call with `token`: made once per token, not once per page. */
+  private headersFor(p: Extract<TokenPresentation, { mode: 'header' }>, token: string): Readonly<Record<string, string>> {
+    const last = this.lastHeaders;
+    if (last !== undefined && last.token === token) return last.headers;
+    const headers = Object.freeze({ Accept: 'application/json', [p.headerName]: p.scheme ? `${p.scheme} ${token}` : token });
+    this.lastHeaders = { token, headers };
+    return headers;
   }
 
   private async userAccessToken(): Promise<string | undefined> {

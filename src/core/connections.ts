@@ -63,10 +63,12 @@ export class Connections {
  * closed mid-body). Redirects are node-fetch's to follow and are left alone.
  */
 export function onBodyCutShort(req: http.ClientRequest, cutShort: (status: number) => void): void {
-  req.once('response', (res: http.IncomingMessage) => {
+  // `on`, not `once`: each event comes once per request and response, and both are garbage
+  // afterwards; `once` would wrap each listener in another function to remove it again.
+  req.on('response', (res: http.IncomingMessage) => {
     const status = res.statusCode ?? 0;
     if (status >= 300 && status < 400 && res.headers.location) return;
-    res.once('close', () => {
+    res.on('close', () => {
       if (!res.complete) cutShort(status);
     });
   });

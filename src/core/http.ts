@@ -37,7 +37,8 @@ export interface HttpRequest {
   method: 'GET' | 'POST';
   /** Absolute URL exactly as it should go on the wire (already percent-encoded). */
   url: string;
-  headers?: Record<string, string>;
+  /** Sent as given, with `Accept: application/json` unless they have an `Accept` of their own. */
+  headers?: Readonly<Record<string, string>>;
   body?: string;
   /** GET data calls may be retried; the token mint never is. */
   retry: boolean;
@@ -120,17 +121,14 @@ export class HttpTransport {
     if (stopped) throw stopped;
     const timeoutMs = this.settings.timeoutMs;
     // One signal per attempt for node-fetch (a light one: see AttemptSignal); whatever stops the
-    // attempt aborts it, and `aborted` settles the moment anything aborts, even if node-fetch is
-    // slow to notice.
+    // attempt aborts it, and node-fetch then rejects at once, the fetch before the reply and the
+    // body after it (it emits the error on the body stream), so nothing else need be raced.
+    // `why` is what stopped it, and wins over how node-fetch reports the abort.
     const signal = new AttemptSignal();
     let why: AttemptFailure | undefined;
-    let fail!: (failure: AttemptFailure) => void;
-    const aborted = new Promise<never>((_, reject) => (fail = reject));
-    aborted.catch(ignore);
     const stop = (failure: AttemptFailure) => {
       if (why) return;
       why = failure;
-      fail(failure);
       signal.abort();
     };
     const timer = setTimeout(stopOnTimeout, timeoutMs, stop, timeoutMs);
@@ -144,25 +142,28 @@ export class HttpTransport {
       const agent = this.connections.agentFor(DOT_SEGMENT.test(raw.path) ? raw.path + raw.query : undefined, (clientRequest) =>
         onBodyCutShort(clientRequest, (cutStatus) => stop(cutShort(req.method, cutStatus))),
       );
-      const pending = fetch(req.url, {
+      const res = await fetch(req.url, {
         method: req.method,
-        headers: req.headers ? { Accept: 'application/json', ...req.headers } : ACCEPT_JSON,
+        headers: req.headers === undefined ? ACCEPT_JSON : 'Accept' in req.headers ? req.headers : { Accept: 'application/json', ...req.headers },
         body: req.body,
         signal: signal as unknown as AbortSignal,
         follow: 5,
         agent,
       });
-      const res = await Promise.race([pending, aborted]);
+      if (why) throw why;
       status = res.status;
       const requestIdHeader = res.headers.get('x-request-id');
       requestId = requestIdHeader?.trim() || undefined;
       let text: string;
       try {
-        text = await Promise.race([res.text(), aborted]);
+        text = await res.text();
       } catch (err) {
         if (why) throw why;
         throw cutShort(req.method, res.status, errorCode(err));
       }
+      // Stopped as the last bytes came: what stopped it is the answer, as it would have been a
+      // moment earlier.
+      if (why) throw why;
       const reply = interpretReply(req.method, res, text, requestIdHeader);
       return { status: res.status, body: reply.body, headers: res.headers, requestId: reply.requestId, url: req.url, request, attempts: attempt };
     } catch (err) {
@@ -275,10 +276,6 @@ export class HttpTransport {
 }
 
 const ACCEPT_JSON: Readonly<Record<string, string>> = Object.freeze({ Accept: 'application/json' });
-
-function ignore(): void {
-  // A rejection handled where the promise is raced.
-}
 
 function stopOnTimeout(stop: (failure: AttemptFailure) => void, timeoutMs: number): void {
   stop(new AttemptFailure('timeout', `no complete reply within ${timeoutMs} ms (timed out)`, false));

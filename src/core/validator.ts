@@ -267,12 +267,22 @@ export function validatePayload(payload: unknown, kind?: ResourceKind, options?:
     if (records === undefined) return [single(payload, kind, clock, undefined, '')];
     // push, not new Array(n): a large preallocated array starts out sparse and slow in V8.
     const results: RecordValidation[] = [];
-    for (let i = 0; i < records.length; i++) results.push(single(records[i], kind, clock, i, `${prefix}/${i}`));
+    for (let i = 0; i < records.length; i++) results.push(single(records[i], kind, clock, i, prefix === '' ? indexPointer(i) : `${prefix}/${i}`));
     return results;
   } catch (err) {
     const findings: Finding[] = [{ kind: 'error', path: '', message: failureMessage(err) }];
     return [{ kind: undefined, valid: false, findings, index: undefined, pointer: '', id: undefined }];
   }
+}
+
+/** `/0`, `/1`, …: made once for the indices of a page, not once per record of every page. */
+const INDEX_POINTERS: string[] = [];
+const CACHED_POINTERS = 512;
+
+function indexPointer(i: number): string {
+  if (i >= CACHED_POINTERS) return `/${i}`;
+  for (let k = INDEX_POINTERS.length; k <= i; k++) INDEX_POINTERS.push(`/${k}`);
+  return INDEX_POINTERS[i];
 }
 
 function single(
