@@ -20,14 +20,20 @@ const HOOK = Symbol('healthData.requestHook');
 
 type Tagged = { [HOOK]?: RequestHook };
 
-/** Calls the hook the options carry with the ClientRequest the agent receives. */
+/**
+ * Agent.addRequest, calling first the hook the options carry with the ClientRequest. One
+ * function for every agent, not a closure per agent: its optimized code outlives a client.
+ */
+const watchedAddRequest: AddRequest = function (req, options) {
+  const hook = (options as Tagged | undefined)?.[HOOK];
+  if (typeof hook === 'function') hook(req);
+  // The class's own, as it is now (a host may have patched it).
+  (Object.getPrototypeOf(this) as { addRequest: AddRequest }).addRequest.call(this, req, options);
+};
+
+/** The agent, calling the hook each request's options carry (see HOOK). */
 function watch<A extends http.Agent>(agent: A): A {
-  const add = (agent as unknown as { addRequest: AddRequest }).addRequest;
-  (agent as unknown as { addRequest: AddRequest }).addRequest = function (req, options) {
-    const hook = (options as Tagged | undefined)?.[HOOK];
-    if (typeof hook === 'function') hook(req);
-    add.call(this, req, options);
-  };
+  (agent as unknown as { addRequest: AddRequest }).addRequest = watchedAddRequest;
   return agent;
 }
 

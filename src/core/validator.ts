@@ -192,16 +192,25 @@ let busy = false;
 // allocating a pair per record.
 let checkedKind: ResourceKind | undefined;
 
+/**
+ * Scratch entries kept before it is emptied. Each record's findings go after the previous
+ * record's and are copied out from there: emptying the array after every record would free its
+ * storage, and the next record's first push would allocate it again.
+ */
+const SCRATCH_LIMIT = 1024;
+
 /** Runs checkRecord, turning anything thrown into one error finding; sets checkedKind. */
 function safeCheck(record: unknown, kind: ResourceKind | undefined, clock: Clock): Finding[] {
   const reuse = !busy;
+  if (reuse && scratch.length > SCRATCH_LIMIT) scratch.length = 0;
   const out = reuse ? scratch : [];
+  const begin = out.length;
   busy = true;
   let actual: ResourceKind | undefined;
   try {
     actual = checkRecord(record, kind, clock, out);
   } catch (err) {
-    out.length = 0;
+    out.length = begin;
     out.push({ kind: 'error', path: '', message: failureMessage(err) });
     actual = isResourceKind(kind) ? kind : undefined;
   } finally {
@@ -209,10 +218,7 @@ function safeCheck(record: unknown, kind: ResourceKind | undefined, clock: Clock
   }
   checkedKind = actual;
   if (!reuse) return out;
-  if (out.length === 0) return [];
-  const findings = out.slice();
-  out.length = 0;
-  return findings;
+  return out.length === begin ? [] : out.slice(begin);
 }
 
 // Errors are always pushed first, so the first finding tells whether there is any.

@@ -389,6 +389,25 @@ describe('validator', () => {
       }
     });
 
+    it('a long payload: each record its own findings, the same as validated alone', () => {
+      // Several thousand findings in one payload, and records without any between them.
+      const records = Array.from({ length: 900 }, (_, i) =>
+        i % 3 === 0 ? clean('activity') : i % 3 === 1 ? fixture('activity-all-zeros') : { ...fixture('activity-wrist-tracker'), steps: -i },
+      );
+      const results = validatePayload(records, 'activity', { now: NOW });
+      assert.equal(results.length, records.length);
+      let total = 0;
+      for (let i = 0; i < records.length; i++) {
+        const alone = check(records[i], 'activity');
+        assert.deepEqual(results[i].findings, alone.findings, `record ${i}`);
+        assert.equal(results[i].valid, alone.valid, `record ${i}`);
+        total += alone.findings.length;
+      }
+      assert.ok(total > 3000, `${total} findings in all`);
+      assert.equal(results[2].valid, false, 'a negative count is an error');
+      assert.equal(results[3].findings.length, 0);
+    });
+
     it('a record that carries a data array is still one record', () => {
       const results = validatePayload({ ...clean('activity'), data: [1, 2] }, undefined, { now: NOW });
       assert.equal(results.length, 1);
