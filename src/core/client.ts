@@ -206,7 +206,7 @@ export class HealthDataClient {
         throw err;
       }
     }
-    const token = await this.tokens.get(signal);
+    const token = this.tokens.fresh() ?? (await this.tokens.get(signal));
     try {
       return await this.get(url, token.token, signal);
     } catch (err) {

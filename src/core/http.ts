@@ -61,11 +61,27 @@ export interface HttpReply {
 /** A path segment that is `.` or `..`, literally or percent-encoded: WHATWG URLs collapse them. */
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
 
+const SCHEME = /^[a-z][a-z\d+.-]*$/i;
+
 /** The path and the query of an absolute URL as written, without any normalisation. */
 export function splitUrl(url: string): { path: string; query: string } {
-  const m = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*([^?#]*)(\?[^#]*)?/i.exec(url);
-  return { path: m?.[1] || '/', query: m?.[2] ?? '' };
+  const colon = url.indexOf('://');
+  if (colon <= 0 || !SCHEME.test(url.slice(0, colon))) return { path: '/', query: '' };
+  const n = url.length;
+  let pathAt = colon + 3;
+  while (pathAt < n && !endsAuthority(url.charCodeAt(pathAt))) pathAt++;
+  let queryAt = pathAt;
+  while (queryAt < n && url.charCodeAt(queryAt) !== 63 && url.charCodeAt(queryAt) !== 35) queryAt++; // '?' '#'
+  let end = queryAt;
+  if (queryAt < n && url.charCodeAt(queryAt) === 63) {
+    end = url.indexOf('#', queryAt);
+    if (end < 0) end = n;
+  }
+  return { path: url.slice(pathAt, queryAt) || '/', query: url.slice(queryAt, end) };
 }
+
+/** `/`, `?` or `#`: the end of a URL's host and port. */
+const endsAuthority = (c: number): boolean => c === 47 || c === 63 || c === 35;
 
 export class HttpTransport {
   private readonly connections = new Connections();
@@ -98,7 +114,7 @@ export class HttpTransport {
     const request = `${req.method} ${raw.path}`;
     const maxAttempts = req.retry ? Math.max(0, this.settings.maxRetries) + 1 : 1;
     for (let attempt = 1; ; attempt++) {
-      const started = performance.now();
+      const started = this.settings.onRequest ? performance.now() : 0;
       try {
         const reply = await this.attempt(req, raw, request, attempt);
         this.log(req, raw, attempt, started, reply.status, reply.requestId);

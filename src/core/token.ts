@@ -45,8 +45,14 @@ export class ClientTokenSource {
 
   /** The cached token while it is fresh, else a new one. */
   get(signal?: AbortSignal): Promise<ClientToken> {
-    if (this.cached && this.isFresh(this.cached)) return Promise.resolve(this.cached);
-    return this.mint(signal);
+    const fresh = this.fresh();
+    return fresh ? Promise.resolve(fresh) : this.mint(signal);
+  }
+
+  /** The cached token while it is fresh, without waiting for anything: a page needs no await. */
+  fresh(): ClientToken | undefined {
+    const cached = this.cached;
+    return cached !== undefined && this.isFresh(cached) ? cached : undefined;
   }
 
   /**

@@ -2,6 +2,7 @@
 // parallel when the total is known, wrappers, repeated records and a looping next link.
 import * as assert from 'node:assert/strict';
 import { HealthDataClient } from '../../src/core/client';
+import { splitUrl } from '../../src/core/http';
 import { idsSeen, keepFirstOfEachId, textHash } from '../../src/core/lists';
 import { parseLinkHeader, readList } from '../../src/core/paging';
 import { Sandbox } from '../../src/sandbox/server';
@@ -205,6 +206,19 @@ describe('client: paging', () => {
     assert.match(result.stopReason ?? '', /another origin \(https:\/\/elsewhere\.test\)/);
   });
 
+  it('splits a URL into its path and query exactly as written, for messages and logs', () => {
+    const cases: Array<[string, string, string]> = [
+      ['https://h.test:8443/v1/x/%2E%2E/y?limit=50&offset=100#top', '/v1/x/%2E%2E/y', '?limit=50&offset=100'],
+      ['http://h.test', '/', ''],
+      ['http://h.test?q=1', '/', '?q=1'],
+      ['http://user@h.test/p?a=/b?c#d?e', '/p', '?a=/b?c'],
+      ['http://h.test/p#f?x', '/p', ''],
+      ['HTTP://h.test/p?', '/p', '?'],
+      ['not a url', '/', ''],
+      ['1x://h.test/p', '/', ''],
+    ];
+    for (const [url, path, query] of cases) assert.deepEqual(splitUrl(url), { path, query }, url);
+  });
   it('reads Link headers in their usual forms', () => {
     const links = parseLinkHeader('<https://x.test/a?offset=50&limit=50>; rel="next", </a?offset=150>; rel=last, <https://x.test/p,q>; rel="prev first"');
     assert.equal(links.get('next'), 'https://x.test/a?offset=50&limit=50');
