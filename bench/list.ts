@@ -12,7 +12,7 @@ import { resource } from '../src/core/resources';
 import { prepareValidator, validatePayload } from '../src/core/validator';
 import { startSandbox } from '../src/sandbox/server';
 import { SEED, TEN_YEARS, TODAY } from './datasets';
-import { Result, pairDetail, round, sideBySide } from './harness';
+import { PairOptions, Result, pairDetail, round, sideBySide } from './harness';
 
 /** The extension's defaults (healthData.pageSize, the client's concurrency). */
 const PAGE_SIZE = 50;
@@ -132,13 +132,16 @@ export async function listVsRaw(): Promise<Result> {
       { runs: 25, warmup: 3 },
     );
     if (records !== rawRecords) throw new Error(`the client read ${records} records, the bare loop ${rawRecords}`);
-    const afterwards = await sideBySide(() => throughClient(served, PAGE_SIZE, false), () => rawPages(served, PAGE_SIZE), { runs: 7, warmup: 1 });
+    /** The client against the bare loop at one page size. */
+    const versus = (pageSize: number, options: PairOptions, streaming = true) =>
+      sideBySide(() => throughClient(served, pageSize, streaming), () => rawPages(served, pageSize), options);
+    const afterwards = await versus(PAGE_SIZE, { runs: 7, warmup: 1 }, false);
     // On the heap as the previous call left it, as an application's is: a full collection
     // before each call also empties V8's caches of property lookups, and every call then pays
     // for filling them again (the bare loop takes twice as long after one).
-    const steady = await sideBySide(() => throughClient(served, PAGE_SIZE), () => rawPages(served, PAGE_SIZE), { runs: 15, warmup: 3, collect: false });
+    const steady = await versus(PAGE_SIZE, { runs: 15, warmup: 3, collect: false });
     // The service's largest page: 8 requests instead of 73, so the per-request work weighs less.
-    const large = await sideBySide(() => throughClient(served, MAX_PAGE_SIZE), () => rawPages(served, MAX_PAGE_SIZE), { runs: 7, warmup: 1 });
+    const large = await versus(MAX_PAGE_SIZE, { runs: 7, warmup: 1 });
     return {
       ratio: pair.ratio,
       goal: 1.25,

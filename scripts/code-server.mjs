@@ -66,6 +66,36 @@ export function ensureCodeServer() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The extension package
+
+/**
+ * The production bundle (`node esbuild.mjs --production`) packaged as users get it
+ * (`vsce package --no-dependencies`) into outPath; returns outPath. Throws when a step fails
+ * or no .vsix is written.
+ * @param {string} outPath
+ * @param {{ showOutput?: boolean }} [o] showOutput: print the build's and vsce's output as they
+ *   run; otherwise it is kept, and printed (to stderr) only when a step fails
+ */
+export function packageVsix(outPath, o = {}) {
+  const run = (cmd, args, what) => {
+    const r = spawnSync(cmd, args, { cwd: repoRoot, encoding: 'utf8', stdio: o.showOutput ? 'inherit' : 'pipe' });
+    if (r.status !== 0) {
+      if (!o.showOutput) process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+      throw new Error(`${what} failed (exit ${r.status ?? r.signal})`);
+    }
+  };
+  run(process.execPath, ['esbuild.mjs', '--production'], 'the production build (node esbuild.mjs --production)');
+  mkdirSync(dirname(outPath), { recursive: true });
+  rmSync(outPath, { force: true });
+  // --no-rewrite-relative-links: the README's image links are relative and resolve inside the
+  // package, and the repository URL is not a GitHub one, which vsce otherwise refuses.
+  const vsce = join(repoRoot, 'node_modules', '.bin', 'vsce');
+  run(vsce, ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', outPath], 'vsce package');
+  if (!existsSync(outPath)) throw new Error(`vsce package wrote no ${outPath}`);
+  return outPath;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Cleanup of everything we start, however the process ends
 
 /** pgid -> description, for process groups that must not outlive this process. */

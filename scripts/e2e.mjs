@@ -10,36 +10,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureCodeServer, repoRoot, resultsDir } from './code-server.mjs';
+import { ensureCodeServer, packageVsix, repoRoot, resultsDir } from './code-server.mjs';
 
 const say = (msg) => console.log(`e2e: ${msg}`);
 const started = Date.now();
 const vsixPath = join(repoRoot, '.vscode-test', 'health-data-explorer.vsix');
 
-function run(cmd, args, what) {
-  const r = spawnSync(cmd, args, { cwd: repoRoot, encoding: 'utf8' });
-  if (r.status !== 0) {
-    process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
-    throw new Error(`${what} failed (exit ${r.status ?? r.signal})`);
-  }
-}
-
-/** The production bundle packaged as users get it; returns the .vsix path. */
-function packageVsix() {
-  run(process.execPath, ['esbuild.mjs', '--production'], 'the production build (node esbuild.mjs --production)');
-  mkdirSync(join(repoRoot, '.vscode-test'), { recursive: true });
-  rmSync(vsixPath, { force: true });
-  // --no-rewrite-relative-links: the README's image links are relative and the repository URL
-  // is not a GitHub one, which vsce otherwise refuses; the marketplace page is not tested here.
-  const vsce = join(repoRoot, 'node_modules', '.bin', 'vsce');
-  run(vsce, ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsixPath], 'vsce package');
-  if (!existsSync(vsixPath)) throw new Error(`vsce package wrote no ${vsixPath}`);
-  return vsixPath;
-}
-
 if (process.argv.includes('--package-only')) {
   try {
-    console.log(packageVsix());
+    console.log(packageVsix(vsixPath));
     process.exit(0);
   } catch (err) {
     console.error(`e2e: ${err.message}`);
@@ -61,7 +40,7 @@ try {
   ensureCodeServer();
   if (!vsix) {
     say('packaging the extension (production build, vsce package)');
-    vsix = packageVsix();
+    vsix = packageVsix(vsixPath);
   }
 } catch (err) {
   console.error(`e2e: ${err.message}`);

@@ -5,26 +5,21 @@
 // the URL to open. Ctrl-C stops everything.
 //   HDE_START_PORT     port of the workbench (default 8080; 0 for a free one)
 //   HDE_SANDBOX_PORT   port of the sandbox (default 8787; 0 for a free one)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureCodeServer, installExtension, makeOwnedTempDir, repoRoot, startCodeServer, workbenchUrl } from './code-server.mjs';
+import { ensureCodeServer, installExtension, makeOwnedTempDir, packageVsix, repoRoot, startCodeServer, workbenchUrl } from './code-server.mjs';
 
 const say = (msg) => console.log(`start: ${msg}`);
 
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: repoRoot, stdio: 'inherit' });
-  if (r.status !== 0) {
-    console.error(`start: ${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
-    process.exit(1);
-  }
-}
-
 say('building and packaging the extension');
-run(process.execPath, ['esbuild.mjs', '--production']);
 const vsix = join(repoRoot, 'health-data-explorer.vsix');
-// The README's screenshot ships inside the package and resolves there, so links stay relative.
-run(join(repoRoot, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix]);
+try {
+  packageVsix(vsix, { showOutput: true });
+} catch (err) {
+  console.error(`start: ${err.message}`);
+  process.exit(1);
+}
 
 ensureCodeServer();
 

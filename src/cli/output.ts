@@ -1,7 +1,7 @@
 // Printing for the `health-data` CLI: plain tables, finding marks that read without colour
 // (a word in brackets), and colour only when the stream is a terminal and NO_COLOR is unset.
 
-import { inertText } from '../core/labels';
+import { shortText } from '../core/labels';
 import type { Finding, FindingKind } from '../core/validator';
 
 export interface Output {
@@ -68,8 +68,7 @@ export function countFindings(findings: readonly Finding[]): string {
 
 /** Strips control characters so a hostile payload cannot move the cursor or recolour the terminal. */
 export function printable(text: string, max = 80): string {
-  const clean = inertText(text);
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+  return shortText(text, max);
 }
 
 const ANSI = /\u001b\[[0-9;]*m/g;

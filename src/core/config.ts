@@ -25,14 +25,16 @@ export function isLoopbackHost(hostname: string): boolean {
 export function checkServiceUrl(text: string | undefined, what = 'URL'): ServiceUrlCheck {
   const raw = (text ?? '').trim();
   if (!raw) throw new HealthDataError('usage', `${what} is empty.`);
+  // As quoted in a message: credentials before an `@` are not repeated.
+  const shown = () => clip(raw.replace(/^([^/]*\/\/)?[^/@\s]*@/, '$1…@'));
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
-    throw new HealthDataError('usage', `${what} "${clip(raw.replace(/^([^/]*\/\/)?[^/@\s]*@/, '$1…@'))}" has no scheme: write it as https://host or http://127.0.0.1:port.`);
+    throw new HealthDataError('usage', `${what} "${shown()}" has no scheme: write it as https://host or http://127.0.0.1:port.`);
   }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new HealthDataError('usage', `${what} "${clip(raw.replace(/^([^/]*\/\/)?[^/@\s]*@/, '$1…@'))}" is not a valid URL.`);
+    throw new HealthDataError('usage', `${what} "${shown()}" is not a valid URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new HealthDataError('usage', `${what} must start with http:// or https://, not ${url.protocol}//.`);

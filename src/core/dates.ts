@@ -221,9 +221,3 @@ export function groupByLocalDate<T>(
   if (groups !== undefined) dates.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
   return { dates, undated };
 }
-
-/** Each value before the one after it, strictly: distinct keys sorted newest first. */
-export function isDescending(values: readonly string[]): boolean {
-  for (let i = 1; i < values.length; i++) if (!(values[i] < values[i - 1])) return false;
-  return true;
-}

@@ -85,9 +85,14 @@ export function shortId(id: string | undefined, length = 10): string | undefined
   return id.length > length ? `${id.slice(0, length)}…` : id;
 }
 
-/** A string cut to a length, with an ellipsis; control characters are left for the caller to strip. */
+/** A string cut to at most `max` characters, the last one an ellipsis when it was cut. */
+export function cutText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A string cut to a length, with an ellipsis, made inert (see inertText) to show inline. */
 export function shortText(text: string, max = 60): string {
-  return inertText(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+  return inertText(cutText(text, max));
 }
 
 const INVISIBLE_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;

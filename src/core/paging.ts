@@ -339,8 +339,7 @@ class ListReader {
     let have = 0;
     while (have < expected) {
       if (have > 0 && this.atPageLimit()) return;
-      const reply = await this.fetchPage(this.pageUrl(have === 0 ? expected : expected - have, offset + have), signal);
-      const records = unwrapList(reply.body, reply.request).records;
+      const records = await this.fetchRecords(this.pageUrl(have === 0 ? expected : expected - have, offset + have), signal);
       this.receive(slot, records, true);
       if (records.length === 0) {
         if (offset + have < (this.total ?? 0)) this.stop(`the page at offset ${offset + have} came back empty before the ${this.total} records the service counted`);

@@ -5,7 +5,7 @@
 import type { Finding, FindingKind } from './findings';
 import { fieldLabel } from './findings';
 import { ChildPage, FindingIndex, JsonNode, JsonTreeBuilder, anchorOf } from './jsonTree';
-import { formatDurationHm, recordTitle, shortId, textField } from './labels';
+import { cutText, formatDurationHm, recordTitle, shortId, textField } from './labels';
 import { ResourceKind, isResourceKind, resource } from './resources';
 
 export type { ChildPage, JsonNode, ViewMark } from './jsonTree';
@@ -113,7 +113,7 @@ function zoneRows(record: unknown, field: string): ZoneRow[] {
     rows.push({
       pointer,
       anchorId: anchorOf(pointer),
-      name: typeof z.name === 'string' ? (z.name.length > MAX_ZONE_NAME ? `${z.name.slice(0, MAX_ZONE_NAME - 1)}…` : z.name) : '—',
+      name: typeof z.name === 'string' ? cutText(z.name, MAX_ZONE_NAME) : '—',
       range: min !== undefined || max !== undefined ? `${min ?? '?'}–${max ?? '?'} bpm` : '—',
       time: typeof z.duration === 'number' ? formatDurationHm(z.duration) : '—',
       calories: numberText(z.caloriesBurned) ?? '—',

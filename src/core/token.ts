@@ -78,8 +78,8 @@ export class ClientTokenSource {
    */
   replace(rejected: string, signal?: AbortSignal): Promise<ClientToken> {
     if (this.inFlight) return untilAborted(this.inFlight, signal);
-    if (this.cached && this.cached.token !== rejected && this.isFresh(this.cached)) return Promise.resolve(this.cached);
-    return this.mint(signal);
+    const fresh = this.fresh();
+    return fresh !== undefined && fresh.token !== rejected ? Promise.resolve(fresh) : this.mint(signal);
   }
 
   /**

@@ -2,7 +2,7 @@
 // it, the benchmarks measure it. Building it is linear and cheap; a record's findings and
 // tooltip are computed only when someone asks (the tree asks when a date is expanded).
 
-import { isDescending, localDateOf, monthOf } from './dates';
+import { localDateOf, monthOf } from './dates';
 import { headlineOf, shortText } from './labels';
 import { RESOURCES, ResourceKind, resource } from './resources';
 import { Finding, FindingKind, ValidationResult, validate } from './validator';
@@ -56,6 +56,15 @@ const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'Ju
 export function monthLabel(month: string): string {
   const m = Number(month.slice(5, 7));
   return `${MONTH_NAMES[m - 1] ?? month} ${month.slice(0, 4)}`;
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTH_ABBREVIATIONS = MONTH_NAMES.map((name) => name.slice(0, 3));
+
+/** "Fri 20 Nov" for 2026-11-20: the month and year are on the parent node already. */
+export function dateLabel(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  return `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTH_ABBREVIATIONS[d.getUTCMonth()]}`;
 }
 
 const TIME_OF_DAY = /T(\d{2}:\d{2})/;
@@ -153,6 +162,12 @@ function buildTree(lists: ReadonlyArray<readonly [ResourceKind, readonly unknown
     current.dates.push({ type: 'date', date, key: `date/${date}`, groups: byDate.get(date)! });
   }
   return { months, undated, count };
+}
+
+/** Each value before the one after it, strictly: distinct keys sorted newest first. */
+function isDescending(values: readonly string[]): boolean {
+  for (let i = 1; i < values.length; i++) if (!(values[i] < values[i - 1])) return false;
+  return true;
 }
 
 const validations = new WeakMap<RecordNode, ValidationResult>();

@@ -3,6 +3,7 @@
 
 import { formatDate } from '../core/dates';
 import { DEFAULT_DAYS, DEFAULT_HUMANS, DEFAULT_SEED } from './data';
+import type { ExtraRecords } from './extraRecords';
 import type { FaultRule } from './faults';
 
 export interface SandboxOptions {
@@ -29,7 +30,7 @@ export interface SandboxOptions {
    * Records served besides the generated ones, merged by their date (listed, by id, by date):
    * JSON objects, by kind. See extraRecords.ts.
    */
-  extraRecords?: { heartRate?: readonly unknown[]; activity?: readonly unknown[]; bodyFat?: readonly unknown[] };
+  extraRecords?: ExtraRecords;
   log?: (line: string) => void;
 }
 

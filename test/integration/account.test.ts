@@ -2,25 +2,17 @@
 // SecretStorage and nowhere else, tokens are minted once, cached and re-minted, the status bar
 // and the request log say what happened without ever showing a secret or a token.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
 import { DEFAULT_ENVIRONMENT } from '../../src/extension/environments';
-import { captureMessages, extensionApi, resetSettings, waitFor } from './helpers';
+import { captureMessages, extensionApi, filesUnder, resetSettings, waitFor } from './helpers';
 
 const SECRET = 'itest-secret-7d41b2c9';
 
 /** Every file under a folder, as text (the logs folder is small). */
-function readTree(dir: string): string {
-  if (!existsSync(dir)) return '';
-  let text = '';
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    text += statSync(p).isDirectory() ? readTree(p) : readFileSync(p, 'utf8');
-  }
-  return text;
-}
+const readTree = (dir: string): string => (existsSync(dir) ? [...filesUnder(dir, 'utf8')].map(([, text]) => text).join('') : '');
 
 describe('credentials, environments and tokens', function () {
   this.timeout(40_000);

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_ENVIRONMENT, SANDBOX_ENVIRONMENT } from '../../src/extension/environments';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
-import { captureMessages, resetSettings, waitFor, withSandbox } from './helpers';
+import { captureMessages, resetSettings, runningSandbox, treeRoots, waitFor, withSandbox } from './helpers';
 
 const SECRET = 'hde-input-secret-93a1c7';
 
@@ -17,10 +17,7 @@ describe('reliability: bad input to the commands', function () {
   let api: HealthDataExtensionApi;
   let messages: ReturnType<typeof captureMessages>;
   const errors = () => messages.shown.filter((m) => m.level === 'error').map((m) => m.text);
-  const sandbox = () => {
-    assert.ok(api.sandbox.running, 'the sandbox is not running');
-    return api.sandbox.running;
-  };
+  const sandbox = () => runningSandbox(api);
 
   before(async () => {
     await resetSettings();
@@ -136,10 +133,7 @@ describe('reliability: bad input to the commands', function () {
       await api.session.credentials.store('Broken', 'clientSecret', SECRET);
       try {
         await vscode.commands.executeCommand('healthData.selectEnvironment', { environment: 'Broken' });
-        await api.tree.getChildren();
-        await api.tree.whenLoaded();
-        const roots = await api.tree.getChildren();
-        const activity = roots.find((n) => n.type === 'resource' && n.kind === 'activity');
+        const activity = (await treeRoots(api)).find((n) => n.type === 'resource' && n.kind === 'activity');
         assert.ok(activity);
         const [node] = await api.tree.getChildren(activity);
         assert.equal(node?.type, 'error');

@@ -6,15 +6,16 @@
 // progress titles, status bar messages, the tree, the status bar, webview HTML and messages,
 // open documents, diagnostics and the clipboard. Zero hits.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { decodeJwtClaims } from '../../src/core/jwt';
+import { RESOURCES, ResourceKind } from '../../src/core/resources';
 import { DEFAULT_ENVIRONMENT } from '../../src/extension/environments';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { ViewNode } from '../../src/extension/tree/nodes';
 import { FaultRule, Sandbox, startSandbox } from '../../src/sandbox/server';
-import { EXTENSION_ID, closeUntitledEditors, extensionApi, resetSettings, waitFor } from './helpers';
+import { EXTENSION_ID, closeUntitledEditors, extensionApi, filesUnder, resetSettings, trackUnhandledRejections, waitFor } from './helpers';
 
 const SECRET = 'hde-sweep-secret-6f2d91c4a7e8';
 const USER_TOKEN = 'hde-sweep-user-token-0b7e35a9d2c1';
@@ -66,29 +67,13 @@ function captureWindow(): () => void {
   return () => Object.assign(win, saved);
 }
 
-/** Every file under `dir`, with its bytes as latin1 text (the needles are ASCII). */
-function* filesUnder(dir: string): Generator<[string, string]> {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    let info;
-    try {
-      info = statSync(p);
-    } catch {
-      continue; // gone meanwhile (a lock file)
-    }
-    if (info.isDirectory()) yield* filesUnder(p);
-    else if (info.isFile() && info.size < 200 * 1024 * 1024) yield [p, readFileSync(p).toString('latin1')];
-  }
-}
-
 describe('reliability: no secret or token in any sink', function () {
   this.timeout(180_000);
   let api: HealthDataExtensionApi;
   let service: Sandbox;
   let restoreWindow: () => void;
   const tokens = new Set<string>();
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  let rejections: ReturnType<typeof trackUnhandledRejections>;
   const rememberToken = () => api.session.currentToken && tokens.add(api.session.currentToken.token);
   const run = async (command: string, ...args: unknown[]) => {
     const result = await vscode.commands.executeCommand(command, ...args);
@@ -98,7 +83,7 @@ describe('reliability: no secret or token in any sink', function () {
   };
 
   before(async () => {
-    process.on('unhandledRejection', onUnhandled);
+    rejections = trackUnhandledRejections();
     api = await extensionApi();
     await api.sandbox.stop();
     await resetSettings();
@@ -109,7 +94,7 @@ describe('reliability: no secret or token in any sink', function () {
 
   after(async () => {
     restoreWindow();
-    process.off('unhandledRejection', onUnhandled);
+    rejections.stop();
     api.recordViews.closeAll();
     await closeUntitledEditors();
     await api.session.credentials.clear(DEFAULT_ENVIRONMENT);
@@ -125,6 +110,7 @@ describe('reliability: no secret or token in any sink', function () {
     const start = service.dataset.activity[service.dataset.activity.length - 1].date;
     const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify([activity, heartRate, bodyFat], null, 2) });
     const config = vscode.workspace.getConfiguration('healthData');
+    const sample: Record<ResourceKind, { id: string; date?: string }> = { heartRate, activity, bodyFat };
     const plan: Record<string, () => Promise<unknown>> = {
       'healthData.setCredentials': () => run('healthData.setCredentials', { baseUrl: service.url, clientId: service.clientId, clientSecret: SECRET }),
       'healthData.mintToken': () => run('healthData.mintToken'),
@@ -153,15 +139,16 @@ describe('reliability: no secret or token in any sink', function () {
       'healthData.openAsJson': () => run('healthData.openAsJson', { kind: 'heartRate', record: heartRate }),
       'healthData.copyJson': () => run('healthData.copyJson', { kind: 'bodyFat', record: bodyFat }),
       'healthData.copyId': () => run('healthData.copyId', { kind: 'bodyFat', record: bodyFat }),
-      'healthData.heartRate.getByDate': () => run('healthData.heartRate.getByDate', { date: heartRate.date }),
-      'healthData.heartRate.getById': () => run('healthData.heartRate.getById', { id: heartRate.id }),
-      'healthData.heartRate.list': () => run('healthData.heartRate.list', { start, end }),
-      'healthData.activity.getByDate': () => run('healthData.activity.getByDate', { date: activity.date }),
-      'healthData.activity.getById': () => run('healthData.activity.getById', { id: activity.id }),
-      'healthData.activity.list': () => run('healthData.activity.list', { start, end }),
-      'healthData.bodyFat.getLatest': () => run('healthData.bodyFat.getLatest'),
-      'healthData.bodyFat.getById': () => run('healthData.bodyFat.getById', { id: bodyFat.id }),
-      'healthData.bodyFat.list': () => run('healthData.bodyFat.list', { start, end }),
+      // Each resource's commands, in the order of RESOURCES: by date or the latest, by id, a list.
+      ...Object.fromEntries(
+        RESOURCES.flatMap(({ kind, byDate, latestPath }) => {
+          const calls: Array<[string, unknown[]]> = [];
+          if (byDate) calls.push(['getByDate', [{ date: sample[kind].date }]]);
+          if (latestPath) calls.push(['getLatest', []]);
+          calls.push(['getById', [{ id: sample[kind].id }]], ['list', [{ start, end }]]);
+          return calls.map(([name, args]): [string, () => Promise<unknown>] => [`healthData.${kind}.${name}`, () => run(`healthData.${kind}.${name}`, ...args)]);
+        }),
+      ),
       'healthData.validatePayload': () => run('healthData.validatePayload', { uri: doc.uri }),
       'healthData.setUserAccessToken': () => run('healthData.setUserAccessToken', { token: USER_TOKEN }),
       'healthData.selectEnvironment': () => run('healthData.selectEnvironment', { environment: DEFAULT_ENVIRONMENT }),
@@ -246,7 +233,7 @@ describe('reliability: no secret or token in any sink', function () {
     await walk();
     await run('healthData.groupByResource');
     await walk();
-    for (const kind of ['heartRate', 'activity', 'bodyFat'] as const) note('tree state', api.tree.state(kind));
+    for (const { kind } of RESOURCES) note('tree state', api.tree.state(kind));
     note('status bar', [api.statusBar.text, api.statusBar.tooltipText]);
     assert.ok(api.recordViews.panels().length > 0, 'no record view was opened');
     for (const info of api.recordViews.panels()) {
@@ -279,7 +266,8 @@ describe('reliability: no secret or token in any sink', function () {
     const root = basename(userData) === 'user-data' ? dirname(userData) : userData;
     let files = 0;
     let logged = false;
-    for (const [file, text] of filesUnder(root)) {
+    // Latin1 text: the needles are ASCII.
+    for (const [file, text] of filesUnder(root, 'latin1')) {
       files++;
       logged ||= file.startsWith(api.logUri.fsPath) && text.includes(marker) && /GET \/v1\/human\/activities\/summaries/.test(text);
       search(file, text);
@@ -292,8 +280,5 @@ describe('reliability: no secret or token in any sink', function () {
     assert.deepEqual([...new Set(hits)], []);
   });
 
-  it('left no promise unhandled', async () => {
-    await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(unhandled.map((r) => (r instanceof Error ? r.stack ?? r.message : String(r))), []);
-  });
+  it('left no promise unhandled', () => rejections.assertNone());
 });

@@ -9,12 +9,9 @@ import { monthLabel, recordNode, statusOf } from '../../src/core/treeModel';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { ViewNode } from '../../src/extension/tree/nodes';
 import { startSandbox } from '../../src/sandbox/server';
-import { captureMessages, resetSettings, waitFor, withSandbox } from './helpers';
+import { ExpectedRecord, captureMessages, expectedRecords, recordsUnder, resetSettings, resourceRoot, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './helpers';
 
-interface Rec {
-  id: string;
-  source: string;
-}
+type Rec = ExpectedRecord;
 
 const ICON_OF_STATUS = { error: 'error', warning: 'warning', clean: 'pass' } as const;
 
@@ -25,61 +22,24 @@ describe('records tree', function () {
   let api: HealthDataExtensionApi;
 
   const tree = () => api.tree;
-  const sandbox = () => {
-    assert.ok(api.sandbox.running, 'the sandbox is not running');
-    return api.sandbox.running;
-  };
+  const sandbox = () => runningSandbox(api);
   const item = (node: ViewNode) => tree().getTreeItem(node);
   const label = (node: ViewNode) => String(item(node).label);
   const iconId = (node: ViewNode) => (item(node).iconPath as vscode.ThemeIcon | undefined)?.id;
 
   /** The roots once every load the view started has finished. */
-  async function roots(): Promise<ViewNode[]> {
-    await tree().getChildren();
-    await tree().whenLoaded();
-    return tree().getChildren();
-  }
-
-  async function root(kind: ResourceKind): Promise<ViewNode> {
-    const found = (await roots()).find((n) => n.type === 'resource' && n.kind === kind);
-    assert.ok(found, `no root for ${kind}`);
-    return found;
-  }
+  const roots = () => treeRoots(api);
+  const root = (kind: ResourceKind) => resourceRoot(api, kind);
 
   async function children(node: ViewNode): Promise<ViewNode[]> {
     return tree().getChildren(node);
   }
 
-  /** Every record node under `node`, through months and dates. */
-  async function recordsUnder(node: ViewNode): Promise<Array<Extract<ViewNode, { type: 'record' }>>> {
-    const out: Array<Extract<ViewNode, { type: 'record' }>> = [];
-    for (const child of await children(node)) {
-      if (child.type === 'record') out.push(child);
-      else if (child.type === 'month' || child.type === 'date' || child.type === 'undated') out.push(...(await recordsUnder(child)));
-    }
-    return out;
-  }
-
   /** The sandbox's records of a kind in the tree's range (and source filter). */
-  function expected(kind: ResourceKind): Rec[] {
-    const { start, end } = tree().dateRange;
-    const source = tree().sourceFilter;
-    return (sandbox().dataset[kind] as unknown as Rec[]).filter((r) => {
-      const d = localDateOf(r, kind);
-      return d !== undefined && d >= start && d <= end && (source === undefined || r.source === source);
-    });
-  }
+  const expected = (kind: ResourceKind): Rec[] => expectedRecords(api, kind);
 
   const ids = (list: ReadonlyArray<{ id: string } | { node: { id?: string } }>) =>
     list.map((x) => ('node' in x ? x.node.id : x.id)).sort();
-
-  async function setSetting(key: string, value: unknown): Promise<void> {
-    await vscode.workspace.getConfiguration('healthData').update(key, value, vscode.ConfigurationTarget.Global);
-    // The value is visible once the configuration event went out, and with it the tree's reset.
-    await waitFor(`healthData.${key} = ${JSON.stringify(value)}`, () =>
-      JSON.stringify(vscode.workspace.getConfiguration('healthData').inspect(key)?.globalValue) === JSON.stringify(value),
-    );
-  }
 
   before(async () => {
     await resetSettings();
@@ -139,7 +99,7 @@ describe('records tree', function () {
   it('labels each record with its source and headline, and its icon with its validation', async () => {
     await vscode.commands.executeCommand('healthData.setDateRange', { days: 30 });
     for (const { kind } of RESOURCES) {
-      const shown = await recordsUnder(await root(kind));
+      const shown = await recordsUnder(api, await root(kind));
       const want = expected(kind);
       assert.deepEqual(ids(shown), ids(want));
       const byId = new Map(want.map((r, i) => [r.id, recordNode(kind, r, i)]));
@@ -156,7 +116,7 @@ describe('records tree', function () {
       assert.ok(shown.every((n) => label(n).includes(resource(kind).headline.unit) || label(n).includes('no value')));
     }
     // A heart rate summary without `value` breaks the schema: its icon says so.
-    const hr = await recordsUnder(await root('heartRate'));
+    const hr = await recordsUnder(api, await root('heartRate'));
     for (const node of hr) {
       const record = node.node.record as Record<string, unknown>;
       if (!('value' in record)) assert.equal(iconId(node), 'error');
@@ -210,7 +170,7 @@ describe('records tree', function () {
       assert.equal(range.days, 7);
       assert.equal(addDays(range.start, 6), range.end);
       for (const { kind } of RESOURCES) {
-        const shown = await recordsUnder(await root(kind));
+        const shown = await recordsUnder(api, await root(kind));
         assert.ok(shown.every((n) => n.node.date! >= range.start && n.node.date! <= range.end));
         assert.deepEqual(ids(shown), ids(expected(kind)));
       }
@@ -222,7 +182,7 @@ describe('records tree', function () {
       const start = addDays(end, -4);
       assert.equal(await vscode.commands.executeCommand('healthData.setDateRange', { start, end }), true);
       assert.deepEqual({ ...tree().dateRange }, { start, end });
-      const activity = await recordsUnder(await root('activity'));
+      const activity = await recordsUnder(api, await root('activity'));
       assert.ok(activity.length > 0);
       assert.deepEqual(ids(activity), ids(expected('activity')));
       assert.ok(activity.every((n) => n.node.date! >= start && n.node.date! <= end));
@@ -248,24 +208,24 @@ describe('records tree', function () {
     assert.equal(await vscode.commands.executeCommand('healthData.setSourceFilter', { source: 'fitbit' }), true);
     assert.equal(tree().sourceFilter, 'fitbit');
     for (const { kind } of RESOURCES) {
-      const shown = await recordsUnder(await root(kind));
+      const shown = await recordsUnder(api, await root(kind));
       assert.ok(shown.every((n) => (n.node.record as Rec).source === 'fitbit'));
       assert.deepEqual(ids(shown), ids(expected(kind)));
     }
     assert.equal(sandbox().requests.filter((r) => r.path.startsWith('/v1/human/')).at(-1)?.query.source, 'fitbit');
-    assert.equal((await recordsUnder(await root('bodyFat'))).length, 0);
+    assert.equal((await recordsUnder(api, await root('bodyFat'))).length, 0);
     await vscode.commands.executeCommand('healthData.setSourceFilter', { source: '' });
     assert.equal(tree().sourceFilter, undefined);
-    assert.deepEqual(ids(await recordsUnder(await root('activity'))), ids(expected('activity')));
+    assert.deepEqual(ids(await recordsUnder(api, await root('activity'))), ids(expected('activity')));
   });
 
   it('refreshes: every resource is asked again and shows the same records', async () => {
-    const before = await recordsUnder(await root('activity'));
+    const before = await recordsUnder(api, await root('activity'));
     const n = sandbox().requests.length;
     assert.equal(await vscode.commands.executeCommand('healthData.refresh'), true);
     const lists = sandbox().requests.slice(n).filter((r) => r.method === 'GET').map((r) => r.path).sort();
     assert.deepEqual(lists, RESOURCES.map((r) => r.listPath).sort());
-    assert.deepEqual(ids(await recordsUnder(await root('activity'))), ids(before));
+    assert.deepEqual(ids(await recordsUnder(api, await root('activity'))), ids(before));
   });
 
   it('loads more, a page at a time, until the count matches', async () => {
@@ -279,7 +239,7 @@ describe('records tree', function () {
       assert.equal(label(more), `Load more (5 of ${total})`);
       assert.equal(item(more).contextValue, 'loadMore');
       assert.equal(item(rootNode).description, `5 of ${total}`);
-      assert.equal((await recordsUnder(rootNode)).length, 5);
+      assert.equal((await recordsUnder(api, rootNode)).length, 5);
 
       const n = sandbox().requests.length;
       await vscode.commands.executeCommand('healthData.loadMore', more);
@@ -290,7 +250,7 @@ describe('records tree', function () {
       while ((more = (await children(rootNode)).find((n) => n.type === 'loadMore'))) {
         await vscode.commands.executeCommand('healthData.loadMore', more);
       }
-      const shown = await recordsUnder(rootNode);
+      const shown = await recordsUnder(api, rootNode);
       assert.equal(shown.length, total);
       assert.deepEqual(ids(shown), ids(expected('activity')));
       assert.equal(new Set(ids(shown)).size, total);
@@ -312,7 +272,7 @@ describe('records tree', function () {
       const error = kids.find((n) => n.type === 'error');
       assert.ok(error, kids.map((n) => n.type).join());
       assert.match(label(error), /^Loading more failed: .*500/);
-      assert.equal((await recordsUnder(rootNode)).length, 5);
+      assert.equal((await recordsUnder(api, rootNode)).length, 5);
       assert.ok(kids.some((n) => n.type === 'loadMore'), 'Load more is still offered');
 
       sandbox().clearFaults();
@@ -321,7 +281,7 @@ describe('records tree', function () {
       assert.equal(sandbox().requests.slice(n).find((r) => r.path === resource('activity').listPath)?.query.offset, '5');
       kids = await children(rootNode);
       assert.ok(kids.every((k) => k.type !== 'error'));
-      const shown = ids(await recordsUnder(rootNode));
+      const shown = ids(await recordsUnder(api, rootNode));
       const want = new Set(ids(expected('activity')));
       assert.equal(new Set(shown).size, 10);
       assert.ok(shown.every((id) => want.has(id!)));
@@ -339,7 +299,7 @@ describe('records tree', function () {
       while ((more = (await children(rootNode)).find((n) => n.type === 'loadMore'))) {
         await vscode.commands.executeCommand('healthData.loadMore', more);
       }
-      const shown = await recordsUnder(rootNode);
+      const shown = await recordsUnder(api, rootNode);
       assert.deepEqual(ids(shown), ids(expected('activity')));
       assert.equal(tree().state('activity').incomplete, undefined);
     } finally {
@@ -362,18 +322,18 @@ describe('records tree', function () {
     assert.match(String(it.label), /500/);
     assert.match(String(it.tooltip), /activities/);
     // The other resources are not affected.
-    assert.deepEqual(ids(await recordsUnder(await root('heartRate'))), ids(expected('heartRate')));
+    assert.deepEqual(ids(await recordsUnder(api, await root('heartRate'))), ids(expected('heartRate')));
 
     sandbox().clearFaults();
     assert.equal(await vscode.commands.executeCommand('healthData.retry', error), true);
     const after = await children(rootNode);
     assert.ok(after.every((n) => n.type !== 'error'));
-    assert.deepEqual(ids(await recordsUnder(rootNode)), ids(expected('activity')));
+    assert.deepEqual(ids(await recordsUnder(api, rootNode)), ids(expected('activity')));
     await vscode.commands.executeCommand('healthData.setDateRange', { days: 30 });
   });
 
   it('keeps data shown when a refresh fails, marked stale, until a refresh succeeds', async () => {
-    const shown = ids(await recordsUnder(await root('activity')));
+    const shown = ids(await recordsUnder(api, await root('activity')));
     assert.ok(shown.length > 0);
     sandbox().addFault({ fault: '500', path: '/activities' });
     await vscode.commands.executeCommand('healthData.refresh');
@@ -382,7 +342,7 @@ describe('records tree', function () {
     const kids = await children(rootNode);
     assert.equal(kids[0].type, 'error');
     assert.match(label(kids[0]), /Refresh failed/);
-    assert.deepEqual(ids(await recordsUnder(rootNode)), shown);
+    assert.deepEqual(ids(await recordsUnder(api, rootNode)), shown);
     assert.equal(tree().state('activity').stale, true);
     // Only the failed resource is stale.
     assert.doesNotMatch(String(item(await root('heartRate')).description), /stale/);
@@ -408,7 +368,7 @@ describe('records tree', function () {
     const state = tree().state('activity');
     assert.equal(state.error, undefined);
     assert.equal(state.stale, false);
-    const shown = await recordsUnder(await root('activity'));
+    const shown = await recordsUnder(api, await root('activity'));
     assert.deepEqual(ids(shown), ids(expected('activity')));
     assert.equal(new Set(ids(shown)).size, shown.length);
   });
@@ -430,7 +390,7 @@ describe('records tree', function () {
       await tree().whenLoaded();
       const oldIds = new Set((sandbox().dataset.activity as unknown as Rec[]).map((r) => r.id));
       const newIds = new Set((other.dataset.activity as unknown as Rec[]).map((r) => r.id));
-      const shown = await recordsUnder(await root('activity'));
+      const shown = await recordsUnder(api, await root('activity'));
       assert.ok(shown.length > 0, 'nothing shown from the new environment');
       assert.ok(shown.every((n) => newIds.has(n.node.id!) && !oldIds.has(n.node.id!)));
     } finally {
@@ -440,7 +400,7 @@ describe('records tree', function () {
       await other.close();
     }
     assert.equal(api.session.active?.name, 'Local sandbox');
-    assert.deepEqual(ids(await recordsUnder(await root('activity'))), ids(expected('activity')));
+    assert.deepEqual(ids(await recordsUnder(api, await root('activity'))), ids(expected('activity')));
   });
 
   it('reveals a record outside the range: it is added and selected', async () => {

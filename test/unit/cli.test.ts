@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
+import { startCliSandbox } from './sandbox-helpers';
 
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 const SECRET = 'cli-test-secret-4f1c9a';
@@ -283,26 +284,12 @@ describe('health-data CLI', function () {
 
   describe('sandbox', () => {
     it('starts on a free port, prints its address and credentials, and stops on SIGINT', async () => {
-      const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--days', '3', '--fault', '503:times=1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no address printed: ${out}`)), 10_000);
-        child.stdout.on('data', (d) => {
-          out += d;
-          const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-          if (m && /Ctrl-C/.test(out)) {
-            clearTimeout(timer);
-            resolve(m[0]);
-          }
-        });
-      });
-      assert.match(out, /sandbox-client/);
+      const sandbox = startCliSandbox(['--days', '3', '--fault', '503:times=1']);
+      const url = await sandbox.address(10_000);
+      assert.match(sandbox.stdout, /sandbox-client/);
       const first = await fetch(`${url}/v1/human/body_fat`);
       assert.equal(first.status, 503, 'the --fault was applied');
-      const code = await new Promise<number | null>((resolve) => {
-        child.on('close', resolve);
-        child.kill('SIGINT');
-      });
+      const code = await sandbox.stop();
       assert.equal(code, 0);
     });
 

@@ -4,44 +4,23 @@
 // through `validate` on a file of them, and through `list` and `get` against a sandbox whose
 // records were made hostile.
 import * as assert from 'node:assert/strict';
-import { EventEmitter } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
-import { runCli } from '../../src/cli/main';
 import { printable } from '../../src/cli/output';
+import { resource } from '../../src/core/resources';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
-import { HOSTILE_KEYS, HOSTILE_STRINGS, HostileRecord, Prng, assertPrototypesUnchanged, hostileRecords, prototypeSnapshot, put } from './hostile';
+import { runCliInProcess as cli } from './cli-support';
+import { FUZZ_SEED, HOSTILE_KEYS, HOSTILE_STRINGS, HostileRecord, Prng, assertPrototypesUnchanged, prototypeSnapshot, put, sharedHostileRecords } from './hostile';
 
-const COUNT = 1_200;
-const SEED = 'issue-6';
 /**
  * What must never reach a terminal from a payload: C0 controls but the line feed (ESC starts
  * every escape sequence), DEL, C1 controls (U+009B is a one-character CSI), and the bidi marks,
  * embeddings, overrides and isolates that reorder what is shown.
  */
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const collect = () => {
-    const stream = new PassThrough();
-    let text = '';
-    stream.on('data', (d: Buffer) => (text += d.toString('utf8')));
-    return { stream, text: () => text };
-  };
-  const out = collect();
-  const err = collect();
-  const code = await runCli(args, { stdout: out.stream, stderr: err.stream, stdin: Readable.from([]), env, signals: new EventEmitter() });
-  await new Promise((r) => setImmediate(r));
-  return { code, stdout: out.text(), stderr: err.text() };
-}
+/** The resources `list` and `get` are run on, in this order. */
+const LISTED = (['activity', 'heartRate', 'bodyFat'] as const).map((kind) => resource(kind));
 
 function assertInert(text: string, what: string): void {
   const at = text.search(UNSAFE);
@@ -67,14 +46,14 @@ function stringsOf(value: unknown, max = 200): string[] {
   return out;
 }
 
-describe(`CLI fuzz: hostile records reach the terminal as inert text (seed "${SEED}")`, function () {
+describe(`CLI fuzz: hostile records reach the terminal as inert text (seed "${FUZZ_SEED}")`, function () {
   this.timeout(60_000);
   const prototypes = prototypeSnapshot();
-  let records: HostileRecord[];
+  let records: readonly HostileRecord[];
   const dir = mkdtempSync(join(tmpdir(), 'hde-fuzz-cli-'));
 
   before(() => {
-    records = hostileRecords(COUNT, SEED);
+    records = sharedHostileRecords();
   });
 
   after(() => assertPrototypesUnchanged(prototypes));
@@ -144,24 +123,20 @@ describe(`CLI fuzz: hostile records reach the terminal as inert text (seed "${SE
 
     after(async () => sandbox.close());
 
-    for (const resource of ['activity', 'heart-rate', 'body-fat']) {
-      it(`list ${resource} prints a table of inert text`, async () => {
-        const r = await cli(['list', resource, '--limit', '500', '--no-color'], env);
-        assertInert(r.stdout, `list ${resource} stdout`);
-        assertInert(r.stderr, `list ${resource} stderr`);
+    for (const { cliName, kind } of LISTED) {
+      it(`list ${cliName} prints a table of inert text`, async () => {
+        const r = await cli(['list', cliName, '--limit', '500', '--no-color'], env);
+        assertInert(r.stdout, `list ${cliName} stdout`);
+        assertInert(r.stderr, `list ${cliName} stderr`);
         assert.match(r.stdout, /^date\s+id\s+source/m);
         // --json hands the records over as they came, for a program to read.
-        const json = await cli(['list', resource, '--limit', '500', '--json'], env);
-        assert.equal((JSON.parse(json.stdout) as unknown[]).length, (sandbox.dataset as unknown as Record<string, unknown[]>)[resource === 'heart-rate' ? 'heartRate' : resource === 'body-fat' ? 'bodyFat' : 'activity'].length);
+        const json = await cli(['list', cliName, '--limit', '500', '--json'], env);
+        assert.equal((JSON.parse(json.stdout) as unknown[]).length, sandbox.dataset[kind].length);
       });
     }
 
     it('get prints every field of a hostile record as inert text', async () => {
-      const picks: Array<[string, string]> = [
-        ...sandbox.dataset.activity.slice(0, 5).map((r) => ['activity', r.id] as [string, string]),
-        ...sandbox.dataset.heartRate.slice(0, 5).map((r) => ['heart-rate', r.id] as [string, string]),
-        ...sandbox.dataset.bodyFat.slice(0, 5).map((r) => ['body-fat', r.id] as [string, string]),
-      ];
+      const picks = LISTED.flatMap(({ cliName, kind }) => sandbox.dataset[kind].slice(0, 5).map((r): [string, string] => [cliName, r.id]));
       for (const [resource, id] of picks) {
         const r = await cli(['get', resource, id, '--no-color'], env);
         assert.ok(r.code === 0 || r.code === 1, r.stderr);

@@ -8,12 +8,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_TEXT, resolvePointer } from '../../src/core/jsonTree';
 import { JsonNode, RecordView, RecordViewModel } from '../../src/core/recordView';
+import { ResourceKind } from '../../src/core/resources';
 import { validate } from '../../src/core/validator';
-import { HOSTILE_STRINGS, HostileRecord, POLLUTION_KEY, assertPrototypesUnchanged, fixtureRecords, hostileRecords, prototypeSnapshot } from './hostile';
+import { FUZZ_COUNT, FUZZ_NOW, FUZZ_SEED, HOSTILE_STRINGS, HostileRecord, POLLUTION_KEY, assertPrototypesUnchanged, fixtureRecords, hostileRecords, prototypeSnapshot } from './hostile';
 
-const COUNT = 1_200;
-const SEED = 'issue-6';
-const NOW = Date.parse('2026-01-16T12:00:00Z');
 const FIXTURE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'hostile-records.json');
 /** What may go to the webview for one record: the model is built to stay small whatever the record. */
 const MAX_MODEL_CHARS = 4_000_000;
@@ -60,13 +58,14 @@ function assertModel(record: unknown, view: RecordView, label: string): RecordVi
   return model;
 }
 
-describe(`record view fuzz: ${COUNT} hostile records (seed "${SEED}")`, function () {
+describe(`record view fuzz: ${FUZZ_COUNT} hostile records (seed "${FUZZ_SEED}")`, function () {
   this.timeout(120_000);
   const prototypes = prototypeSnapshot();
   let records: HostileRecord[];
 
   before(() => {
-    records = hostileRecords(COUNT, SEED);
+    // Its own copy, not sharedHostileRecords(): see there.
+    records = hostileRecords(FUZZ_COUNT, FUZZ_SEED);
   });
 
   after(() => assertPrototypesUnchanged(prototypes));
@@ -74,7 +73,7 @@ describe(`record view fuzz: ${COUNT} hostile records (seed "${SEED}")`, function
   it('builds a plain, bounded model of every record, and pages of what it left closed', () => {
     let opened = 0;
     for (const r of records) {
-      const { kind, findings } = validate(r.record, r.kind, { now: NOW });
+      const { kind, findings } = validate(r.record, r.kind, { now: FUZZ_NOW });
       const view = new RecordView(r.record, kind, findings);
       const model = assertModel(r.record, view, r.label);
       // Open a few closed containers as the webview would, and their first closed child.
@@ -94,7 +93,7 @@ describe(`record view fuzz: ${COUNT} hostile records (seed "${SEED}")`, function
 
   it('keeps every finding of a hostile record, and a kind it could not detect says so in the title', () => {
     for (const r of records.slice(0, 300)) {
-      const { kind, findings } = validate(r.record, undefined, { now: NOW });
+      const { kind, findings } = validate(r.record, undefined, { now: FUZZ_NOW });
       const { model } = new RecordView(r.record, kind, findings);
       assert.equal(model.findingsTotal, findings.length, r.label);
       assert.equal(Object.values(model.counts).reduce((a, b) => a + b, 0), findings.length, r.label);
@@ -109,14 +108,14 @@ describe(`record view fuzz: ${COUNT} hostile records (seed "${SEED}")`, function
     if (process.env.HDE_WRITE_HOSTILE_FIXTURE === '1') writeFileSync(FIXTURE, expected);
     const text = readFileSync(FIXTURE, 'utf8');
     assert.equal(text, expected, 'the fixture is out of date: run this test with HDE_WRITE_HOSTILE_FIXTURE=1');
-    const fixture = JSON.parse(text) as Array<{ kind: 'heartRate' | 'activity' | 'bodyFat' | null; label: string; record: unknown }>;
+    const fixture = JSON.parse(text) as Array<{ kind: ResourceKind | null; label: string; record: unknown }>;
     assert.equal(fixture.length, 50);
     // Every hostile string is in the fixture, and each record carries a __proto__ key as data.
     for (const s of HOSTILE_STRINGS) assert.ok(text.includes(JSON.stringify(s).slice(1, -1)), `the fixture lacks ${JSON.stringify(s)}`);
     const objects = fixture.filter((f) => f.kind !== null);
     assert.ok(objects.every((f) => Object.prototype.hasOwnProperty.call((f.record as { sourceData: object }).sourceData, '__proto__')));
     for (const f of fixture) {
-      const { kind, findings } = validate(f.record, f.kind ?? undefined, { now: NOW });
+      const { kind, findings } = validate(f.record, f.kind ?? undefined, { now: FUZZ_NOW });
       assertModel(f.record, new RecordView(f.record, kind, findings), f.label);
     }
     assert.equal(({} as Record<string, unknown>)[POLLUTION_KEY], undefined);

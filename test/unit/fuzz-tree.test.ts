@@ -7,10 +7,8 @@ import { isCalendarDate } from '../../src/core/dates';
 import { recordTitle } from '../../src/core/labels';
 import { RESOURCES, ResourceKind } from '../../src/core/resources';
 import { buildDateFirstTree, buildResourceTree, escapeMarkdown, recordNode, statusOf, tooltipMarkdown } from '../../src/core/treeModel';
-import { HOSTILE_KEYS, HOSTILE_STRINGS, HostileRecord, assertPrototypesUnchanged, hostileRecords, prototypeSnapshot } from './hostile';
+import { FUZZ_COUNT, FUZZ_SEED, HOSTILE_KEYS, HOSTILE_STRINGS, HostileRecord, assertPrototypesUnchanged, prototypeSnapshot, sharedHostileRecords } from './hostile';
 
-const COUNT = 1_200;
-const SEED = 'issue-6';
 const KINDS = RESOURCES.map((r) => r.kind);
 /** The longest a label may get: a 30-character source, a headline number and its unit. */
 const MAX_LABEL = 100;
@@ -53,15 +51,15 @@ function assertInertTooltip(md: string, label: string): void {
   assert.equal(lines.length, i + 2, `${label}: extra lines`);
 }
 
-describe(`tree model fuzz: ${COUNT} hostile records (seed "${SEED}")`, function () {
+describe(`tree model fuzz: ${FUZZ_COUNT} hostile records (seed "${FUZZ_SEED}")`, function () {
   this.timeout(60_000);
   const prototypes = prototypeSnapshot();
-  let records: HostileRecord[];
+  let records: readonly HostileRecord[];
   /** Each record with the kind the tree files it under: its own, or (junk) one in turn. */
   const kindOf = (r: HostileRecord, i: number): ResourceKind => r.kind ?? KINDS[i % KINDS.length];
 
   before(() => {
-    records = hostileRecords(COUNT, SEED);
+    records = sharedHostileRecords();
   });
 
   after(() => assertPrototypesUnchanged(prototypes));

@@ -6,11 +6,8 @@ import { createHash } from 'node:crypto';
 import { validatePayloadText } from '../../src/core/payloadText';
 import { RESOURCES, ResourceKind } from '../../src/core/resources';
 import { ValidationResult, checkClientTokenReply, detectKind, validate, validatePayload } from '../../src/core/validator';
-import { HOSTILE_STRINGS, HostileRecord, assertPrototypesUnchanged, hostileRecords, prototypeSnapshot } from './hostile';
+import { FUZZ_COUNT, FUZZ_NOW, FUZZ_SEED, HOSTILE_STRINGS, HostileRecord, assertPrototypesUnchanged, hostileRecords, prototypeSnapshot, sharedHostileRecords } from './hostile';
 
-const COUNT = 1_200;
-const SEED = 'issue-6';
-const NOW = Date.parse('2026-01-16T12:00:00Z');
 const KINDS: Array<ResourceKind | undefined> = [undefined, ...RESOURCES.map((r) => r.kind)];
 const FINDING_KINDS = new Set(['error', 'warning', 'zero', 'deprecated', 'unknown']);
 /** Longest message a finding may have (the longest fixed text is the "could not detect the kind" one). */
@@ -34,14 +31,14 @@ function assertSane(result: ValidationResult, label: string): void {
   }
 }
 
-describe(`validator fuzz: ${COUNT} hostile records (seed "${SEED}")`, function () {
+describe(`validator fuzz: ${FUZZ_COUNT} hostile records (seed "${FUZZ_SEED}")`, function () {
   this.timeout(120_000);
   const prototypes = prototypeSnapshot();
-  let records: HostileRecord[];
+  let records: readonly HostileRecord[];
   let fingerprints: Array<string | undefined>;
 
   before(() => {
-    records = hostileRecords(COUNT, SEED);
+    records = sharedHostileRecords();
     fingerprints = records.map(fingerprint);
   });
 
@@ -49,7 +46,7 @@ describe(`validator fuzz: ${COUNT} hostile records (seed "${SEED}")`, function (
 
   it('generates at least 1,000 records, the same ones for the same seed, of every class', () => {
     assert.ok(records.length >= 1_000);
-    const again = hostileRecords(COUNT, SEED);
+    const again = hostileRecords(FUZZ_COUNT, FUZZ_SEED);
     assert.deepEqual(again.map((r) => r.label), records.map((r) => r.label));
     assert.deepEqual(again.map(fingerprint), fingerprints);
     again.length = 0;
@@ -74,7 +71,7 @@ describe(`validator fuzz: ${COUNT} hostile records (seed "${SEED}")`, function (
   it('validate never throws, as the record\'s own kind, as every other kind, or detecting the kind', () => {
     for (const r of records) {
       for (const kind of KINDS) {
-        const result = validate(r.record, kind, { now: NOW });
+        const result = validate(r.record, kind, { now: FUZZ_NOW });
         assertSane(result, `${r.label} as ${kind ?? 'detected'}`);
         if (kind !== undefined && r.record !== null && typeof r.record === 'object' && !Array.isArray(r.record)) assert.equal(result.kind, kind, r.label);
       }
@@ -90,7 +87,7 @@ describe(`validator fuzz: ${COUNT} hostile records (seed "${SEED}")`, function (
     (payloads[2][1] as { items: unknown[] }).items.push(...records.map((r) => r.record));
     for (const [name, payload, prefix] of payloads) {
       for (const kind of KINDS) {
-        const results = validatePayload(payload, kind, { now: NOW });
+        const results = validatePayload(payload, kind, { now: FUZZ_NOW });
         assert.equal(results.length, records.length, `${name} as ${kind}`);
         results.forEach((result, i) => {
           assert.equal(result.pointer, `${prefix}/${i}`);
@@ -102,7 +99,7 @@ describe(`validator fuzz: ${COUNT} hostile records (seed "${SEED}")`, function (
   });
 
   it('validates each record alone as a payload, and leaves every record as it was', () => {
-    for (const r of records) for (const result of validatePayload(r.record, undefined, { now: NOW })) assertSane(result, r.label);
+    for (const r of records) for (const result of validatePayload(r.record, undefined, { now: FUZZ_NOW })) assertSane(result, r.label);
     assert.deepEqual(records.map(fingerprint), fingerprints, 'the validator changed a record');
   });
 
@@ -110,7 +107,7 @@ describe(`validator fuzz: ${COUNT} hostile records (seed "${SEED}")`, function (
     for (const r of records) {
       if (r.tooDeep) continue;
       const text = JSON.stringify(r.record) ?? 'null';
-      const result = validatePayloadText(text, { now: NOW });
+      const result = validatePayloadText(text, { now: FUZZ_NOW });
       assert.deepEqual(result.syntaxErrors, [], r.label);
       for (const f of result.findings) {
         assert.ok(f.offset >= 0 && f.length >= 0 && f.offset + f.length <= text.length, `${r.label}: ${f.pointer} placed outside the text`);

@@ -5,40 +5,21 @@
 // they were, and neither the secret nor a token is ever printed (the last test searches every
 // line this file made the CLI write).
 import * as assert from 'node:assert/strict';
-import { EventEmitter } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
-import { runCli } from '../../src/cli/main';
 import { MAX_PAYLOAD_BYTES } from '../../src/cli/validate';
 import { FaultRule, Sandbox, startSandbox } from '../../src/sandbox/server';
+import { CliRun as Run, runCliInProcess } from './cli-support';
 
 const SECRET = 'reliability-cli-secret-5b8e07d2';
 const USER_TOKEN = 'reliability-user-token-31c9aa6e';
 
-interface Run {
-  args: string[];
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 const runs: Run[] = [];
 
-/** Runs the CLI in this process, as `node dist/cli.js` would, with its own streams. */
+/** Runs the CLI in this process and keeps the run, for the search for secrets at the end. */
 async function cli(args: string[], env: NodeJS.ProcessEnv = {}, input = ''): Promise<Run> {
-  const sink = () => {
-    const stream = new PassThrough();
-    const chunks: Buffer[] = [];
-    stream.on('data', (d: Buffer) => chunks.push(d));
-    return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
-  };
-  const out = sink();
-  const err = sink();
-  const code = await runCli(args, { stdout: out.stream, stderr: err.stream, stdin: Readable.from([input]), env, signals: new EventEmitter() });
-  await new Promise((r) => setImmediate(r));
-  const run = { args, code, stdout: out.text(), stderr: err.text() };
+  const run = await runCliInProcess(args, env, input);
   runs.push(run);
   return run;
 }
@@ -263,33 +244,35 @@ describe('CLI reliability: bad input, faults and secrets', function () {
       /** What stderr says (failures), or what stdout shows (faults the CLI rides out). */
       says: RegExp;
       user?: boolean;
+      /** Checked after the rest; a failure (exit 1) is checked to have printed nothing first. */
       check?: (r: Run, service: Sandbox) => void;
     }
     const list = ['list', 'activity', '--all', '--limit', '7', '--json'];
     const failed = (r: Run) => assert.equal(r.stdout, '', 'something was printed although the call failed');
+    const tokenRequests = (s: Sandbox) => s.requests.filter((q) => q.path === '/v1/admin/token').length;
     const cases: FaultCase[] = [
-      { name: 'latency past the timeout', faults: [{ fault: 'latency', latencyMs: 120_000, path: '/activities' }], args: [...list, '--timeout', '500'], code: 1, says: /GET \/v1\/human\/activities\/summaries: no complete reply within 500 ms \(timed out\)/, check: failed },
-      { name: 'a body trickling past the timeout', faults: [{ fault: 'slow-body', latencyMs: 120_000, path: '/activities' }], args: [...list, '--timeout', '500'], code: 1, says: /timed out/, check: failed },
-      { name: '429 without Retry-After, every time', faults: [{ fault: '429', path: '/activities' }], args: list, code: 1, says: /429 Too Many Requests: Too many requests.*\(request id \w+; 4 attempts\)/, check: failed },
-      { name: '429 with Retry-After, every time', faults: [{ fault: '429', retryAfter: 1, path: '/activities' }], args: list, code: 1, says: /429 Too Many Requests.*4 attempts/, check: failed },
+      { name: 'latency past the timeout', faults: [{ fault: 'latency', latencyMs: 120_000, path: '/activities' }], args: [...list, '--timeout', '500'], code: 1, says: /GET \/v1\/human\/activities\/summaries: no complete reply within 500 ms \(timed out\)/ },
+      { name: 'a body trickling past the timeout', faults: [{ fault: 'slow-body', latencyMs: 120_000, path: '/activities' }], args: [...list, '--timeout', '500'], code: 1, says: /timed out/ },
+      { name: '429 without Retry-After, every time', faults: [{ fault: '429', path: '/activities' }], args: list, code: 1, says: /429 Too Many Requests: Too many requests.*\(request id \w+; 4 attempts\)/ },
+      { name: '429 with Retry-After, every time', faults: [{ fault: '429', retryAfter: 1, path: '/activities' }], args: list, code: 1, says: /429 Too Many Requests.*4 attempts/ },
       { name: '429 with Retry-After, once', faults: [{ fault: '429', retryAfter: 1, path: '/activities', times: 1 }], args: list, code: 0, says: /^\[/ },
-      { name: '500', faults: [{ fault: '500', path: '/activities' }], args: list, code: 1, says: /GET \/v1\/human\/activities\/summaries: 500 Internal Server Error: The service failed to answer \(sandbox fault 500\) \(request id \w+\)$/m, check: failed },
-      { name: '502, every time', faults: [{ fault: '502', path: '/activities' }], args: list, code: 1, says: /502 Bad Gateway.*4 attempts/, check: failed },
-      { name: '503, every time', faults: [{ fault: '503', path: '/activities' }], args: list, code: 1, says: /503 Service Unavailable.*4 attempts/, check: failed },
+      { name: '500', faults: [{ fault: '500', path: '/activities' }], args: list, code: 1, says: /GET \/v1\/human\/activities\/summaries: 500 Internal Server Error: The service failed to answer \(sandbox fault 500\) \(request id \w+\)$/m },
+      { name: '502, every time', faults: [{ fault: '502', path: '/activities' }], args: list, code: 1, says: /502 Bad Gateway.*4 attempts/ },
+      { name: '503, every time', faults: [{ fault: '503', path: '/activities' }], args: list, code: 1, says: /503 Service Unavailable.*4 attempts/ },
       { name: '503, once', faults: [{ fault: '503', path: '/activities', times: 1 }], args: list, code: 0, says: /^\[/ },
-      { name: 'an HTML error page', faults: [{ fault: 'html', path: '/activities' }], args: list, code: 1, says: /502 Bad Gateway: the server answered with an HTML page, not JSON/, check: failed },
-      { name: 'malformed JSON', faults: [{ fault: 'malformed-json', path: '/activities' }], args: list, code: 1, says: /GET \/v1\/human\/activities\/summaries: the reply is not valid JSON/, check: failed },
-      { name: 'a truncated body', faults: [{ fault: 'truncated', path: '/activities' }], args: list, code: 1, says: /the reply was cut short after 200 OK \(truncated body/, check: failed },
-      { name: 'a connection reset', faults: [{ fault: 'reset', path: '/activities' }], args: list, code: 1, says: /GET \/v1\/human\/activities\/summaries: network error: .*(reset|closed|hang up)/i, check: failed },
-      { name: 'a later page failing: no partial list', faults: [{ fault: '500', path: 'offset=' }], args: list, code: 1, says: /500 Internal Server Error/, check: failed },
-      { name: 'an error status in a 200 body', faults: [{ fault: 'status-in-body', path: '/activities' }], args: list, code: 1, says: /401 Unauthorized: Unauthorized \(in the body of a 200 reply\)/, check: failed },
-      { name: 'an expired token, once: one re-mint', faults: [{ fault: 'expired-token', times: 1 }], args: list, code: 0, says: /^\[/, check: (_r, s) => assert.equal(s.requests.filter((q) => q.path === '/v1/admin/token').length, 2) },
-      { name: 'a revoked token, every time', faults: [{ fault: 'revoked-token' }], args: list, code: 1, says: /401 Unauthorized: The access token has been revoked.*a freshly minted client token was rejected too/, check: (r, s) => { failed(r); assert.equal(s.requests.filter((q) => q.path === '/v1/admin/token').length, 2, 'the client re-minted more than once'); } },
-      { name: 'the user access token rejected', faults: [{ fault: 'expired-token' }], args: list, user: true, code: 1, says: /401 Unauthorized: The access token has expired.*the user access token was rejected/, check: failed },
+      { name: 'an HTML error page', faults: [{ fault: 'html', path: '/activities' }], args: list, code: 1, says: /502 Bad Gateway: the server answered with an HTML page, not JSON/ },
+      { name: 'malformed JSON', faults: [{ fault: 'malformed-json', path: '/activities' }], args: list, code: 1, says: /GET \/v1\/human\/activities\/summaries: the reply is not valid JSON/ },
+      { name: 'a truncated body', faults: [{ fault: 'truncated', path: '/activities' }], args: list, code: 1, says: /the reply was cut short after 200 OK \(truncated body/ },
+      { name: 'a connection reset', faults: [{ fault: 'reset', path: '/activities' }], args: list, code: 1, says: /GET \/v1\/human\/activities\/summaries: network error: .*(reset|closed|hang up)/i },
+      { name: 'a later page failing: no partial list', faults: [{ fault: '500', path: 'offset=' }], args: list, code: 1, says: /500 Internal Server Error/ },
+      { name: 'an error status in a 200 body', faults: [{ fault: 'status-in-body', path: '/activities' }], args: list, code: 1, says: /401 Unauthorized: Unauthorized \(in the body of a 200 reply\)/ },
+      { name: 'an expired token, once: one re-mint', faults: [{ fault: 'expired-token', times: 1 }], args: list, code: 0, says: /^\[/, check: (_r, s) => assert.equal(tokenRequests(s), 2) },
+      { name: 'a revoked token, every time', faults: [{ fault: 'revoked-token' }], args: list, code: 1, says: /401 Unauthorized: The access token has been revoked.*a freshly minted client token was rejected too/, check: (_r, s) => assert.equal(tokenRequests(s), 2, 'the client re-minted more than once') },
+      { name: 'the user access token rejected', faults: [{ fault: 'expired-token' }], args: list, user: true, code: 1, says: /401 Unauthorized: The access token has expired.*the user access token was rejected/ },
       { name: 'a token reply without expires_in', faults: [{ fault: 'no-expires-in' }], args: ['token'], code: 0, says: /expires in\s+24h 0m .*\[assumed: the reply had no expires_in\]/ },
       { name: 'a token that is not a JWT', faults: [{ fault: 'non-jwt-token' }], args: ['token'], code: 0, says: /claims\s+none: the token is not a JWT/ },
       { name: 'a token that is not a JWT, used', faults: [{ fault: 'non-jwt-token' }], args: list, code: 0, says: /^\[/ },
-      { name: 'the token endpoint failing', faults: [{ fault: '503', path: '/v1/admin/token' }], args: list, code: 1, says: /POST \/v1\/admin\/token: 503 Service Unavailable/, check: failed },
+      { name: 'the token endpoint failing', faults: [{ fault: '503', path: '/v1/admin/token' }], args: list, code: 1, says: /POST \/v1\/admin\/token: 503 Service Unavailable/ },
       { name: 'pages that repeat records', faults: [{ fault: 'repeat-page' }], args: list, code: 0, says: /^\[/ },
       { name: 'a Link header that loops back', faults: [{ fault: 'link-loop' }], args: list, code: 0, says: /^\[/ },
       { name: 'a Link header that loops back, the token in the query', faults: [{ fault: 'link-loop' }], args: [...list, '--token-in-query'], code: 0, says: /^\[/ },
@@ -325,6 +308,7 @@ describe('CLI reliability: bad input, faults and secrets', function () {
           }
         } else {
           assertOneLine(run, c.says, 1);
+          failed(run);
         }
         c.check?.(run, service);
       });

@@ -1,9 +1,16 @@
-// Shared by the sandbox tests: start a sandbox for a suite, mint a token, make a call with Node's
-// own fetch (the client under test elsewhere is deliberately not used here).
+// Shared by the sandbox tests: start a sandbox for a suite (or `health-data sandbox` as a child
+// process), mint a token, make a call with Node's own fetch (the client under test elsewhere is
+// deliberately not used here).
 
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { Sandbox, SandboxOptions, startSandbox } from '../../src/sandbox/server';
 
 export const TODAY = '2026-11-20';
+const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
+
+/** Where a token is minted: a Sandbox, or the address and credentials a sandbox printed. */
+export type MintTarget = Pick<Sandbox, 'authUrl' | 'clientId' | 'clientSecret'>;
 
 export interface Reply {
   status: number;
@@ -42,7 +49,7 @@ export async function call(url: string, init: RequestInit = {}): Promise<Reply> 
   return { status: res.status, headers: res.headers, text, json };
 }
 
-export function mintRequest(sandbox: Sandbox, body: unknown = { type: 'client', client_id: sandbox.clientId, client_secret: sandbox.clientSecret }, headers: Record<string, string> = {}): Promise<Reply> {
+export function mintRequest(sandbox: MintTarget, body: unknown = { type: 'client', client_id: sandbox.clientId, client_secret: sandbox.clientSecret }, headers: Record<string, string> = {}): Promise<Reply> {
   return call(`${sandbox.authUrl}/v1/admin/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', ...headers },
@@ -50,14 +57,14 @@ export function mintRequest(sandbox: Sandbox, body: unknown = { type: 'client', 
   });
 }
 
-export async function mint(sandbox: Sandbox, headers: Record<string, string> = {}): Promise<string> {
+export async function mint(sandbox: MintTarget, headers: Record<string, string> = {}): Promise<string> {
   const reply = await mintRequest(sandbox, undefined, headers);
   if (reply.status !== 200) throw new Error(`mint failed: ${reply.status} ${reply.text}`);
   return (reply.json as { client_token: string }).client_token;
 }
 
 /** GET `path` (with its query) on the base URL with a Bearer token. */
-export function get(sandbox: Sandbox, path: string, token?: string, headers: Record<string, string> = {}): Promise<Reply> {
+export function get(sandbox: Pick<Sandbox, 'baseUrl'>, path: string, token?: string, headers: Record<string, string> = {}): Promise<Reply> {
   const auth: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
   return call(`${sandbox.baseUrl}${path}`, { headers: { ...auth, ...headers } });
 }
@@ -71,4 +78,61 @@ export function parseLinks(header: string | null): Record<string, string> {
 
 export function ids(records: unknown): string[] {
   return (records as Array<{ id: string }>).map((r) => r.id);
+}
+
+/** `health-data sandbox --port 0 …` run from dist/cli.js as a child process. */
+export interface CliSandbox {
+  /** What it printed so far. */
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Its address once it says it serves (the "Ctrl-C" line), or undefined when it exits first. */
+  readonly ready: Promise<string | undefined>;
+  /** Its exit code, once it has exited. */
+  readonly exited: Promise<number | null>;
+  /** Its address once it says it serves; fails with what it printed when that takes over `ms`. */
+  address(ms?: number): Promise<string>;
+  /** Stops it as Ctrl-C would, and waits for its exit code. */
+  stop(): Promise<number | null>;
+}
+
+export function startCliSandbox(args: string[]): CliSandbox {
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  const ready = new Promise<string | undefined>((resolve) => {
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout);
+      if (m && /Ctrl-C/.test(stdout)) resolve(m[0]);
+    });
+    exited.then(() => resolve(undefined), () => resolve(undefined));
+  });
+  child.stderr.on('data', (d) => (stderr += d));
+  return {
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    ready,
+    exited,
+    address: (ms = 10_000) =>
+      new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no address printed: ${stdout}`)), ms);
+        void ready.then((url) => {
+          if (url === undefined) return;
+          clearTimeout(timer);
+          resolve(url);
+        });
+      }),
+    stop: () => {
+      child.kill('SIGINT');
+      return exited;
+    },
+  };
 }

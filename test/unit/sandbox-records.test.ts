@@ -1,15 +1,13 @@
 // Records added to the sandbox (`extraRecords`, `health-data sandbox --records FILE`): served
 // like generated ones, in the lists at their date, by id and by date, exactly as given.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDataset } from '../../src/sandbox/data';
 import { checkExtraRecords } from '../../src/sandbox/server';
-import { TODAY, get, ids, mint, useSandbox } from './sandbox-helpers';
+import { TODAY, get, ids, mint, startCliSandbox, useSandbox } from './sandbox-helpers';
 
-const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 const SEED = 'extra-records';
 const DAYS = 5;
 const ACTIVITY = '/v1/human/activities/summaries';
@@ -87,32 +85,22 @@ describe('health-data sandbox --records', function () {
   const dir = mkdtempSync(join(tmpdir(), 'hde-records-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--days', '2', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => {
-        stdout += d;
-        // Up and serving: ask for the added record, then stop it.
-        if (/Ctrl-C/.test(stdout) && !child.killed) {
-          const url = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0];
-          void (async () => {
-            const tokenReply = await fetch(`${url}/v1/admin/token`, {
-              method: 'POST',
-              headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify({ type: 'client', client_id: 'sandbox-client', client_secret: 'sandbox-secret' }),
-            });
-            const { client_token } = (await tokenReply.json()) as { client_token: string };
-            const res = await fetch(`${url}${ACTIVITY}/from-file`, { headers: { Authorization: `Bearer ${client_token}` } });
-            stdout += `\nFETCHED ${res.status} ${await res.text()}\n`;
-          })().finally(() => child.kill('SIGINT'));
-        }
-      });
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const sandbox = startCliSandbox(['--days', '2', ...args]);
+    const url = await sandbox.ready;
+    let fetched = '';
+    if (url !== undefined) {
+      // Up and serving: ask for the added record, then stop it.
+      try {
+        const token = await mint({ authUrl: url, clientId: 'sandbox-client', clientSecret: 'sandbox-secret' });
+        const res = await get({ baseUrl: url }, `${ACTIVITY}/from-file`, token);
+        fetched = `\nFETCHED ${res.status} ${res.text}\n`;
+      } finally {
+        await sandbox.stop();
+      }
+    }
+    const code = await sandbox.exited;
+    return { code, stdout: `${sandbox.stdout}${fetched}`, stderr: sandbox.stderr };
   }
 
   it('serves the records of the file', async () => {

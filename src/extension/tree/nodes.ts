@@ -3,7 +3,7 @@
 
 import * as vscode from 'vscode';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
-import { DateNode, MonthNode, RecordNode, RecordTree, statusOf, tooltipMarkdown } from '../../core/treeModel';
+import { DateNode, MonthNode, RecordNode, RecordTree, dateLabel, statusOf, tooltipMarkdown } from '../../core/treeModel';
 import { RecordStore, ResourceState } from './recordStore';
 
 /** A resource (grouped by resource) or every resource at once (grouped by date first). */
@@ -27,15 +27,6 @@ export type ViewNode = Base &
   );
 
 export type RecordViewNode = Extract<ViewNode, { type: 'record' }>;
-
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** "Fri 20 Nov" for 2026-11-20: the month and year are on the parent node already. */
-export function dateLabel(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  return `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
-}
 
 const countDate = (date: DateNode): number => date.groups.reduce((n, g) => n + g.records.length, 0);
 const countMonth = (month: MonthNode): number => month.dates.reduce((n, d) => n + countDate(d), 0);
