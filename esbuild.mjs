@@ -24,7 +24,7 @@ const problemMatcherPlugin = {
 };
 
 /**
- * The extension's bundle leaves the ajv compiler (src/core/schemaCompiler.ts, which schemas.ts
+ * The extension's bundle leaves the ajv compiler (src/core/validation/schemaCompiler.ts, which schemas.ts
  * require()s on the first validation) to a file of its own, dist/schemaCompiler.js: activation
  * never reads it, and dist/extension.js stays small.
  */
@@ -64,7 +64,7 @@ const targets = [
     plugins: [...common.plugins, lazySchemaCompilerPlugin],
   },
   {
-    entryPoints: ['src/core/schemaCompiler.ts'],
+    entryPoints: ['src/core/validation/schemaCompiler.ts'],
     outfile: 'dist/schemaCompiler.js',
     platform: 'node',
     format: 'cjs',
@@ -79,7 +79,7 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
   },
   {
-    entryPoints: ['media/webview.ts'],
+    entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview.js',
     platform: 'browser',
     format: 'iife',

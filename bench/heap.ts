@@ -2,8 +2,8 @@
 // parsed JSON alone. Measured after full collections, so needs `node --expose-gc`.
 
 import { RESOURCES, ResourceKind } from '../src/core/resources';
-import { RecordTree, statusOf } from '../src/core/treeModel';
-import { prepareValidator } from '../src/core/validator';
+import { RecordTree, statusOf } from '../src/core/views';
+import { prepareValidator } from '../src/core/validation';
 import { tenYears } from './datasets';
 import { Result, canCollect, collect, median, round } from './harness';
 import { resourceTrees } from './tree';

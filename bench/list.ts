@@ -6,10 +6,10 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { Agent } from 'node:http';
 import fetch from 'node-fetch';
-import { HealthDataClient, MAX_PAGE_SIZE } from '../src/core/client';
+import { HealthDataClient, MAX_PAGE_SIZE } from '../src/core/service';
 import { groupByLocalDate } from '../src/core/dates';
 import { resource } from '../src/core/resources';
-import { prepareValidator, validatePayload } from '../src/core/validator';
+import { prepareValidator, validatePayload } from '../src/core/validation';
 import { startSandbox } from '../src/sandbox/server';
 import { SEED, TEN_YEARS, TODAY } from './datasets';
 import { PairOptions, Result, pairDetail, round, sideBySide } from './harness';

@@ -1,8 +1,8 @@
 // Goal 4: the record view's model of one record carrying 1 MB of sourceData (validated, findings
 // marked, the JSON tree built) against JSON.parse of that record.
 
-import { buildRecordViewModel } from '../src/core/recordView';
-import { prepareValidator, validate } from '../src/core/validator';
+import { buildRecordViewModel } from '../src/core/views';
+import { prepareValidator, validate } from '../src/core/validation';
 import { SEED, TODAY } from './datasets';
 import { generateDataset } from '../src/sandbox/data';
 import { Result, pairDetail, round, sideBySide } from './harness';

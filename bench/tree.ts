@@ -3,8 +3,8 @@
 // it, on hover: its cost is measured apart, per tooltip and for all of them at once.
 
 import { RESOURCES, ResourceKind } from '../src/core/resources';
-import { RecordTree, buildDateFirstTree, buildResourceTree, tooltipMarkdown } from '../src/core/treeModel';
-import { prepareValidator } from '../src/core/validator';
+import { RecordTree, buildDateFirstTree, buildResourceTree, tooltipMarkdown } from '../src/core/views';
+import { prepareValidator } from '../src/core/validation';
 import { Lists, tenYears } from './datasets';
 import { Result, pairDetail, round, sideBySide } from './harness';
 

@@ -2,7 +2,7 @@
 // JSON.parse of the same records. The validator must cost no more than reading the payload.
 
 import { RESOURCES } from '../src/core/resources';
-import { prepareValidator, validatePayload } from '../src/core/validator';
+import { prepareValidator, validatePayload } from '../src/core/validation';
 import { records } from './datasets';
 import { Result, pairDetail, round, sideBySide } from './harness';
 

@@ -1,7 +1,7 @@
 // Builds a service client from the CLI's flags and environment. Credentials come from the
 // environment only: a flag would show the secret to anyone who runs `ps`.
 
-import { HealthDataClient, TokenPresentation } from '../core/client';
+import { HealthDataClient, TokenPresentation } from '../core/service';
 import { checkHeaderName, checkServiceUrl, checkTimeoutMs } from '../core/config';
 import { HealthDataError } from '../core/errors';
 import type { Output } from './output';

@@ -1,8 +1,8 @@
 // Printing for the `health-data` CLI: plain tables, finding marks that read without colour
 // (a word in brackets), and colour only when the stream is a terminal and NO_COLOR is unset.
 
-import { shortText } from '../core/labels';
-import type { Finding, FindingKind } from '../core/validator';
+import { shortText } from '../core/views';
+import type { Finding, FindingKind } from '../core/validation';
 
 export interface Output {
   out(line?: string): void;

@@ -3,9 +3,9 @@
 
 import { isCalendarDate, localDateOf } from '../core/dates';
 import { HealthDataError } from '../core/errors';
-import { headlineOf, recordTitle, shortId, textField } from '../core/labels';
+import { headlineOf, recordTitle, shortId, textField } from '../core/views';
 import { ResourceDefinition, ResourceKind, findResource, RESOURCES } from '../core/resources';
-import { Finding, validate } from '../core/validator';
+import { Finding, validate } from '../core/validation';
 import type { Connection } from './connection';
 import { Output, countFindings, mark, paint, printable, table } from './output';
 

@@ -3,7 +3,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { HealthDataError } from '../core/errors';
-import { RecordValidation, validatePayload } from '../core/validator';
+import { RecordValidation, validatePayload } from '../core/validation';
 import { resolveResource } from './records';
 import { Output, countFindings, mark, paint, printable } from './output';
 

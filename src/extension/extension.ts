@@ -2,15 +2,15 @@
 // compilation and no sandbox until a user asks for them.
 
 import * as vscode from 'vscode';
-import { registerAccountCommands } from './accountCommands';
-import { Credentials } from './credentials';
+import { registerAccountCommands } from './account/commands';
+import { Credentials } from './account/credentials';
 import { registerPayloadValidation } from './payloadValidation';
 import { RecordViews } from './recordView/recordViews';
-import { registerRequestCommands } from './requestCommands';
-import { SandboxController } from './sandboxController';
-import { Session } from './session';
-import { TokenStatusBar } from './statusBar';
-import { RecordsTree } from './tree/recordsTree';
+import { registerRequestCommands } from './requests/commands';
+import { SandboxController } from './account/localSandbox';
+import { Session } from './account/session';
+import { TokenStatusBar } from './account/statusBar';
+import { RecordsTree } from './tree/recordsTreeProvider';
 
 export interface HealthDataExtensionApi {
   /** For the integration tests: the live session and the sandbox controller. */

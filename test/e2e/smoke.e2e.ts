@@ -4,7 +4,7 @@
 //   npx mocha out/test/e2e/smoke.e2e.js
 // Screenshots go to test-results/e2e/.
 import * as assert from 'node:assert/strict';
-import { Workbench, findRepoRoot } from './workbench';
+import { Workbench, findRepoRoot } from './support/workbench';
 
 describe('e2e smoke: the workbench with Health Data Explorer', function () {
   this.timeout(180_000);

@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
-import { DEFAULT_ENVIRONMENT } from '../../src/extension/environments';
-import { captureMessages, extensionApi, filesUnder, resetSettings, waitFor } from './helpers';
+import { DEFAULT_ENVIRONMENT } from '../../src/extension/account/environments';
+import { captureMessages, extensionApi, filesUnder, resetSettings, waitFor } from './support/extension';
 
 const SECRET = 'itest-secret-7d41b2c9';
 

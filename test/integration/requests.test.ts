@@ -5,11 +5,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { addDays, localDateOf } from '../../src/core/dates';
-import { recordTitle } from '../../src/core/labels';
+import { recordTitle } from '../../src/core/views';
 import { RESOURCES, ResourceKind } from '../../src/core/resources';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
-import { dateProblem, idProblem, rangeProblem } from '../../src/extension/prompts';
-import { MessageLevel as Level, captureMessages, closeUntitledEditors, resetSettings, waitFor, withSandbox } from './helpers';
+import { dateProblem, idProblem, rangeProblem } from '../../src/extension/requests/prompts';
+import { MessageLevel as Level, captureMessages, closeUntitledEditors, resetSettings, waitFor, withSandbox } from './support/extension';
 
 
 interface Rec {

@@ -5,11 +5,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { addDays, localDateOf } from '../../src/core/dates';
 import { RESOURCES, ResourceKind, resource } from '../../src/core/resources';
-import { monthLabel, recordNode, statusOf } from '../../src/core/treeModel';
+import { monthLabel, recordNode, statusOf } from '../../src/core/views';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { ViewNode } from '../../src/extension/tree/nodes';
 import { startSandbox } from '../../src/sandbox/server';
-import { ExpectedRecord, captureMessages, expectedRecords, recordsUnder, resetSettings, resourceRoot, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './helpers';
+import { ExpectedRecord, captureMessages, expectedRecords, recordsUnder, resetSettings, resourceRoot, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
 
 type Rec = ExpectedRecord;
 

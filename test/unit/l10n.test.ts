@@ -5,8 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { repoRoot } from './support/repo';
 
-const root = join(__dirname, '..', '..', '..');
+const root = repoRoot;
 
 describe('localisation', () => {
   it('l10n/bundle.l10n.json holds every vscode.l10n.t string (run `npm run l10n` after adding one)', function () {

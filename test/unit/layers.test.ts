@@ -3,8 +3,9 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { repoRoot } from './support/repo';
 
-const root = join(__dirname, '..', '..', '..');
+const root = repoRoot;
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];

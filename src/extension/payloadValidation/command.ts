@@ -2,7 +2,7 @@
 // names), asks for the kind when a record does not tell it, and says what it found.
 
 import * as vscode from 'vscode';
-import type { FindingKind } from '../../core/findings';
+import type { FindingKind } from '../../core/validation';
 import { RESOURCES, ResourceKind, findResource } from '../../core/resources';
 import { FindingCounts, countFindings } from './diagnostics';
 import { DocumentValidator, KindChoice } from './documentValidator';

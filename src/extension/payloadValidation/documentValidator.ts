@@ -2,7 +2,7 @@
 // kind a person chose for a document so that later validations of it (live, as it changes) use it.
 
 import * as vscode from 'vscode';
-import { PayloadTextValidation, validatePayloadText } from '../../core/payloadText';
+import { PayloadTextValidation, validatePayloadText } from '../../core/validation';
 import { ResourceKind } from '../../core/resources';
 import { diagnosticsOf } from './diagnostics';
 

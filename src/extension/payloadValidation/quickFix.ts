@@ -3,7 +3,7 @@
 // it is when the light bulb asks, never from the diagnostic, so a stale diagnostic cannot break it.
 
 import * as vscode from 'vscode';
-import { DeprecatedFieldFix, deprecatedFieldFixes } from '../../core/payloadText';
+import { DeprecatedFieldFix, deprecatedFieldFixes } from '../../core/validation';
 import { isDeprecatedDiagnostic } from './diagnostics';
 
 function editOf(document: vscode.TextDocument, fixes: Iterable<DeprecatedFieldFix>): vscode.WorkspaceEdit {

@@ -4,10 +4,10 @@
 
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { textField } from '../../core/labels';
+import { textField } from '../../core/views';
 import { ResourceKind, isResourceKind } from '../../core/resources';
-import type { Session } from '../session';
-import { PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from './protocol';
+import type { Session } from '../account/session';
+import { PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from '../../core/views';
 import { PanelHost, RecordPanel, sourceOf, webviewOptions } from './recordPanel';
 
 export interface OpenPanelInfo {

@@ -2,9 +2,9 @@
 // fills in itself stay `{0}`: passing '{0}' as the argument keeps them through l10n.t.
 
 import * as vscode from 'vscode';
-import type { FindingKind } from '../../core/findings';
-import type { MarkText } from '../../core/recordView';
-import type { RecordViewStrings } from './protocol';
+import type { FindingKind } from '../../core/validation';
+import type { MarkText } from '../../core/views';
+import type { RecordViewStrings } from '../../core/views';
 
 export function recordViewStrings(): RecordViewStrings {
   const t = vscode.l10n.t;

@@ -3,7 +3,7 @@
 
 import * as vscode from 'vscode';
 import { addDays } from '../../core/dates';
-import { dateProblem, localToday } from '../prompts';
+import { dateProblem, localToday } from '../requests/prompts';
 
 export interface DateRange {
   readonly start: string;

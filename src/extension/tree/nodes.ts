@@ -3,8 +3,8 @@
 
 import * as vscode from 'vscode';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
-import { DateNode, MonthNode, RecordNode, RecordTree, dateLabel, statusOf, tooltipMarkdown } from '../../core/treeModel';
-import { RecordStore, ResourceState } from './recordStore';
+import { DateNode, MonthNode, RecordNode, RecordTree, dateLabel, statusOf, tooltipMarkdown } from '../../core/views';
+import { RecordStore, ResourceState } from './loadedRecords';
 
 /** A resource (grouped by resource) or every resource at once (grouped by date first). */
 export type Scope = ResourceKind | 'all';

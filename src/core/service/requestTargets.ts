@@ -1,0 +1,58 @@
+// Where a call goes: an id as one path segment, the list's query parameters (checked, so no
+// request leaves with a date that does not exist), a parameter added without re-parsing the URL.
+
+import { isCalendarDate } from '../dates';
+import { HealthDataError } from '../errors';
+import type { ListQuery } from './client';
+
+/**
+ * An id as one path segment. encodeURIComponent keeps `/ ? #` from changing the path but leaves
+ * dots alone, so the ids `.` and `..` (which every URL parser collapses) are written with %2E.
+ */
+export function encodeIdSegment(id: string): string {
+  return id === '.' || id === '..' ? id.replace(/\./g, '%2E') : encodeURIComponent(id);
+}
+
+/** updated_since / created_since: a date, or an ISO 8601 date-time with an optional offset. */
+const SINCE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** The query parameters of a list, checked: no request goes out with a date that does not exist. */
+export function listParams(query: ListQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  const given = (v: string | undefined): v is string => typeof v === 'string' && v.trim() !== '';
+  const { startDate, endDate } = query;
+  if (given(startDate) !== given(endDate)) throw usage('startDate and endDate go together: give both or neither.');
+  if (given(startDate) && given(endDate)) {
+    for (const d of [startDate, endDate]) if (!isCalendarDate(d)) throw usage(`${d} is not a real calendar date (YYYY-MM-DD).`);
+    if (startDate > endDate) throw usage(`startDate ${startDate} is after endDate ${endDate}.`);
+    params.set('start_date', startDate);
+    params.set('end_date', endDate);
+  }
+  if (given(query.source)) params.set('source', query.source.trim());
+  for (const [name, value] of [['updated_since', query.updatedSince], ['created_since', query.createdSince]] as const) {
+    if (!given(value)) continue;
+    const since = value.trim();
+    if (!SINCE.test(since) || !isCalendarDate(since.slice(0, 10)) || Number.isNaN(Date.parse(since))) {
+      throw usage(`${name} ${value} is not a date (YYYY-MM-DD) or an ISO date-time (UTC unless it carries an offset).`);
+    }
+    params.set(name, since);
+  }
+  if (given(query.humanId)) params.set('humanId', query.humanId.trim());
+  return params;
+}
+
+/** Sets one query parameter without re-parsing the URL (which would collapse an encoded `..`). */
+export function withParam(url: string, name: string, value: string): string {
+  const hash = url.indexOf('#');
+  const base = hash < 0 ? url : url.slice(0, hash);
+  const q = base.indexOf('?');
+  const path = q < 0 ? base : base.slice(0, q);
+  const key = encodeURIComponent(name);
+  const kept = (q < 0 ? [] : base.slice(q + 1).split('&')).filter((pair) => pair && pair.split('=')[0] !== key);
+  kept.push(`${key}=${encodeURIComponent(value)}`);
+  return `${path}?${kept.join('&')}`;
+}
+
+function usage(message: string): HealthDataError {
+  return new HealthDataError('usage', message);
+}

@@ -1,0 +1,7 @@
+export * from './dateFormats';
+export * from './fieldFindings';
+export * from './findings';
+export * from './payloadText';
+export * from './plausibility';
+export * from './schemas';
+export * from './validator';

@@ -1,0 +1,153 @@
+// Validates a payload written as JSON text (an editor's document, a fixture file) and places every
+// finding on the text: the field it is about, its key for deprecated and unknown fields, and for a
+// missing field the object that lacks it. Also the fix of a deprecated field: its replacement.
+
+import { Finding } from './findings';
+import { PropertyContext, TextEditSpec, propertiesAt, removePropertyEdit, renamePropertyEdit } from '../json';
+import { JsonSyntaxError, JsonTextOptions, PointerSpans, Span, ValueSpan, locatePointers, parentPointer, parseJsonText } from '../json';
+import { RESOURCES, ResourceKind } from '../resources';
+import { RecordValidation, ValidateOptions, schemaFor, validate, validatePayload } from './validator';
+
+export interface PlacedFinding extends Finding, Span {
+  /** JSON Pointer of the field in the whole payload: `/3/value` for the fourth record's value. */
+  readonly pointer: string;
+  /** The pointer is not in the text (a required field that is missing): the span is its object's. */
+  readonly missing: boolean;
+  /** Position of the record in a list payload; undefined for a single record. */
+  readonly index: number | undefined;
+  readonly recordId: string | undefined;
+}
+
+export interface PayloadTextValidation {
+  /** When not empty the text is no JSON, and nothing else was checked. */
+  readonly syntaxErrors: readonly JsonSyntaxError[];
+  readonly records: readonly RecordValidation[];
+  readonly findings: readonly PlacedFinding[];
+  /** Records that are objects whose kind could not be detected (and none was given). */
+  readonly undetected: number;
+}
+
+export interface PayloadTextOptions extends JsonTextOptions, ValidateOptions {
+  /** Every record is of this kind: no detection. */
+  readonly kind?: ResourceKind;
+  /** The kind of the records whose kind cannot be detected from their fields. */
+  readonly fallbackKind?: ResourceKind;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The value at a pointer of the validator's records (`''`, `/3`, `/data/3`); undefined if none. */
+function recordAt(payload: unknown, pointer: string): unknown {
+  let value = payload;
+  for (const token of pointer.split('/').slice(1)) {
+    if (Array.isArray(value)) value = value[Number(token)];
+    else if (isPlainObject(value) && Object.prototype.hasOwnProperty.call(value, token)) value = value[token];
+    else return undefined;
+  }
+  return value;
+}
+
+/** Where a finding is shown, from the spans of its pointer and its ancestors. */
+function placeOf(spans: PointerSpans, pointer: string, finding: Finding): Span & { missing: boolean } {
+  let p = pointer;
+  let span = spans.get(p);
+  while (span === undefined && p !== '') {
+    p = parentPointer(p);
+    span = spans.get(p);
+  }
+  if (span === undefined) return { offset: 0, length: 0, missing: true };
+  const missing = p !== pointer;
+  // A container is shown by its key, or by its opening bracket: never as a block of many lines.
+  const containerAnchor = (s: ValueSpan): Span => s.key ?? (s.container ? { offset: s.value.offset, length: 1 } : s.value);
+  if (missing) return { ...containerAnchor(span), missing };
+  if (finding.kind === 'deprecated' || finding.kind === 'unknown') return { ...(span.key ?? containerAnchor(span)), missing };
+  if (span.container) return { ...containerAnchor(span), missing };
+  const whole = span.key ? { offset: span.key.offset, length: span.value.offset + span.value.length - span.key.offset } : span.value;
+  return { ...whole, missing };
+}
+
+/**
+ * Parses the text, validates every record (detecting each one's kind unless `kind` is given)
+ * and places each finding on the text. Never throws.
+ */
+export function validatePayloadText(text: string, options: PayloadTextOptions = {}): PayloadTextValidation {
+  const parsed = parseJsonText(text, options);
+  if (parsed.errors.length > 0) return { syntaxErrors: parsed.errors, records: [], findings: [], undetected: 0 };
+  const payload = parsed.value;
+  const records = validatePayload(payload, options.kind, options);
+  let undetected = 0;
+  if (options.kind === undefined) {
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i];
+      if (r.kind !== undefined) continue;
+      const record = recordAt(payload, r.pointer);
+      if (!isPlainObject(record)) continue;
+      if (options.fallbackKind === undefined) {
+        undetected++;
+      } else {
+        records[i] = { ...validate(record, options.fallbackKind, options), index: r.index, pointer: r.pointer, id: r.id };
+      }
+    }
+  }
+  const pointers: string[] = [];
+  for (const r of records) for (const f of r.findings) pointers.push(r.pointer + f.path);
+  const spans = locatePointers(text, pointers, options);
+  const findings: PlacedFinding[] = [];
+  for (const r of records) {
+    for (const f of r.findings) {
+      const pointer = r.pointer + f.path;
+      const place = placeOf(spans, pointer, f);
+      findings.push({ kind: f.kind, path: f.path, message: f.message, pointer, ...place, index: r.index, recordId: r.id });
+    }
+  }
+  return { syntaxErrors: [], records, findings, undetected };
+}
+
+let replacements: Map<string, string> | undefined;
+
+/**
+ * The field that replaces a deprecated one, as the schemas say (`"description": "Deprecated: use
+ * humanId…"`): `userId` → `humanId`. Undefined for a field no schema deprecates.
+ */
+export function deprecatedReplacement(field: string): string | undefined {
+  if (replacements === undefined) {
+    replacements = new Map();
+    for (const r of RESOURCES) {
+      for (const [name, prop] of Object.entries(schemaFor(r.kind).properties ?? {})) {
+        const use = prop.deprecated ? /\buse (\w+)/i.exec(prop.description ?? '')?.[1] : undefined;
+        if (use !== undefined) replacements.set(name, use);
+      }
+    }
+  }
+  return replacements.get(field);
+}
+
+export interface DeprecatedFieldFix {
+  readonly field: string;
+  readonly replacement: string;
+  /** Rename when the object lacks the replacement; remove when it has it already. */
+  readonly action: 'rename' | 'remove';
+  readonly edit: TextEditSpec;
+}
+
+function fixOf(property: PropertyContext): DeprecatedFieldFix | undefined {
+  const replacement = deprecatedReplacement(property.name);
+  if (replacement === undefined) return undefined;
+  return property.siblings.includes(replacement)
+    ? { field: property.name, replacement, action: 'remove', edit: removePropertyEdit(property) }
+    : { field: property.name, replacement, action: 'rename', edit: renamePropertyEdit(property, replacement) };
+}
+
+/**
+ * The fix of each deprecated field whose key starts at one of the offsets (where a `deprecated`
+ * finding is placed), read from the text as it is now. Offsets at no deprecated key are absent.
+ */
+export function deprecatedFieldFixes(text: string, keyOffsets: Iterable<number>, options?: JsonTextOptions): Map<number, DeprecatedFieldFix> {
+  const fixes = new Map<number, DeprecatedFieldFix>();
+  for (const [offset, property] of propertiesAt(text, keyOffsets, options)) {
+    const fix = fixOf(property);
+    if (fix !== undefined) fixes.set(offset, fix);
+  }
+  return fixes;
+}

@@ -1,0 +1,317 @@
+// Validates records of the service against their JSON Schemas and reports findings of five
+// kinds. Built to be cheap per record (it runs over 100,000-record payloads) and never to throw.
+
+import { ErrorObject, ValidateFunction } from 'ajv';
+import { addDays, formatDate } from '../dates';
+import { Place } from './fieldFindings';
+import { Finding, describeValue, findingOfAjvError, truncate } from './findings';
+import { Clock, PLAUSIBILITY } from './plausibility';
+import { RESOURCES, ResourceDefinition, ResourceKind, isResourceKind, resource } from '../resources';
+import { CLIENT_TOKEN_REPLY_SCHEMA_ID, compiledSchema, compiledValidator, shapeFor } from './schemas';
+
+export type { Finding, FindingKind } from './findings';
+export { schemaFor } from './schemas';
+
+export interface ValidationResult {
+  kind: ResourceKind | undefined;
+  /** False iff there is at least one `error` finding. */
+  valid: boolean;
+  findings: Finding[];
+}
+
+export interface RecordValidation extends ValidationResult {
+  /** Position in the list, undefined for a single record. */
+  index: number | undefined;
+  /** JSON Pointer of the record within the payload: '', '/3' or, in a wrapper, '/data/3'. */
+  pointer: string;
+  id: string | undefined;
+}
+
+export interface ValidateOptions {
+  /** The present, in epoch ms, for "in the future" warnings. Default Date.now(). */
+  now?: number;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+const WRAPPER_FIELDS = ['data', 'items', 'results'] as const;
+const SIGNATURES = RESOURCES.map((r) => ({ kind: r.kind, fields: r.signatureFields }));
+const CLI_NAMES = RESOURCES.map((r) => r.cliName);
+const KIND_LIST = `${CLI_NAMES.slice(0, -1).join(', ')} or ${CLI_NAMES[CLI_NAMES.length - 1]}`;
+const NO_KIND_MESSAGE =
+  `could not detect the kind of record (${KIND_LIST}): it has none of the fields that identify one (` +
+  RESOURCES.map((r) => `${r.signatureFields.join(', ')} for ${r.cliName}`).join('; ') +
+  ')';
+
+/** Everything a record of one kind is checked with, looked up once per kind. */
+interface KindChecker {
+  readonly def: ResourceDefinition;
+  readonly validate: ValidateFunction;
+  readonly root: Place;
+}
+
+const checkers = new Map<ResourceKind, KindChecker>();
+
+function checkerFor(kind: ResourceKind): KindChecker {
+  let checker = checkers.get(kind);
+  if (!checker) {
+    checker = { def: resource(kind), validate: compiledValidator(kind), root: new Place(shapeFor(kind), '') };
+    checkers.set(kind, checker);
+  }
+  return checker;
+}
+
+/**
+ * Compiles every kind's schema now instead of on first use (about 50 ms on a cold start), for an
+ * idle moment after activation or before a benchmark. Validation never needs it.
+ */
+export function prepareValidator(): void {
+  for (const r of RESOURCES) checkerFor(r.kind);
+}
+
+/**
+ * The kind whose identifying fields (resources.ts `signatureFields`) the record has most of;
+ * undefined when it has none, or when two kinds tie.
+ */
+export function detectKind(record: unknown): ResourceKind | undefined {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return undefined;
+  let best: ResourceKind | undefined;
+  let bestScore = 0;
+  let tie = false;
+  for (const { kind, fields } of SIGNATURES) {
+    let score = 0;
+    for (const field of fields) if (hasOwn.call(record, field)) score++;
+    if (score > bestScore) {
+      best = kind;
+      bestScore = score;
+      tie = false;
+    } else if (score === bestScore && score > 0) {
+      tie = true;
+    }
+  }
+  return tie ? undefined : best;
+}
+
+function ambiguousKindMessage(record: object): string {
+  const candidates = SIGNATURES.filter(({ fields }) => fields.some((f) => hasOwn.call(record, f))).map(
+    ({ kind }) => resource(kind).cliName,
+  );
+  if (candidates.length < 2) return NO_KIND_MESSAGE;
+  return `could not detect the kind of record (${KIND_LIST}): it has identifying fields of ${candidates.join(' and ')}`;
+}
+
+// The latest calendar date anywhere on Earth (UTC+14): a `date` after it is in the future for
+// every user, so a user east of UTC is never warned about their own today. Cached per day.
+const LATEST_OFFSET_MINUTES = 14 * 60;
+let clockCache = { from: 0, to: -1, latestToday: '', safelyPast: '' };
+
+function clockFor(options: ValidateOptions | undefined): Clock {
+  let given: unknown;
+  try {
+    given = options?.now;
+  } catch {
+    // An exotic options object: fall back to the real clock.
+  }
+  const now = typeof given === 'number' && Number.isFinite(given) ? given : Date.now();
+  if (now < clockCache.from || now >= clockCache.to) {
+    const shifted = now + LATEST_OFFSET_MINUTES * 60_000;
+    const from = Math.floor(shifted / 86_400_000) * 86_400_000 - LATEST_OFFSET_MINUTES * 60_000;
+    const latestToday = formatDate(now, LATEST_OFFSET_MINUTES);
+    // UTC today is at most a day before latestToday, so this is at least two days before it.
+    clockCache = { from, to: from + 86_400_000, latestToday, safelyPast: addDays(latestToday, -3) };
+  }
+  return { now, latestToday: clockCache.latestToday, safelyPast: clockCache.safelyPast };
+}
+
+/**
+ * Checks one record and pushes its findings, errors first; returns the kind it was checked as.
+ * May throw on exotic input (a throwing getter, a Proxy): callers catch.
+ */
+function checkRecord(
+  record: unknown,
+  kind: ResourceKind | undefined,
+  clock: Clock,
+  out: Finding[],
+): ResourceKind | undefined {
+  if (kind !== undefined && !isResourceKind(kind)) {
+    out.push({ kind: 'error', path: '', message: `${describeValue(kind)} is not a kind of record (${KIND_LIST})` });
+    return undefined;
+  }
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    out.push({ kind: 'error', path: '', message: `a record must be a JSON object, got ${describeValue(record)}` });
+    return kind;
+  }
+  const actual = kind ?? detectKind(record);
+  if (actual === undefined) {
+    out.push({ kind: 'error', path: '', message: ambiguousKindMessage(record) });
+    return undefined;
+  }
+  const checker = checkerFor(actual);
+  let errorPaths: Set<string> | undefined;
+  if (!checker.validate(record)) {
+    errorPaths = new Set();
+    for (const error of checker.validate.errors as ErrorObject[]) {
+      const finding = findingOfAjvError(error);
+      out.push(finding);
+      errorPaths.add(finding.path);
+    }
+  }
+  const start = out.length;
+  checker.root.walk(record, out);
+  PLAUSIBILITY[actual](record as Record<string, unknown>, checker.def, clock, out);
+  if (errorPaths !== undefined) dropWarningsOnErrors(out, start, errorPaths);
+  return actual;
+}
+
+/** A value the schema rejects gets its error only, not also a warning about the same value. */
+function dropWarningsOnErrors(out: Finding[], start: number, errorPaths: ReadonlySet<string>): void {
+  let kept = start;
+  for (let i = start; i < out.length; i++) {
+    const f = out[i];
+    if (f.kind === 'warning' && errorPaths.has(f.path)) continue;
+    out[kept++] = f;
+  }
+  out.length = kept;
+}
+
+function failureMessage(err: unknown): string {
+  try {
+    const text = err instanceof Error ? err.message : String(err);
+    return `could not validate this record: ${truncate(text)}`;
+  } catch {
+    return 'could not validate this record';
+  }
+}
+
+// Findings are gathered in one reused array and copied out at their exact length: far less
+// garbage than growing a fresh array per record. `busy` guards against re-entry (a getter of an
+// exotic input calling the validator).
+const scratch: Finding[] = [];
+let busy = false;
+
+// The kind the last safeCheck checked a record as: returned beside the findings without
+// allocating a pair per record.
+let checkedKind: ResourceKind | undefined;
+
+/**
+ * Scratch entries kept before it is emptied. Each record's findings go after the previous
+ * record's and are copied out from there: emptying the array after every record would free its
+ * storage, and the next record's first push would allocate it again.
+ */
+const SCRATCH_LIMIT = 1024;
+
+/** Runs checkRecord, turning anything thrown into one error finding; sets checkedKind. */
+function safeCheck(record: unknown, kind: ResourceKind | undefined, clock: Clock): Finding[] {
+  const reuse = !busy;
+  if (reuse && scratch.length > SCRATCH_LIMIT) scratch.length = 0;
+  const out = reuse ? scratch : [];
+  const begin = out.length;
+  busy = true;
+  let actual: ResourceKind | undefined;
+  try {
+    actual = checkRecord(record, kind, clock, out);
+  } catch (err) {
+    out.length = begin;
+    out.push({ kind: 'error', path: '', message: failureMessage(err) });
+    actual = isResourceKind(kind) ? kind : undefined;
+  } finally {
+    if (reuse) busy = false;
+  }
+  checkedKind = actual;
+  if (!reuse) return out;
+  return out.length === begin ? [] : out.slice(begin);
+}
+
+// Errors are always pushed first, so the first finding tells whether there is any.
+const isValid = (findings: readonly Finding[]): boolean => findings.length === 0 || findings[0].kind !== 'error';
+
+/** Validates one record as `kind`, or as the kind detected from its fields. Never throws. */
+export function validate(record: unknown, kind?: ResourceKind, options?: ValidateOptions): ValidationResult {
+  const findings = safeCheck(record, kind, clockFor(options));
+  return { kind: checkedKind, valid: isValid(findings), findings };
+}
+
+function idOf(record: unknown): string | undefined {
+  if (record === null || typeof record !== 'object') return undefined;
+  try {
+    const id = (record as { id?: unknown }).id;
+    return typeof id === 'string' ? id : typeof id === 'number' ? String(id) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The field of a wrapper object (`{"data": [...]}`) that holds the records, if it is one. */
+function wrapperFieldOf(payload: object): (typeof WRAPPER_FIELDS)[number] | undefined {
+  for (const field of WRAPPER_FIELDS) {
+    if (hasOwn.call(payload, field) && Array.isArray((payload as Record<string, unknown>)[field])) {
+      // A record that happens to carry a `data` array is still a record.
+      return detectKind(payload) === undefined ? field : undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Validates a payload as the service returns it: one record, an array of records, or a wrapper
+ * object `{data|items|results: [...]}`. One result per record, with its pointer in the payload.
+ * Never throws.
+ */
+export function validatePayload(payload: unknown, kind?: ResourceKind, options?: ValidateOptions): RecordValidation[] {
+  const clock = clockFor(options);
+  try {
+    let records: unknown[] | undefined;
+    let prefix = '';
+    if (Array.isArray(payload)) {
+      records = payload;
+    } else if (payload !== null && typeof payload === 'object') {
+      const field = wrapperFieldOf(payload);
+      if (field !== undefined) {
+        records = (payload as Record<string, unknown[]>)[field];
+        prefix = `/${field}`;
+      }
+    }
+    if (records === undefined) return [single(payload, kind, clock, undefined, '')];
+    // push, not new Array(n): a large preallocated array starts out sparse and slow in V8.
+    const results: RecordValidation[] = [];
+    for (let i = 0; i < records.length; i++) results.push(single(records[i], kind, clock, i, prefix === '' ? indexPointer(i) : `${prefix}/${i}`));
+    return results;
+  } catch (err) {
+    const findings: Finding[] = [{ kind: 'error', path: '', message: failureMessage(err) }];
+    return [{ kind: undefined, valid: false, findings, index: undefined, pointer: '', id: undefined }];
+  }
+}
+
+/** `/0`, `/1`, …: made once for the indices of a page, not once per record of every page. */
+const INDEX_POINTERS: string[] = [];
+const CACHED_POINTERS = 512;
+
+function indexPointer(i: number): string {
+  if (i >= CACHED_POINTERS) return `/${i}`;
+  for (let k = INDEX_POINTERS.length; k <= i; k++) INDEX_POINTERS.push(`/${k}`);
+  return INDEX_POINTERS[i];
+}
+
+function single(
+  record: unknown,
+  kind: ResourceKind | undefined,
+  clock: Clock,
+  index: number | undefined,
+  pointer: string,
+): RecordValidation {
+  const findings = safeCheck(record, kind, clock);
+  return { kind: checkedKind, valid: isValid(findings), findings, index, pointer, id: idOf(record) };
+}
+
+/** Schema errors of a reply of POST /v1/admin/token (the client token reply). Never throws. */
+export function checkClientTokenReply(reply: unknown): Finding[] {
+  try {
+    if (reply === null || typeof reply !== 'object' || Array.isArray(reply)) {
+      const message = `the token reply must be a JSON object, got ${describeValue(reply)}`;
+      return [{ kind: 'error', path: '', message }];
+    }
+    const fn = compiledSchema(CLIENT_TOKEN_REPLY_SCHEMA_ID);
+    return fn(reply) ? [] : (fn.errors as ErrorObject[]).map(findingOfAjvError);
+  } catch (err) {
+    return [{ kind: 'error', path: '', message: failureMessage(err) }];
+  }
+}

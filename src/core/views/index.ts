@@ -1,0 +1,5 @@
+export * from './jsonTree';
+export * from './labels';
+export * from './recordViewModel';
+export * from './recordViewProtocol';
+export * from './treeModel';

@@ -1,0 +1,288 @@
+// A record's JSON as the record view shows it: a tree of nodes, each with its JSON Pointer and the
+// validator's marks. Large containers are left collapsed and unbuilt, and their children are
+// built a page at a time when someone opens them, so building costs little whatever the size.
+
+import type { Finding, FindingKind } from '../validation';
+import { pointerToken } from '../validation';
+
+export type JsonNodeType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' | 'missing' | 'other';
+
+export interface ViewMark {
+  readonly kind: FindingKind;
+  readonly message: string;
+}
+
+export interface JsonNode {
+  /** JSON Pointer of the value within the record ('' for the record itself). */
+  readonly pointer: string;
+  /** The DOM id of the node: unique per pointer, safe in an id attribute. */
+  readonly anchorId: string;
+  /** Property name, or array index; absent for the record itself. */
+  readonly key?: string | number;
+  readonly type: JsonNodeType;
+  /** Scalars: the value as JSON text (strings quoted), cut to MAX_TEXT characters. */
+  readonly text?: string;
+  /** Scalars: how many characters were cut from `text`. */
+  readonly cut?: number;
+  /** Containers: how many children there are. */
+  readonly count?: number;
+  /** Containers: the children built so far, in order; absent when they are built on demand. */
+  children?: JsonNode[];
+  /** Containers: shown closed at first (large, deep, or with many children). */
+  readonly collapsed?: boolean;
+  /** Findings on this very value; absent when none. */
+  marks?: ViewMark[];
+  /** How many findings lie below this node (told on a closed container). */
+  readonly nested?: number;
+}
+
+/** One page of a container's children, as a reply to opening it. */
+export interface ChildPage {
+  readonly pointer: string;
+  readonly offset: number;
+  readonly nodes: JsonNode[];
+  /** Children of the container, placeholders for missing fields included. */
+  readonly total: number;
+}
+
+/** Containers with more children than this are closed and paged. */
+export const PAGE_SIZE = 200;
+/** Containers estimated larger than this (bytes of JSON) are closed and built on demand. */
+export const LARGE_BYTES = 50_000;
+/** Nodes deeper than this are closed and built on demand (no stack overflow on hostile nesting). */
+export const MAX_DEPTH = 64;
+/** Longest scalar text sent to the view; the rest is counted, and Copy JSON has it whole. */
+export const MAX_TEXT = 2_000;
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * A DOM id for a pointer, usable as is in a CSS selector: letters, digits and '-' stay, any
+ * other character becomes `_hex_` (so '/zones/0' is `j_2f_zones_2f_0`, one id per pointer).
+ */
+export function anchorOf(pointer: string): string {
+  return `j${pointer.replace(/[^A-Za-z0-9-]/g, (c) => `_${c.charCodeAt(0).toString(16)}_`)}`;
+}
+
+/** The property names of a JSON Pointer, decoded (RFC 6901). */
+export function pointerTokens(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => (t.includes('~') ? t.replace(/~1/g, '/').replace(/~0/g, '~') : t));
+}
+
+const isContainer = (v: unknown): v is object => v !== null && typeof v === 'object';
+
+/** The value at a pointer, or `absent` when nothing is there. */
+export function resolvePointer(root: unknown, pointer: string): { found: boolean; value?: unknown } {
+  let value = root;
+  for (const token of pointerTokens(pointer)) {
+    if (Array.isArray(value)) {
+      if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= value.length) return { found: false };
+      value = value[Number(token)];
+    } else if (isContainer(value) && hasOwn.call(value, token)) {
+      value = (value as Record<string, unknown>)[token];
+    } else {
+      return { found: false };
+    }
+  }
+  return { found: true, value };
+}
+
+/**
+ * Estimated size of a value as JSON, counted until it passes `limit` (then some number above it).
+ * Each step adds at least one, so the work is bounded by `limit`, not by the value's size.
+ */
+export function estimateSize(value: unknown, limit: number): number {
+  let size = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && size <= limit) {
+    const v = stack.pop();
+    if (typeof v === 'string') size += v.length + 2;
+    else if (typeof v === 'number') size += 8;
+    else if (typeof v === 'boolean') size += 5;
+    else if (Array.isArray(v)) {
+      size += 2;
+      for (let i = 0; i < v.length && size <= limit; i++) {
+        size += 1;
+        stack.push(v[i]);
+      }
+    } else if (isContainer(v)) {
+      size += 2;
+      for (const k in v) {
+        if (!hasOwn.call(v, k)) continue;
+        size += k.length + 4;
+        stack.push((v as Record<string, unknown>)[k]);
+        if (size > limit) break;
+      }
+    } else size += 4;
+  }
+  return size;
+}
+
+function countChildren(v: object): number {
+  if (Array.isArray(v)) return v.length;
+  let n = 0;
+  for (const k in v) if (hasOwn.call(v, k)) n++;
+  return n;
+}
+
+function typeOf(v: unknown): JsonNodeType {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  switch (typeof v) {
+    case 'object':
+      return 'object';
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'other';
+  }
+}
+
+/** A field the validator says is missing: shown as a placeholder under its parent. */
+interface Placeholder {
+  readonly key: string;
+  readonly pointer: string;
+}
+
+/** The findings of one record arranged for building nodes: by pointer, below pointers, missing. */
+export class FindingIndex {
+  private readonly byPointer = new Map<string, ViewMark[]>();
+  private readonly below = new Map<string, number>();
+  private readonly missing = new Map<string, Placeholder[]>();
+
+  constructor(record: unknown, findings: readonly Finding[]) {
+    for (const f of findings) {
+      let pointer = f.path;
+      if (!resolvePointer(record, pointer).found) {
+        // A missing field: a placeholder under the deepest ancestor that is a container.
+        const tokens = pointerTokens(pointer);
+        let depth = tokens.length - 1;
+        let parent: string | undefined;
+        for (; depth >= 0; depth--) {
+          const candidate = tokens.slice(0, depth).map((t) => `/${pointerToken(t)}`).join('');
+          const at = resolvePointer(record, candidate);
+          if (at.found) {
+            parent = isContainer(at.value) ? candidate : undefined;
+            break;
+          }
+        }
+        if (parent === undefined) {
+          pointer = '';
+        } else {
+          const list = this.missing.get(parent) ?? [];
+          if (!list.some((p) => p.pointer === pointer)) list.push({ key: tokens.slice(depth).join('/'), pointer });
+          this.missing.set(parent, list);
+        }
+      }
+      const marks = this.byPointer.get(pointer) ?? [];
+      marks.push({ kind: f.kind, message: f.message });
+      this.byPointer.set(pointer, marks);
+      // Count the finding on every ancestor, so a closed container can say what it hides.
+      for (let end = pointer.lastIndexOf('/'); end > 0; end = pointer.lastIndexOf('/', end - 1)) {
+        const ancestor = pointer.slice(0, end);
+        this.below.set(ancestor, (this.below.get(ancestor) ?? 0) + 1);
+      }
+      if (pointer !== '') this.below.set('', (this.below.get('') ?? 0) + 1);
+    }
+  }
+
+  marksAt(pointer: string): ViewMark[] | undefined {
+    return this.byPointer.get(pointer);
+  }
+
+  countBelow(pointer: string): number {
+    return this.below.get(pointer) ?? 0;
+  }
+
+  missingUnder(pointer: string): readonly Placeholder[] {
+    return this.missing.get(pointer) ?? [];
+  }
+}
+
+/** Builds nodes of one record; `childPage` answers the view when it opens a closed container. */
+export class JsonTreeBuilder {
+  constructor(
+    private readonly record: unknown,
+    private readonly index: FindingIndex,
+  ) {}
+
+  /** The record itself: always open, with its first page of children built. */
+  root(): JsonNode {
+    const node = this.node(this.record, '', undefined, 0, false, true);
+    return node;
+  }
+
+  /** A page of the children of the container at `pointer`; undefined when there is none there. */
+  childPage(pointer: string, offset: number): ChildPage | undefined {
+    const at = resolvePointer(this.record, pointer);
+    if (!at.found || !isContainer(at.value)) return undefined;
+    const depth = pointerTokens(pointer).length;
+    return this.page(at.value, pointer, Math.max(0, Math.floor(offset)), depth + 1, false);
+  }
+
+  private page(container: object, pointer: string, offset: number, depth: number, small: boolean): ChildPage {
+    const nodes: JsonNode[] = [];
+    const end = offset + PAGE_SIZE;
+    let i = 0;
+    if (Array.isArray(container)) {
+      for (i = offset; i < container.length && i < end; i++) {
+        nodes.push(this.node(container[i], `${pointer}/${i}`, i, depth, small, false));
+      }
+      i = container.length;
+    } else {
+      for (const k in container) {
+        if (!hasOwn.call(container, k)) continue;
+        if (i >= offset && i < end) {
+          nodes.push(this.node((container as Record<string, unknown>)[k], `${pointer}/${pointerToken(k)}`, k, depth, small, false));
+        }
+        i++;
+        // Past the page: only the count is still needed.
+        if (i >= end && !small) {
+          i = countChildren(container);
+          break;
+        }
+      }
+    }
+    const missing = this.index.missingUnder(pointer);
+    for (let m = 0; m < missing.length; m++) {
+      const position = i + m;
+      if (position >= offset && position < end) {
+        const p = missing[m];
+        nodes.push({ pointer: p.pointer, anchorId: anchorOf(p.pointer), key: p.key, type: 'missing', marks: this.index.marksAt(p.pointer) });
+      }
+    }
+    return { pointer, offset, nodes, total: i + missing.length };
+  }
+
+  private node(value: unknown, pointer: string, key: string | number | undefined, depth: number, small: boolean, isRoot: boolean): JsonNode {
+    const type = typeOf(value);
+    const marks = this.index.marksAt(pointer);
+    const base = { pointer, anchorId: anchorOf(pointer), key, type };
+    if (type === 'object' || type === 'array') {
+      const container = value as object;
+      const count = countChildren(container) + this.index.missingUnder(pointer).length;
+      // Once a container is known to be small, so is everything in it: no measuring below it.
+      const fits = small || (count <= PAGE_SIZE && estimateSize(container, LARGE_BYTES) <= LARGE_BYTES);
+      const open = isRoot || (fits && count <= PAGE_SIZE && depth < MAX_DEPTH);
+      const nested = this.index.countBelow(pointer);
+      const node: JsonNode = { ...base, count, collapsed: !open || undefined, marks, nested: nested || undefined };
+      if (open) node.children = this.page(container, pointer, 0, depth + 1, fits && !isRoot).nodes;
+      return node;
+    }
+    if (type === 'string') {
+      const s = value as string;
+      const cut = s.length > MAX_TEXT ? s.length - MAX_TEXT : 0;
+      return { ...base, text: JSON.stringify(cut ? s.slice(0, MAX_TEXT) : s), cut: cut || undefined, marks };
+    }
+    if (type === 'other') return { ...base, text: typeof value, marks };
+    return { ...base, text: String(value), marks };
+  }
+}

@@ -1,0 +1,86 @@
+// The messages between the record panel (extension host) and its webview (media/webview.ts).
+// The webview speaks first ('ready') so nothing the host posts is lost; requests carry an id
+// their reply repeats. The host checks every message it gets: the webview is never trusted.
+// Imports no 'vscode', so the webview bundle and the unit tests can use it.
+
+import type { ChildPage, RecordViewModel } from './recordViewModel';
+import type { ResourceKind } from '../resources';
+
+export const RECORD_VIEW_TYPE = 'healthData.record';
+
+export const ACTIONS = ['copyJson', 'openAsJson', 'refetch', 'validate'] as const;
+export type ActionName = (typeof ACTIONS)[number];
+
+/** How to fetch the record again: by id, by date, or the latest (body fat). */
+export interface RecordSource {
+  readonly id?: string;
+  readonly date?: string;
+}
+
+/** What a panel needs to come back after a reload: kept by the webview with setState. */
+export interface PersistedRecordView {
+  readonly kind: ResourceKind | undefined;
+  readonly key: string;
+  readonly title: string;
+  readonly source: RecordSource;
+  /** The record itself when small enough; otherwise it is fetched again on restore. */
+  readonly record?: unknown;
+}
+
+/** Every word the webview shows that is not record data, translated by the host. */
+export interface RecordViewStrings {
+  readonly toolbar: string;
+  readonly actions: Readonly<Record<ActionName, string>>;
+  readonly findings: string;
+  readonly noFindings: string;
+  readonly moreFindings: string; // {0} findings not listed
+  readonly legend: string;
+  readonly json: string;
+  readonly zones: string;
+  readonly zoneColumns: readonly [string, string, string, string];
+  readonly noZones: string;
+  readonly valid: string;
+  readonly invalid: string;
+  readonly missing: string;
+  readonly keys: string; // {0} keys
+  readonly items: string; // {0} items
+  readonly findingsInside: string; // {0} findings inside
+  readonly moreChildren: string; // Show {0} more
+  readonly loading: string;
+  readonly charactersCut: string; // … {0} more characters
+  readonly expand: string; // Expand {0}
+  readonly collapse: string; // Collapse {0}
+  readonly goTo: string; // Go to {0}
+}
+
+export type HostMessage =
+  | { readonly type: 'render'; readonly model: RecordViewModel; readonly strings: RecordViewStrings; readonly persist: PersistedRecordView }
+  | { readonly type: 'children'; readonly requestId: number; readonly page: ChildPage }
+  | { readonly type: 'failed'; readonly requestId: number; readonly message: string }
+  | { readonly type: 'actionDone'; readonly requestId: number; readonly ok: boolean; readonly message?: string };
+
+export type WebviewMessage =
+  | { readonly type: 'ready' }
+  | { readonly type: 'action'; readonly requestId: number; readonly action: ActionName }
+  | { readonly type: 'expand'; readonly requestId: number; readonly version: number; readonly pointer: string; readonly offset: number };
+
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** The message if it is one the webview may send, exactly; undefined for anything else. */
+export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const m = raw as Record<string, unknown>;
+  switch (m.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'action':
+      if (!isId(m.requestId) || !(ACTIONS as readonly unknown[]).includes(m.action)) return undefined;
+      return { type: 'action', requestId: m.requestId, action: m.action as ActionName };
+    case 'expand':
+      if (!isId(m.requestId) || !isId(m.version) || !isId(m.offset)) return undefined;
+      if (typeof m.pointer !== 'string' || m.pointer.length > 100_000 || (m.pointer !== '' && !m.pointer.startsWith('/'))) return undefined;
+      return { type: 'expand', requestId: m.requestId, version: m.version, pointer: m.pointer, offset: m.offset };
+    default:
+      return undefined;
+  }
+}

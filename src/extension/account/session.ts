@@ -1,0 +1,170 @@
+// The connection to the active environment: one service client per environment and settings,
+// a generation number that moves whenever the environment, its settings or its secrets change
+// (answers from an older generation are dropped), and the request log.
+
+import * as vscode from 'vscode';
+import { ClientToken, HealthDataClient, RequestLogEntry } from '../../core/service';
+import { HealthDataError, redact } from '../../core/errors';
+import { Credentials } from './credentials';
+import { Environment, checkEnvironment, pickActive, readEnvironments, readRequestSettings, setActiveEnvironment } from './environments';
+
+export interface Connection {
+  readonly client: HealthDataClient;
+  readonly environment: Environment;
+  /** The session's generation when this connection was handed out. */
+  readonly generation: number;
+}
+
+export class Session implements vscode.Disposable {
+  private sandboxEnvironment: Environment | undefined;
+  private current: Connection | undefined;
+  private gen = 0;
+  private readonly warned = new Set<string>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  private readonly tokenEmitter = new vscode.EventEmitter<ClientToken | undefined>();
+  /** The environment, its settings or its credentials changed: reload what you show. */
+  readonly onDidChange = this.changeEmitter.event;
+  /** A client token was minted (or the connection was dropped, with undefined). */
+  readonly onDidChangeToken = this.tokenEmitter.event;
+
+  constructor(
+    readonly credentials: Credentials,
+    readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(
+      this.changeEmitter,
+      this.tokenEmitter,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        // Only what changes the connection: not the view's grouping, validation or the sandbox URL
+        // (the sandbox controller handles that one).
+        const connectionSettings = e.affectsConfiguration('healthData') && !['tree', 'validation', 'sandbox.url'].some((k) => e.affectsConfiguration(`healthData.${k}`));
+        if (connectionSettings) this.invalidate();
+      }),
+      credentials.onDidChange((name) => {
+        if (name === this.active?.name) this.invalidate();
+        else void this.updateContext();
+      }),
+    );
+    void this.updateContext();
+  }
+
+  get environments(): Environment[] {
+    return readEnvironments(this.sandboxEnvironment);
+  }
+
+  get active(): Environment | undefined {
+    return pickActive(this.environments);
+  }
+
+  get generation(): number {
+    return this.gen;
+  }
+
+  /** True while `generation` is still the session's: nothing changed since it was taken. */
+  isCurrent(generation: number): boolean {
+    return generation === this.gen;
+  }
+
+  get currentToken(): ClientToken | undefined {
+    return this.current?.client.currentToken;
+  }
+
+  /** Adds (or, with undefined, removes) the local sandbox environment. */
+  setSandbox(env: Environment | undefined): void {
+    this.sandboxEnvironment = env;
+    this.invalidate();
+  }
+
+  async switchTo(name: string): Promise<void> {
+    await setActiveEnvironment(name);
+    // The configuration event invalidates too; doing it here keeps the switch synchronous for callers.
+    this.invalidate();
+  }
+
+  /** Drops the current client (aborting what it has in flight) and tells listeners to reload. */
+  invalidate(): void {
+    this.gen++;
+    this.current?.client.dispose();
+    this.current = undefined;
+    this.tokenEmitter.fire(undefined);
+    void this.updateContext();
+    this.changeEmitter.fire();
+  }
+
+  /**
+   * The connection to the active environment, made on first use. Throws a usage or auth
+   * HealthDataError with a message that says what to do when nothing usable is configured.
+   */
+  async connection(): Promise<Connection> {
+    if (this.current) return this.current;
+    const env = this.active;
+    if (!env) {
+      const wanted = vscode.workspace.getConfiguration('healthData').get<string>('activeEnvironment');
+      throw new HealthDataError(
+        'usage',
+        wanted
+          ? vscode.l10n.t('The environment "{0}" does not exist (or the local sandbox is not running). Switch environment or start the sandbox.', wanted)
+          : vscode.l10n.t('No environment is set up: start the local sandbox or set healthData.baseUrl and your credentials.'),
+      );
+    }
+    const { errors, warnings } = checkEnvironment(env);
+    if (errors.length) throw new HealthDataError('usage', errors[0]);
+    // Plain http:// to a host that is not loopback: say so before the secret travels, once each.
+    for (const warning of warnings) {
+      if (this.warned.has(warning)) continue;
+      this.warned.add(warning);
+      this.log.warn(warning);
+      void vscode.window.showWarningMessage(warning);
+    }
+    const settings = readRequestSettings();
+    const generation = this.gen;
+    const credentials = this.credentials;
+    const secretsSeen = new Set<string>();
+    const remember = (value: string | undefined): string | undefined => {
+      if (value) secretsSeen.add(value);
+      return value;
+    };
+    const client = new HealthDataClient({
+      authUrl: env.authUrl,
+      baseUrl: env.baseUrl,
+      clientId: env.clientId,
+      clientSecret: async () => remember(await credentials.get(env.name, 'clientSecret')),
+      userAccessToken: async () => remember(await credentials.get(env.name, 'userAccessToken')),
+      presentation: settings.presentation,
+      timeoutMs: settings.timeoutMs,
+      pageSize: settings.pageSize,
+      onRequest: (entry) => this.logRequest(entry, [...secretsSeen]),
+    });
+    const connection: Connection = { client, environment: env, generation };
+    this.current = connection;
+    return connection;
+  }
+
+  private logRequest(entry: RequestLogEntry, secrets: string[]): void {
+    const token = this.current?.client.currentToken?.token;
+    const status = entry.status !== undefined ? String(entry.status) : entry.error ? 'failed' : '—';
+    const extra = [entry.attempt > 1 ? `attempt ${entry.attempt}` : '', entry.requestId ? `request id ${entry.requestId}` : '', entry.error ?? '']
+      .filter(Boolean)
+      .join(', ');
+    const line = redact(`${entry.method} ${entry.path} ${status} ${Math.round(entry.durationMs)} ms${extra ? ` (${extra})` : ''}`, [...secrets, token]);
+    if (entry.error || (entry.status !== undefined && entry.status >= 400)) this.log.warn(line);
+    else this.log.info(line);
+    if (entry.method === 'POST' && entry.status !== undefined && entry.status < 300) {
+      // The client stores the token after the reply is read; look once it has.
+      setTimeout(() => this.tokenEmitter.fire(this.current?.client.currentToken), 0);
+    }
+  }
+
+  /** Sets the `healthData.configured` context key that decides the welcome view. */
+  async updateContext(): Promise<void> {
+    const env = this.active;
+    const configured = Boolean(env && (env.origin === 'sandbox' || (await this.credentials.has(env.name))));
+    await vscode.commands.executeCommand('setContext', 'healthData.configured', configured);
+  }
+
+  dispose(): void {
+    this.current?.client.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

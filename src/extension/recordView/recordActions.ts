@@ -1,0 +1,41 @@
+// What can be done with one record, wherever it comes from (the tree, a palette request):
+// open it (in the record view), copy it, copy its id.
+
+import * as vscode from 'vscode';
+import { ResourceKind } from '../../core/resources';
+import { textField } from '../../core/views';
+import { openAsJsonDocument } from '../shared/documents';
+import { openRecordView } from './recordViews';
+
+/**
+ * Opens a record for reading in its record view panel (reused when it is open already). Falls
+ * back to the JSON document only when the view is not registered.
+ */
+export async function openRecord(kind: ResourceKind, record: unknown): Promise<void> {
+  if (!openRecordView(kind, record)) await openAsJsonDocument(record);
+}
+
+/** The record as an untitled JSON document. */
+export async function openRecordAsJson(record: unknown): Promise<vscode.TextEditor> {
+  return openAsJsonDocument(record);
+}
+
+/** Pretty JSON of the record on the clipboard. Returns what was copied. */
+export async function copyRecordJson(record: unknown): Promise<string> {
+  const text = JSON.stringify(record, null, 2) ?? 'null';
+  await vscode.env.clipboard.writeText(text);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('Record JSON copied to the clipboard.'), 3000);
+  return text;
+}
+
+/** The record's id on the clipboard; undefined (and a warning) when it has none. */
+export async function copyRecordId(record: unknown): Promise<string | undefined> {
+  const id = textField(record, 'id');
+  if (id === undefined) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('This record has no id.'));
+    return undefined;
+  }
+  await vscode.env.clipboard.writeText(id);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('Id {0} copied to the clipboard.', id), 3000);
+  return id;
+}

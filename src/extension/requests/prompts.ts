@@ -1,0 +1,139 @@
+// What the request commands ask for: a calendar date, an id, the options of a list. The checks
+// are shared by the prompts and by arguments given to a command, so both fail with one message.
+
+import * as vscode from 'vscode';
+import { addDays, isCalendarDate, today } from '../../core/dates';
+import { DATE_SEGMENT, ResourceDefinition } from '../../core/resources';
+import { readRequestSettings } from '../account/environments';
+
+/** The options of a list call, as the commands take them (`all` defaults to true). */
+export interface ListOptions {
+  start?: string;
+  end?: string;
+  source?: string;
+  all?: boolean;
+}
+
+/** Today in the user's time zone: a summary's `date` is the user's calendar day. */
+export function localToday(now: number = Date.now()): string {
+  return today(now, -new Date(now).getTimezoneOffset());
+}
+
+/** Why `text` is not a usable date, or undefined when it is a real calendar date. */
+export function dateProblem(text: string): string | undefined {
+  const value = text.trim();
+  if (!value) return vscode.l10n.t('Enter a date written YYYY-MM-DD, for example {0}.', localToday());
+  if (!DATE_SEGMENT.test(value)) return vscode.l10n.t('"{0}" is not a date written YYYY-MM-DD.', clip(value));
+  if (!isCalendarDate(value)) return vscode.l10n.t('{0} is not a real calendar date.', value);
+  return undefined;
+}
+
+/**
+ * Why `text` is not a usable id, or undefined. The id is sent percent-encoded by the client, so
+ * `/ ? #` are fine; only an empty id is refused, and, where the resource has records by date, an
+ * id written like a date, which the service would read as a date.
+ */
+export function idProblem(text: string, def: ResourceDefinition): string | undefined {
+  const value = text.trim();
+  if (!value) return vscode.l10n.t('The id cannot be empty.');
+  if (def.byDate && DATE_SEGMENT.test(value)) {
+    return vscode.l10n.t('{0} is written like a date, and the service reads it as one: use "Get {1} by Date" instead.', value, def.singular);
+  }
+  return undefined;
+}
+
+/** Why a list's date range is unusable: one date without the other, a date that is not real, start after end. */
+export function rangeProblem(start: string | undefined, end: string | undefined): string | undefined {
+  const hasStart = start !== undefined && start.trim() !== '';
+  const hasEnd = end !== undefined && end.trim() !== '';
+  if (hasStart !== hasEnd) return vscode.l10n.t('Give both a start and an end date, or neither.');
+  if (!hasStart || !hasEnd) return undefined;
+  const problem = dateProblem(start) ?? dateProblem(end);
+  if (problem) return problem;
+  if (start.trim() > end.trim()) return vscode.l10n.t('The start date {0} is after the end date {1}.', start.trim(), end.trim());
+  return undefined;
+}
+
+/** Asks for a date: today, yesterday, the days before, or one typed in. Undefined when dismissed. */
+export async function promptDate(title: string): Promise<string | undefined> {
+  type Item = vscode.QuickPickItem & { date?: string };
+  const now = Date.now();
+  const todayDate = localToday(now);
+  const weekday = new Intl.DateTimeFormat(vscode.env.language, { weekday: 'long', timeZone: 'UTC' });
+  const dayName = (date: string): string => weekday.format(new Date(`${date}T00:00:00Z`));
+  const items: Item[] = [
+    { label: vscode.l10n.t('Today'), description: todayDate, date: todayDate },
+    { label: vscode.l10n.t('Yesterday'), description: addDays(todayDate, -1), date: addDays(todayDate, -1) },
+  ];
+  for (let back = 2; back <= 6; back++) {
+    const date = addDays(todayDate, -back);
+    items.push({ label: date, description: dayName(date), date });
+  }
+  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
+  items.push({ label: `$(calendar) ${vscode.l10n.t('Enter a date…')}` });
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Pick a day or enter a date') });
+  if (!pick) return undefined;
+  if (pick.date) return pick.date;
+  return inputDate(title, vscode.l10n.t('Date, written YYYY-MM-DD'), addDays(todayDate, -7));
+}
+
+async function inputDate(title: string, prompt: string, value: string): Promise<string | undefined> {
+  const date = await vscode.window.showInputBox({
+    title,
+    prompt,
+    value,
+    placeHolder: 'YYYY-MM-DD',
+    ignoreFocusOut: true,
+    validateInput: dateProblem,
+  });
+  return date?.trim();
+}
+
+/** Asks for an id. Undefined when dismissed. */
+export async function promptId(title: string, def: ResourceDefinition): Promise<string | undefined> {
+  const id = await vscode.window.showInputBox({
+    title,
+    prompt: vscode.l10n.t('Id of the {0} (sent URL-encoded)', def.singular.toLowerCase()),
+    ignoreFocusOut: true,
+    validateInput: (v) => idProblem(v, def),
+  });
+  return id?.trim();
+}
+
+/**
+ * Asks which part of a list to read: the last 7, 30 or 90 days (the default range of the
+ * settings first), a range typed in, or everything. Undefined when dismissed.
+ */
+export async function promptListOptions(title: string): Promise<ListOptions | undefined> {
+  type Item = vscode.QuickPickItem & { options?: ListOptions };
+  const end = localToday();
+  const preferred = readRequestSettings().defaultRangeDays;
+  const ranges = [7, 30, 90].sort((a, b) => Number(b === preferred) - Number(a === preferred));
+  const items: Item[] = ranges.map((days) => ({
+    label: vscode.l10n.t('Last {0} days', days),
+    description: `${addDays(end, -(days - 1))} – ${end}`,
+    options: { start: addDays(end, -(days - 1)), end },
+  }));
+  const custom: Item = { label: `$(calendar) ${vscode.l10n.t('Custom range…')}` };
+  items.push(custom);
+  items.push({ label: vscode.l10n.t('All records'), description: vscode.l10n.t('no date filter, every page'), options: {} });
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Which records?') });
+  if (!pick) return undefined;
+  if (pick.options) return pick.options;
+  const start = await inputDate(title, vscode.l10n.t('First date of the range, written YYYY-MM-DD'), addDays(end, -29));
+  if (start === undefined) return undefined;
+  const last = await vscode.window.showInputBox({
+    title,
+    prompt: vscode.l10n.t('Last date of the range, written YYYY-MM-DD'),
+    value: end,
+    placeHolder: 'YYYY-MM-DD',
+    ignoreFocusOut: true,
+    validateInput: (v) => dateProblem(v) ?? rangeProblem(start, v),
+  });
+  if (last === undefined) return undefined;
+  return { start, end: last.trim() };
+}
+
+function clip(text: string, max = 40): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,292 @@
+// The Records view: three resources (or, grouped by date first, every resource per date) by
+// month and date, filtered by a date range and a source. Loading and its concurrency live in
+// RecordStore, node shapes in nodes.ts, the commands in treeCommands.ts.
+
+import * as vscode from 'vscode';
+import { localDateOf } from '../../core/dates';
+import { RESOURCES, ResourceKind } from '../../core/resources';
+import { RecordNode } from '../../core/views';
+import { SANDBOX_ENVIRONMENT, activeEnvironmentName, readRequestSettings } from '../account/environments';
+import { SandboxController } from '../account/localSandbox';
+import { Session } from '../account/session';
+import { DateRange, describeRange, lastDays } from './filters';
+import { TreeNodes, ViewNode, recordTooltip, treeItem } from './nodes';
+import { RecordStore } from './loadedRecords';
+import { registerTreeCommands } from './commands';
+
+export const VIEW_ID = 'healthData.records';
+export type GroupBy = 'resource' | 'date';
+
+export class RecordsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<ViewNode | undefined | void>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly store: RecordStore;
+  private readonly nodes: TreeNodes;
+  private readonly disposables: vscode.Disposable[] = [];
+  private view: vscode.TreeView<ViewNode> | undefined;
+  private mode: GroupBy;
+  /** The range follows the defaultDateRange setting until the user picks one. */
+  private rangeIsDefault = true;
+  private progressShown = false;
+
+  constructor(
+    readonly session: Session,
+    private readonly sandbox: SandboxController,
+  ) {
+    const settings = readRequestSettings();
+    this.mode = settings.groupBy;
+    this.store = new RecordStore(session, { range: lastDays(settings.defaultRangeDays), source: undefined }, () => this.showProgress());
+    this.nodes = new TreeNodes(this.store);
+    this.disposables.push(
+      this.emitter,
+      this.store,
+      this.store.onDidChange(() => this.changed()),
+      // The environment, its settings (pageSize, defaultDateRange…) or its secrets changed:
+      // drop everything, in-flight loads included, and load again when the view asks.
+      session.onDidChange(() => this.resetAll()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('healthData.tree.groupBy')) {
+          const groupBy = readRequestSettings().groupBy;
+          if (groupBy !== this.mode) void this.applyGroupBy(groupBy);
+        }
+      }),
+    );
+    void this.setGroupByContext();
+  }
+
+  /** Creates the view and registers the tree's commands. */
+  register(): vscode.Disposable[] {
+    this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.updateViewText();
+    return [this.view, ...registerTreeCommands(this)];
+  }
+
+  get groupBy(): GroupBy {
+    return this.mode;
+  }
+
+  get dateRange(): DateRange {
+    return this.store.currentFilter.range;
+  }
+
+  get sourceFilter(): string | undefined {
+    return this.store.currentFilter.source;
+  }
+
+  /** The loading state of a resource (for tests and the commands). */
+  state(kind: ResourceKind) {
+    return this.store.state(kind);
+  }
+
+  get selection(): readonly ViewNode[] {
+    return this.view?.selection ?? [];
+  }
+
+  sourcesSeen(): string[] {
+    return this.store.sources();
+  }
+
+  /** Resolves once nothing is loading. */
+  whenLoaded(): Promise<void> {
+    return this.store.settled();
+  }
+
+  // ---- TreeDataProvider ----
+
+  async getChildren(element?: ViewNode): Promise<ViewNode[]> {
+    try {
+      if (element) {
+        if (element.type === 'resource') this.ensureLoading();
+        return this.nodes.children(element);
+      }
+      return await this.roots();
+    } catch (err) {
+      // Never throw into the view: a failure becomes a node.
+      const message = err instanceof Error ? err.message : String(err);
+      this.session.log.error(`Records view: ${message}`);
+      return [{ type: 'error', id: `error/view/${element?.id ?? 'root'}`, parent: element, kind: undefined, message, incomplete: false }];
+    }
+  }
+
+  getTreeItem(element: ViewNode): vscode.TreeItem {
+    return treeItem(element, this.store);
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, element: ViewNode): vscode.TreeItem {
+    if (element.type === 'record' && item.tooltip === undefined) item.tooltip = recordTooltip(element);
+    return item;
+  }
+
+  getParent(element: ViewNode): ViewNode | undefined {
+    return element.parent;
+  }
+
+  private async roots(): Promise<ViewNode[]> {
+    const env = this.session.active;
+    if (!env) {
+      if (activeEnvironmentName() === SANDBOX_ENVIRONMENT && !this.sandbox.running) {
+        return [{
+          type: 'message',
+          id: 'sandboxStopped',
+          parent: undefined,
+          label: vscode.l10n.t('The local sandbox is not running'),
+          tooltip: vscode.l10n.t('Start it to browse its synthetic records.'),
+          icon: 'debug-start',
+          // Carries an inline Start action where package.json's menus give it one.
+          contextValue: 'sandboxStopped',
+          command: { command: 'healthData.startSandbox', title: vscode.l10n.t('Start Local Sandbox') },
+        }];
+      }
+      return []; // the welcome view explains what to set up
+    }
+    if (env.origin !== 'sandbox' && !(await this.session.credentials.has(env.name))) return [];
+    this.ensureLoading();
+    return this.mode === 'date' ? this.nodes.dateFirstRoots() : RESOURCES.map((r) => this.nodes.resourceRoot(r.kind));
+  }
+
+  /** Starts the first load of each resource that has none yet (the view asked to see it). */
+  private ensureLoading(): void {
+    for (const { kind } of RESOURCES) if (this.store.idle(kind)) void this.store.refresh(kind);
+  }
+
+  // ---- What the commands do ----
+
+  /** Loads every resource's first page again; what is shown stays until the answers arrive. */
+  async refresh(): Promise<void> {
+    const range = this.store.currentFilter.range;
+    if (range.days !== undefined && lastDays(range.days).end !== range.end) {
+      // "Last N days" moved with the calendar: a new range, not the old one again.
+      this.store.reset({ ...this.store.currentFilter, range: lastDays(range.days) });
+    }
+    if (!this.session.active) return;
+    await Promise.all(RESOURCES.map((r) => this.store.refresh(r.kind)));
+  }
+
+  async refreshKind(kind: ResourceKind): Promise<void> {
+    await this.store.refresh(kind);
+  }
+
+  /** The next page of one resource, or of every resource that has more. */
+  async loadMore(kind?: ResourceKind): Promise<void> {
+    const kinds = kind ? [kind] : RESOURCES.map((r) => r.kind).filter((k) => this.store.state(k).hasMore);
+    await Promise.all(kinds.map((k) => this.store.loadMore(k)));
+  }
+
+  /** Loads again what failed: a next page that failed is asked for again, anything else refreshed. */
+  async retry(kind?: ResourceKind): Promise<void> {
+    const kinds = kind ? [kind] : RESOURCES.map((r) => r.kind).filter((k) => this.store.state(k).error || this.store.state(k).incomplete);
+    await Promise.all(
+      kinds.map((k) => {
+        const state = this.store.state(k);
+        return state.error?.during === 'more' && state.loaded ? this.store.loadMore(k) : this.store.refresh(k);
+      }),
+    );
+  }
+
+  async setDateRange(range: DateRange): Promise<void> {
+    this.rangeIsDefault = false;
+    await this.reload({ ...this.store.currentFilter, range });
+  }
+
+  async setSource(source: string | undefined): Promise<void> {
+    await this.reload({ ...this.store.currentFilter, source: source || undefined });
+  }
+
+  async setGroupBy(groupBy: GroupBy): Promise<void> {
+    await this.applyGroupBy(groupBy);
+    await vscode.workspace.getConfiguration('healthData').update('tree.groupBy', groupBy, vscode.ConfigurationTarget.Global);
+  }
+
+  /**
+   * Shows a record in the tree, selected: its resource is loaded first, and a record the
+   * current filter or pages do not bring is added to the tree so it can be shown.
+   */
+  async reveal(kind: ResourceKind, record: unknown): Promise<void> {
+    if (!this.session.active) return;
+    this.ensureLoading();
+    await this.store.settled(kind);
+    this.store.pin(kind, record);
+    const node = this.findRecordNode(kind, record);
+    if (!node || !this.view) return;
+    await this.view.reveal(node, { select: true, focus: false, expand: true });
+  }
+
+  /** The view node of a record, with its parents, in the current grouping. */
+  findRecordNode(kind: ResourceKind, record: unknown): ViewNode | undefined {
+    const id = record && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
+    const date = localDateOf(record, kind);
+    const scope = this.mode === 'date' ? 'all' : kind;
+    const model = this.mode === 'date' ? this.store.dateFirst() : this.store.resourceModel(kind);
+    const root = this.mode === 'date' ? undefined : this.nodes.resourceRoot(kind);
+    const matches = (n: RecordNode) => n.kind === kind && (id !== undefined ? n.id === String(id) : n.record === record);
+    if (date === undefined) {
+      const found = model.undated.find(matches);
+      return found ? this.nodes.recordNode(scope, found, this.nodes.undatedNode(scope, model.undated, root)) : undefined;
+    }
+    const month = model.months.find((m) => m.month === date.slice(0, 7));
+    const day = month?.dates.find((d) => d.date === date);
+    const found = day?.groups.find((g) => g.kind === kind)?.records.find(matches);
+    if (!month || !day || !found) return undefined;
+    const monthNode = this.nodes.monthNode(scope, month, root);
+    const dateNode = this.nodes.children(monthNode).find((n) => n.type === 'date' && n.date === day)!;
+    return this.nodes.recordNode(scope, found, dateNode);
+  }
+
+  // ---- Internals ----
+
+  private async reload(filter: { range: DateRange; source: string | undefined }): Promise<void> {
+    this.store.reset(filter);
+    this.updateViewText();
+    if (!this.session.active) return;
+    await Promise.all(RESOURCES.map((r) => this.store.refresh(r.kind)));
+  }
+
+  private resetAll(): void {
+    const filter = this.store.currentFilter;
+    const range = this.rangeIsDefault ? lastDays(readRequestSettings().defaultRangeDays) : filter.range;
+    this.store.reset({ ...filter, range });
+    this.updateViewText();
+  }
+
+  private async applyGroupBy(groupBy: GroupBy): Promise<void> {
+    if (groupBy === this.mode) return;
+    this.mode = groupBy;
+    this.emitter.fire();
+    await this.setGroupByContext();
+  }
+
+  private setGroupByContext(): Thenable<unknown> {
+    return vscode.commands.executeCommand('setContext', 'healthData.groupBy', this.mode);
+  }
+
+  private changed(): void {
+    this.updateViewText();
+    this.emitter.fire();
+  }
+
+  /** The filters as the view's description; problems with shown data as its message. */
+  private updateViewText(): void {
+    if (!this.view) return;
+    const { range, source } = this.store.currentFilter;
+    const parts = [describeRange(range)];
+    if (source) parts.push(vscode.l10n.t('source: {0}', source));
+    this.view.description = parts.join(' · ');
+    const stale = RESOURCES.filter((r) => this.store.state(r.kind).stale).map((r) => r.label);
+    this.view.message = stale.length ? vscode.l10n.t('Refresh failed for {0}: showing older data.', stale.join(', ')) : undefined;
+  }
+
+  /** One progress indicator on the view while any load runs. */
+  private showProgress(): void {
+    if (this.progressShown) return;
+    this.progressShown = true;
+    void vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () =>
+      this.store.settled().finally(() => {
+        this.progressShown = false;
+      }),
+    );
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,277 @@
+// The record view's script (bundled to dist/webview.js). Says 'ready', then renders what the
+// host sends: the toolbar, the findings, the legend, the JSON and the zones. Everything from a
+// record is inserted as text (see dom.ts). What the user opened and the scroll position are
+// kept with setState, and so is what the host needs to restore the panel after a reload.
+
+import type { FindingKind } from '../core/validation';
+import type { ChildPage, FindingEntry, RecordViewModel, ZoneRow } from '../core/views';
+import type { ActionName, HostMessage, PersistedRecordView, RecordViewStrings, WebviewMessage } from '../core/views';
+import { badge, el, format, setLegend } from './dom';
+import { JsonView } from './jsonView';
+
+interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  getState(): unknown;
+  setState(state: ViewState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+interface ViewState {
+  persist?: PersistedRecordView;
+  /** Containers the user opened or closed, by pointer. */
+  toggled: Array<[string, boolean]>;
+  scrollY: number;
+}
+
+const ACTION_ORDER: readonly ActionName[] = ['copyJson', 'openAsJson', 'refetch', 'validate'];
+const KINDS: readonly FindingKind[] = ['error', 'warning', 'zero', 'deprecated', 'unknown'];
+/** Remembered toggles are capped: state is saved on every scroll, so it must stay small. */
+const MAX_TOGGLES = 1000;
+
+const vscode = acquireVsCodeApi();
+const saved = (vscode.getState() ?? {}) as Partial<ViewState>;
+const toggles = new Map<string, boolean>(Array.isArray(saved.toggled) ? saved.toggled : []);
+let persist = saved.persist;
+let scrollToRestore = typeof saved.scrollY === 'number' ? saved.scrollY : 0;
+
+let strings: RecordViewStrings | undefined;
+let model: RecordViewModel | undefined;
+let jsonView: JsonView | undefined;
+let nextRequestId = 1;
+const pending = new Map<number, (message: HostMessage) => void>();
+
+function saveState(): void {
+  vscode.setState({ persist, toggled: [...toggles].slice(-MAX_TOGGLES), scrollY: Math.round(window.scrollY) });
+}
+
+function request(message: (requestId: number) => WebviewMessage): Promise<HostMessage> {
+  const requestId = nextRequestId++;
+  return new Promise((resolve) => {
+    pending.set(requestId, resolve);
+    vscode.postMessage(message(requestId));
+  });
+}
+
+async function fetchChildren(pointer: string, offset: number): Promise<ChildPage> {
+  const version = model?.version ?? 0;
+  const reply = await request((requestId) => ({ type: 'expand', requestId, version, pointer, offset }));
+  if (reply.type === 'children') return reply.page;
+  throw new Error(reply.type === 'failed' ? reply.message : 'unexpected reply');
+}
+
+// The page's fixed frame: toolbar, heading, status line, then the record's sections.
+const app = document.getElementById('app') ?? document.body;
+const toolbar = el('div', 'toolbar');
+toolbar.setAttribute('role', 'toolbar');
+const heading = el('header', 'heading');
+const status = el('p', 'status');
+status.setAttribute('role', 'status');
+status.setAttribute('aria-live', 'polite');
+const content = el('div', 'content');
+app.append(toolbar, heading, status, content);
+const buttons = new Map<ActionName, HTMLButtonElement>();
+
+function buildToolbar(s: RecordViewStrings): void {
+  toolbar.setAttribute('aria-label', s.toolbar);
+  if (buttons.size === 0) {
+    for (const action of ACTION_ORDER) {
+      const button = el('button', `action action-${action}`);
+      button.type = 'button';
+      button.addEventListener('click', () => void runAction(action, button));
+      buttons.set(action, button);
+      toolbar.append(button);
+    }
+    // Arrow keys move along the toolbar, as in VS Code's own; Tab still reaches every button.
+    toolbar.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+      const list = [...buttons.values()];
+      const at = list.indexOf(document.activeElement as HTMLButtonElement);
+      if (at < 0) return;
+      list[(at + (e.key === 'ArrowRight' ? 1 : list.length - 1)) % list.length].focus();
+      e.preventDefault();
+    });
+  }
+  for (const [action, button] of buttons) button.textContent = s.actions[action];
+}
+
+const busy = new Set<ActionName>();
+
+async function runAction(action: ActionName, button: HTMLButtonElement): Promise<void> {
+  // Busy, not disabled: a disabled button would drop the keyboard focus on the floor.
+  if (busy.has(action)) return;
+  busy.add(action);
+  button.setAttribute('aria-disabled', 'true');
+  button.setAttribute('aria-busy', 'true');
+  status.textContent = '';
+  try {
+    const reply = await request((requestId) => ({ type: 'action', requestId, action }));
+    if (reply.type === 'actionDone' && reply.message) status.textContent = reply.message;
+  } finally {
+    busy.delete(action);
+    button.removeAttribute('aria-disabled');
+    button.removeAttribute('aria-busy');
+  }
+}
+
+function renderHeading(m: RecordViewModel, s: RecordViewStrings): void {
+  heading.replaceChildren();
+  heading.append(el('h1', 'title', m.title));
+  const sub = el('p', 'subtitle');
+  if (m.kindLabel) sub.append(el('span', 'kind', m.kindLabel));
+  if (m.root) {
+    const verdict = el('span', m.valid ? 'verdict verdict-valid' : 'verdict verdict-invalid');
+    const icon = el('span', 'badge-icon', m.valid ? '✔' : '✖');
+    icon.setAttribute('aria-hidden', 'true');
+    verdict.append(icon, el('span', '', m.valid ? s.valid : s.invalid));
+    sub.append(verdict);
+  }
+  heading.append(sub);
+}
+
+function section(className: string, title: string): HTMLElement {
+  const box = el('section', className);
+  const id = `h-${className}`;
+  const h2 = el('h2', '', title);
+  h2.id = id;
+  box.setAttribute('aria-labelledby', id);
+  box.append(h2);
+  return box;
+}
+
+function renderFindings(m: RecordViewModel, s: RecordViewStrings): HTMLElement {
+  const box = section('findings', s.findings);
+  const counts = el('ul', 'counts');
+  for (const kind of KINDS) {
+    const item = el('li', `count count-${kind}${m.counts[kind] ? '' : ' count-none'}`);
+    item.append(badge(kind), el('span', 'count-n', String(m.counts[kind])));
+    counts.append(item);
+  }
+  box.append(counts);
+  if (m.findingsTotal === 0) {
+    box.append(el('p', 'none', s.noFindings));
+    return box;
+  }
+  const list = el('ol', 'finding-list');
+  for (const f of m.findings) list.append(findingItem(f, s));
+  box.append(list);
+  const more = m.findingsTotal - m.findings.length;
+  if (more > 0) box.append(el('p', 'more-findings', format(s.moreFindings, more)));
+  return box;
+}
+
+function findingItem(f: FindingEntry, s: RecordViewStrings): HTMLElement {
+  const item = el('li');
+  const button = el('button', `finding finding-${f.kind}`);
+  button.type = 'button';
+  button.title = format(s.goTo, f.field);
+  button.append(badge(f.kind), el('code', 'path', f.path || '/'), el('span', 'message', f.message));
+  button.addEventListener('click', () => void jsonView?.reveal(f.path, f.anchorId));
+  item.append(button);
+  return item;
+}
+
+function renderLegend(m: RecordViewModel, s: RecordViewStrings): HTMLElement {
+  const box = section('legend', s.legend);
+  const list = el('dl');
+  for (const entry of m.legend) {
+    const term = el('dt');
+    term.append(badge(entry.kind));
+    list.append(term, el('dd', '', entry.description));
+  }
+  box.append(list);
+  return box;
+}
+
+function renderZones(zones: readonly ZoneRow[], s: RecordViewStrings): HTMLElement {
+  const box = section('zones', s.zones);
+  if (zones.length === 0) {
+    box.append(el('p', 'none', s.noZones));
+    return box;
+  }
+  const table = el('table');
+  const head = el('tr');
+  s.zoneColumns.forEach((name, i) => {
+    const th = el('th', i === 0 ? '' : 'num', name);
+    th.scope = 'col';
+    head.append(th);
+  });
+  const body = el('tbody');
+  for (const z of zones) {
+    const row = el('tr');
+    const name = el('th', 'zone-name', z.name);
+    name.scope = 'row';
+    row.append(name, el('td', 'num', z.range), el('td', 'num', z.time), el('td', 'num', z.calories));
+    body.append(row);
+  }
+  const thead = el('thead');
+  thead.append(head);
+  table.append(thead, body);
+  box.append(table);
+  return box;
+}
+
+function render(m: RecordViewModel, s: RecordViewStrings): void {
+  model = m;
+  strings = s;
+  setLegend(m.legend);
+  document.title = m.title;
+  buildToolbar(s);
+  renderHeading(m, s);
+  jsonView?.detach();
+  jsonView = undefined;
+  const parts: HTMLElement[] = [];
+  if (m.note) parts.push(el('p', 'note', m.note));
+  if (m.root) {
+    parts.push(renderFindings(m, s), renderLegend(m, s));
+    const view = new JsonView({
+      strings: s,
+      fetchChildren,
+      toggled: (pointer) => toggles.get(pointer),
+      remember: (pointer, open) => {
+        toggles.delete(pointer);
+        toggles.set(pointer, open);
+        saveState();
+      },
+    });
+    const box = section('json-section', s.json);
+    box.append(view.render(m.root));
+    parts.push(box);
+    jsonView = view;
+    if (m.zones) parts.push(renderZones(m.zones, s));
+  }
+  content.replaceChildren(...parts);
+  app.removeAttribute('aria-busy');
+  if (scrollToRestore) {
+    window.scrollTo(0, scrollToRestore);
+    scrollToRestore = 0;
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  const message = event.data;
+  if (!message || typeof message !== 'object') return;
+  switch (message.type) {
+    case 'render':
+      persist = message.persist;
+      render(message.model, message.strings);
+      saveState();
+      return;
+    case 'children':
+    case 'failed':
+    case 'actionDone': {
+      const resolve = pending.get(message.requestId);
+      pending.delete(message.requestId);
+      resolve?.(message);
+      if (message.type === 'failed' && strings) status.textContent = message.message;
+      return;
+    }
+  }
+});
+
+let scrollTimer: ReturnType<typeof setTimeout> | undefined;
+window.addEventListener('scroll', () => {
+  clearTimeout(scrollTimer);
+  scrollTimer = setTimeout(saveState, 200);
+});
+
+vscode.postMessage({ type: 'ready' });

@@ -1,0 +1,352 @@
+// Validating payloads in the editor, in a real extension host: the command's diagnostics (ranges,
+// severities, tags, codes), syntax errors, kinds given or picked, live validation of
+// *.health.json files, the quick fix of userId, and VS Code's own JSON support (hover) from the
+// payload schema.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { PayloadValidationSummary } from '../../src/extension/payloadValidation/command';
+import { captureMessages, extensionApi, waitFor } from './support/extension';
+import { ACTIVITY } from '../fixtures/payloads';
+
+const SOURCE = 'Health Data';
+const COMMAND = 'healthData.validatePayload';
+
+// A wrist tracker's heart rate summary without `value`, as the real service sends some.
+const HEART_RATE_WITHOUT_VALUE = `{
+  "id": "hr-1",
+  "humanId": "h-1",
+  "source": "fitbit",
+  "date": "2026-11-18",
+  "restingHR": 58,
+  "zones": [],
+  "sourceData": {},
+  "createdAt": "2026-11-18T05:02:19.655Z",
+  "updatedAt": "2026-11-19T05:02:01.112Z"
+}
+`;
+
+const BODY_FAT = (extra: string) => `{
+  "id": "bf-1",
+${extra}  "source": "withings",
+  "timestamp": "2026-11-18T06:41:12.000Z",
+  "unit": "percent",
+  "value": 18.695,
+  "sourceData": {},
+  "createdAt": "2026-11-18T06:45:30.418Z",
+  "updatedAt": "2026-11-18T06:45:30.418Z"
+}
+`;
+
+const ours = (uri: vscode.Uri): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
+
+function only(diagnostics: vscode.Diagnostic[], line: number, code: string): vscode.Diagnostic {
+  const found = diagnostics.filter((d) => d.range.start.line === line && d.code === code);
+  assert.equal(found.length, 1, `line ${line} ${code}: ${JSON.stringify(diagnostics.map((d) => [d.range.start.line, d.code, d.message]))}`);
+  return found[0];
+}
+
+function assertRange(d: vscode.Diagnostic, startLine: number, startChar: number, endLine: number, endChar: number): void {
+  assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character], [startLine, startChar, endLine, endChar], d.message);
+}
+
+let dir: string;
+let files = 0;
+
+/** A new file (never a reused name) shown in the active editor. */
+async function openFile(content: string): Promise<vscode.TextDocument> {
+  const uri = vscode.Uri.file(path.join(dir, `payload-${++files}.json`));
+  fs.writeFileSync(uri.fsPath, content);
+  // vscode.open, not openTextDocument: no reference held by this extension host keeps the
+  // document open after its editor closes.
+  await vscode.commands.executeCommand('vscode.open', uri);
+  const editor = await waitFor('the editor', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString()));
+  return editor.document;
+}
+
+async function validate(args?: object): Promise<PayloadValidationSummary | undefined> {
+  return vscode.commands.executeCommand<PayloadValidationSummary | undefined>(COMMAND, args);
+}
+
+/** The command on this document: named, not left to the active editor, which lags a closed one. */
+async function validateDoc(doc: vscode.TextDocument, args: object = {}): Promise<PayloadValidationSummary | undefined> {
+  return validate({ uri: doc.uri, ...args });
+}
+
+async function closeAllEditors(): Promise<void> {
+  // Untitled documents are dirty: revert each, so no "Save?" dialog waits.
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      if (tab.input instanceof vscode.TabInputText) {
+        await vscode.window.showTextDocument(tab.input.uri);
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+    }
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  // The Output panel, shown by other suites, may stay: only our documents must be gone.
+  const ourEditor = (e: vscode.TextEditor) => e.document.uri.scheme === 'untitled' || e.document.uri.fsPath.startsWith(dir);
+  await waitFor('no editor of ours left', () => !vscode.window.visibleTextEditors.some(ourEditor));
+}
+
+async function codeActions(uri: vscode.Uri, range: vscode.Range): Promise<vscode.CodeAction[]> {
+  return (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range)) ?? [];
+}
+
+describe('payload validation', function () {
+  this.timeout(40_000);
+  let messages: ReturnType<typeof captureMessages>;
+
+  before(async () => {
+    await extensionApi();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hde-payload-'));
+  });
+
+  beforeEach(() => {
+    messages = captureMessages();
+  });
+
+  afterEach(async () => {
+    messages.restore();
+    await closeAllEditors();
+  });
+
+  after(async () => {
+    const config = vscode.workspace.getConfiguration('healthData.validation');
+    await config.update('glob', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('live', undefined, vscode.ConfigurationTarget.Global);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('puts each finding on its field: severity by kind, deprecated struck through, unknown as a hint', async () => {
+    const doc = await openFile(ACTIVITY);
+    await vscode.window.showTextDocument(doc);
+    await waitFor('the active editor', () => vscode.window.activeTextEditor?.document === doc);
+    const summary = await validate();
+    assert.ok(summary);
+    assert.equal(summary.uri, doc.uri.toString(), 'the active editor is validated');
+    assert.equal(summary.records, 1);
+    assert.deepEqual(summary.counts, { error: 1, warning: 0, zero: 5, deprecated: 1, unknown: 1 });
+    const diagnostics = ours(doc.uri);
+    assert.equal(diagnostics.length, 8, JSON.stringify(diagnostics.map((d) => d.message)));
+
+    const distance = only(diagnostics, 7, 'error');
+    assertRange(distance, 7, 2, 7, 16);
+    assert.equal(distance.severity, vscode.DiagnosticSeverity.Error);
+    assert.match(distance.message, /^distance must be ≥ 0, got -5$/);
+
+    const userId = only(diagnostics, 2, 'deprecated');
+    assertRange(userId, 2, 2, 2, 10);
+    assert.deepEqual(userId.tags, [vscode.DiagnosticTag.Deprecated]);
+    assert.equal(userId.severity, vscode.DiagnosticSeverity.Information);
+    assert.equal(userId.message, 'userId is deprecated: use humanId');
+
+    const steps = only(diagnostics, 8, 'zero');
+    assertRange(steps, 8, 2, 8, 12);
+    assert.equal(steps.severity, vscode.DiagnosticSeverity.Information);
+    assert.equal(steps.message, '0 — this source may not provide steps');
+    for (const line of [9, 10, 11, 12]) assert.equal(only(diagnostics, line, 'zero').severity, vscode.DiagnosticSeverity.Information);
+
+    const cadence = only(diagnostics, 14, 'unknown');
+    assertRange(cadence, 14, 2, 14, 11);
+    assert.equal(cadence.severity, vscode.DiagnosticSeverity.Hint);
+    assert.match(cadence.message, /cadence is not defined by the activity summary schema/);
+
+    assert.ok(messages.shown.some((m) => m.level === 'warning' && /1 record validated.*errors: 1/.test(m.text)), JSON.stringify(messages.shown));
+  });
+
+  it('shows a missing required field on the object that lacks it', async () => {
+    const doc = await openFile(HEART_RATE_WITHOUT_VALUE);
+    await validateDoc(doc);
+    const missing = ours(doc.uri).filter((d) => d.code === 'error');
+    assert.equal(missing.length, 1, JSON.stringify(missing.map((d) => d.message)));
+    assertRange(missing[0], 0, 0, 0, 1);
+    assert.equal(missing[0].severity, vscode.DiagnosticSeverity.Error);
+    assert.match(missing[0].message, /^value is required \(the measurement of the day, in bpm\) but missing$/);
+  });
+
+  it('validates each record of a list in its place, naming the record', async () => {
+    const text = `[\n${BODY_FAT('  "userId": "u-1",\n  "humanId": "h-1",\n').trimEnd()},\n${HEART_RATE_WITHOUT_VALUE.trimEnd()}\n]\n`;
+    const doc = await openFile(text);
+    const summary = await validateDoc(doc);
+    assert.equal(summary?.records, 2);
+    const diagnostics = ours(doc.uri);
+    const userId = only(diagnostics, 3, 'deprecated');
+    assert.equal(userId.message, 'userId is deprecated: use humanId (record #0)');
+    const secondStart = text.split('\n').findIndex((line, i) => i > 1 && line === '{');
+    const missing = only(diagnostics, secondStart, 'error');
+    assertRange(missing, secondStart, 0, secondStart, 1);
+    assert.match(missing.message, /value is required .* \(record #1\)$/);
+  });
+
+  it('shows syntax errors where they are, and the command still resolves', async () => {
+    const doc = await openFile('{\n  "id": "x"\n  "source": 1\n}\n');
+    const summary = await validateDoc(doc);
+    assert.equal(summary?.syntaxErrors, 1);
+    assert.equal(summary?.records, 0);
+    const [error, ...rest] = ours(doc.uri);
+    assert.deepEqual(rest, []);
+    assert.equal(error.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(error.code, 'syntax');
+    assertRange(error, 2, 2, 2, 10);
+    assert.equal(error.message, 'Not valid JSON: a comma is expected');
+    assert.ok(messages.shown.some((m) => /not valid JSON \(1 syntax errors\)/.test(m.text)), JSON.stringify(messages.shown));
+  });
+
+  it('validates a record that does not tell its kind as the kind given', async () => {
+    const doc = await openFile('{\n  "id": "x",\n  "humanId": "h"\n}\n');
+    const summary = await validateDoc(doc, { kind: 'body-fat' });
+    assert.equal(summary?.undetected, 0);
+    const messagesOf = ours(doc.uri).map((d) => d.message);
+    assert.ok(messagesOf.some((m) => /^timestamp is required/.test(m)), messagesOf.join('\n'));
+    assert.ok(!messagesOf.some((m) => /could not detect/.test(m)));
+  });
+
+  it('asks for the kind of a record that does not tell it', async () => {
+    const doc = await openFile('{\n  "id": "x",\n  "humanId": "h"\n}\n');
+    const running = Promise.resolve(validateDoc(doc));
+    let summary: PayloadValidationSummary | undefined;
+    let done = false;
+    void running.then((s) => {
+      summary = s;
+      done = true;
+    });
+    // Accept the first kind of the table (heart rate summary) once the quick pick is up.
+    await waitFor('the kind quick pick', async () => {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await new Promise((r) => setTimeout(r, 200));
+      return done;
+    });
+    assert.equal(summary?.undetected, 1);
+    const messagesOf = ours(doc.uri).map((d) => d.message);
+    assert.ok(messagesOf.some((m) => /^zones is required/.test(m)), messagesOf.join('\n'));
+  });
+
+  it('refuses a kind that is none', async () => {
+    const doc = await openFile(ACTIVITY);
+    assert.equal(await validateDoc(doc, { kind: 'steps' }), undefined);
+    assert.ok(messages.shown.some((m) => m.level === 'error' && m.text.includes('"steps" is not a kind of record')), JSON.stringify(messages.shown));
+  });
+
+  it('validates *.health.json files live: on open, after each change, cleared on close', async () => {
+    const file = path.join(dir, 'googlefit-day.health.json');
+    fs.writeFileSync(file, ACTIVITY);
+    const uri = vscode.Uri.file(file);
+    // vscode.open, not openTextDocument: no reference held by this extension host keeps the
+    // document open after its editor closes.
+    await vscode.commands.executeCommand('vscode.open', uri);
+    await waitFor('live diagnostics on open', () => ours(uri).some((d) => d.code === 'error'));
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    assert.ok(doc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(7, 14, 7, 16), '1506.7');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await waitFor('live diagnostics after the change', () => !ours(uri).some((d) => d.code === 'error') && ours(uri).length > 0);
+    assert.equal(ours(uri).length, 7);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await waitFor('diagnostics cleared on close', () => ours(uri).length === 0, 15_000);
+  });
+
+  it('follows the glob setting', async () => {
+    const config = vscode.workspace.getConfiguration('healthData.validation');
+    await config.update('glob', '**/*.fixture.json', vscode.ConfigurationTarget.Global);
+    try {
+      const ignored = vscode.Uri.file(path.join(dir, 'ignored.health.json'));
+      const matched = vscode.Uri.file(path.join(dir, 'day.fixture.json'));
+      fs.writeFileSync(ignored.fsPath, ACTIVITY);
+      fs.writeFileSync(matched.fsPath, ACTIVITY);
+      await vscode.commands.executeCommand('vscode.open', ignored);
+      await vscode.commands.executeCommand('vscode.open', matched);
+      await waitFor('live diagnostics of the matching file', () => ours(matched).length === 8);
+      assert.deepEqual(ours(ignored), []);
+    } finally {
+      await config.update('glob', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('quick fix: renames userId to humanId when the record lacks humanId', async () => {
+    const doc = await openFile(BODY_FAT('  "userId": "u-1",\n'));
+    await validateDoc(doc);
+    const userId = only(ours(doc.uri), 2, 'deprecated');
+    const actions = await codeActions(doc.uri, userId.range);
+    const rename = actions.find((a) => a.title === 'Rename userId to humanId');
+    assert.ok(rename, JSON.stringify(actions.map((a) => a.title)));
+    assert.equal(rename.isPreferred, true);
+    assert.equal(rename.kind?.value, vscode.CodeActionKind.QuickFix.value);
+    assert.ok(rename.edit && (await vscode.workspace.applyEdit(rename.edit)));
+    assert.equal(doc.getText(), BODY_FAT('  "humanId": "u-1",\n'));
+    // The command's document stays validated as it changes: the deprecation goes away.
+    await waitFor('revalidation after the fix', () => !ours(doc.uri).some((d) => d.code === 'deprecated'));
+  });
+
+  it('quick fix: removes userId when the record has humanId already', async () => {
+    const doc = await openFile(BODY_FAT('  "userId": "u-1",\n  "humanId": "h-1",\n'));
+    await validateDoc(doc);
+    const userId = only(ours(doc.uri), 2, 'deprecated');
+    const actions = await codeActions(doc.uri, userId.range);
+    const remove = actions.find((a) => a.title === 'Remove deprecated userId (humanId is already there)');
+    assert.ok(remove?.edit, JSON.stringify(actions.map((a) => a.title)));
+    assert.equal(remove.isPreferred, true);
+    assert.ok(await vscode.workspace.applyEdit(remove.edit));
+    assert.equal(doc.getText(), BODY_FAT('  "humanId": "h-1",\n'));
+  });
+
+  it('quick fix: fixes every record of a list at once', async () => {
+    const record = (id: string) => `{"id": "${id}", "userId": "u", "humanId": "h", "timestamp": "2026-11-18T06:41:12Z", "unit": "%", "value": 20}`;
+    const doc = await openFile(`[\n  ${record('a')},\n  ${record('b')}\n]\n`);
+    await validateDoc(doc);
+    const first = only(ours(doc.uri), 1, 'deprecated');
+    const all = (await codeActions(doc.uri, first.range)).find((a) => a.title === 'Fix all 2 deprecated fields in this document');
+    assert.ok(all?.edit);
+    assert.ok(await vscode.workspace.applyEdit(all.edit));
+    const expected = (id: string) => record(id).replace('"userId": "u", ', '');
+    assert.equal(doc.getText(), `[\n  ${expected('a')},\n  ${expected('b')}\n]\n`);
+  });
+
+  it("VS Code's JSON support reads the payload schema for *.health.json: hover documents a field", async () => {
+    const file = path.join(dir, 'hover.health.json');
+    fs.writeFileSync(file, ACTIVITY);
+    const uri = vscode.Uri.file(file);
+    await vscode.commands.executeCommand('vscode.open', uri);
+    const text = await waitFor(
+      'a hover from the JSON language server',
+      async () => {
+        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(8, 5));
+        const all = (hovers ?? []).flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+        return all.includes('Steps taken') ? all : undefined;
+      },
+      20_000,
+    );
+    assert.match(text, /0 when the source does not provide them/);
+  });
+
+  it('leaves files above 5 MB to the command, which shows the most severe 2000 findings', async () => {
+    const record = ACTIVITY.trimEnd();
+    const count = Math.ceil((5 * 1024 * 1024) / record.length) + 10;
+    const uri = vscode.Uri.file(path.join(dir, 'big.health.json'));
+    fs.writeFileSync(uri.fsPath, `[\n${new Array<string>(count).fill(record).join(',\n')}\n]\n`);
+    await vscode.commands.executeCommand('vscode.open', uri);
+    await waitFor('the notice that live validation is off', () => messages.shown.some((m) => m.text.includes('big.health.json is larger than 5 MB')));
+    assert.deepEqual(ours(uri), []);
+    const summary = await validate({ uri });
+    assert.equal(summary?.records, count);
+    assert.equal(summary?.counts.error, count);
+    const diagnostics = ours(uri);
+    assert.equal(diagnostics.length, 2001);
+    assert.equal(diagnostics.filter((d) => d.code === 'error').length, 2000, 'errors first');
+    assert.ok(diagnostics.some((d) => d.message === `Showing 2000 of ${count * 8} findings, the most severe first.`));
+  });
+
+  it('validates an untitled document (Open as JSON Document) and clears its diagnostics when it closes', async () => {
+    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: ACTIVITY });
+    await vscode.window.showTextDocument(doc);
+    await waitFor('the active editor', () => vscode.window.activeTextEditor?.document === doc);
+    const summary = await validate();
+    assert.equal(summary?.uri, doc.uri.toString());
+    assert.equal(ours(doc.uri).length, 8);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await waitFor('diagnostics cleared on close', () => ours(doc.uri).length === 0, 15_000);
+  });
+});

@@ -1,0 +1,284 @@
+// The secrets sweep of issue 6, in a real extension host: a known client secret and a known user
+// access token are stored, every command the extension contributes runs (with arguments, so no
+// prompt waits), every fault of the sandbox is met, and then every sink is searched for the
+// secret and for every token: all configuration scopes, the mementos (when the API exposes
+// them), the output channel's log and every other file under the profile, notifications,
+// progress titles, status bar messages, the tree, the status bar, webview HTML and messages,
+// open documents, diagnostics and the clipboard. Zero hits.
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import { decodeJwtClaims } from '../../src/core/service';
+import { RESOURCES, ResourceKind } from '../../src/core/resources';
+import { DEFAULT_ENVIRONMENT } from '../../src/extension/account/environments';
+import type { HealthDataExtensionApi } from '../../src/extension/extension';
+import type { ViewNode } from '../../src/extension/tree/nodes';
+import { FaultRule, Sandbox, startSandbox } from '../../src/sandbox/server';
+import { EXTENSION_ID, closeUntitledEditors, extensionApi, filesUnder, resetSettings, trackUnhandledRejections, waitFor } from './support/extension';
+
+const SECRET = 'hde-sweep-secret-6f2d91c4a7e8';
+const USER_TOKEN = 'hde-sweep-user-token-0b7e35a9d2c1';
+const SANDBOX_ISSUER = 'health-data-sandbox';
+
+/** Every text a sink showed, with where it was shown. */
+const shown: Array<[string, string]> = [];
+const note = (where: string, value: unknown) => {
+  if (value === undefined || value === null) return;
+  shown.push([where, typeof value === 'string' ? value : value instanceof vscode.MarkdownString ? value.value : JSON.stringify(value)]);
+};
+
+/** Replaces functions of `vscode.window` (shared with the extension) so that what they show is kept. */
+function captureWindow(): () => void {
+  const win = vscode.window as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const names = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showInputBox', 'showQuickPick', 'withProgress', 'setStatusBarMessage', 'createWebviewPanel'];
+  const saved = Object.fromEntries(names.map((n) => [n, win[n]]));
+  for (const name of ['showInformationMessage', 'showWarningMessage', 'showErrorMessage']) {
+    win[name] = (...args: unknown[]) => {
+      for (const a of args) note(name, typeof a === 'object' && a !== null && 'title' in a ? (a as { title: string }).title : a);
+      return Promise.resolve(undefined);
+    };
+  }
+  // Nothing should ask: every command gets its arguments. A prompt is noted and dismissed.
+  for (const name of ['showInputBox', 'showQuickPick']) {
+    win[name] = (...args: unknown[]) => {
+      note(`${name} (unexpected)`, args);
+      return Promise.resolve(undefined);
+    };
+  }
+  win.withProgress = (options: unknown, task: unknown) => {
+    note('progress title', (options as { title?: string }).title);
+    const report = (value: { message?: string }) => note('progress message', value.message);
+    return saved.withProgress(options, (progress: unknown, token: unknown) => (task as (...a: unknown[]) => unknown)({ ...(progress as object), report }, token));
+  };
+  win.setStatusBarMessage = (text: unknown, ...rest: unknown[]) => {
+    note('status bar message', text);
+    return saved.setStatusBarMessage(text, ...rest);
+  };
+  win.createWebviewPanel = (...args: unknown[]) => {
+    const panel = saved.createWebviewPanel(...args) as vscode.WebviewPanel;
+    const post = panel.webview.postMessage.bind(panel.webview);
+    (panel.webview as { postMessage: (m: unknown) => Thenable<boolean> }).postMessage = (message: unknown) => {
+      note('webview message', message);
+      return post(message);
+    };
+    return panel;
+  };
+  return () => Object.assign(win, saved);
+}
+
+describe('reliability: no secret or token in any sink', function () {
+  this.timeout(180_000);
+  let api: HealthDataExtensionApi;
+  let service: Sandbox;
+  let restoreWindow: () => void;
+  const tokens = new Set<string>();
+  let rejections: ReturnType<typeof trackUnhandledRejections>;
+  const rememberToken = () => api.session.currentToken && tokens.add(api.session.currentToken.token);
+  const run = async (command: string, ...args: unknown[]) => {
+    const result = await vscode.commands.executeCommand(command, ...args);
+    rememberToken();
+    note(`result of ${command}`, command === 'healthData.copyToken' ? undefined : result);
+    return result;
+  };
+
+  before(async () => {
+    rejections = trackUnhandledRejections();
+    api = await extensionApi();
+    await api.sandbox.stop();
+    await resetSettings();
+    service = await startSandbox({ port: 0, days: 15, seed: 'sweep', clientId: 'sweep-client', clientSecret: SECRET, userAccessTokens: [USER_TOKEN] });
+    api.session.onDidChangeToken((t) => t && tokens.add(t.token));
+    restoreWindow = captureWindow();
+  });
+
+  after(async () => {
+    restoreWindow();
+    rejections.stop();
+    api.recordViews.closeAll();
+    await closeUntitledEditors();
+    await api.session.credentials.clear(DEFAULT_ENVIRONMENT);
+    await resetSettings();
+    await service.close();
+  });
+
+  it('runs every command the extension contributes, and meets every fault, with the secret and a user token stored', async () => {
+    const activity = service.dataset.activity[0];
+    const heartRate = service.dataset.heartRate[0];
+    const bodyFat = service.dataset.bodyFat[0];
+    const end = activity.date;
+    const start = service.dataset.activity[service.dataset.activity.length - 1].date;
+    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify([activity, heartRate, bodyFat], null, 2) });
+    const config = vscode.workspace.getConfiguration('healthData');
+    const sample: Record<ResourceKind, { id: string; date?: string }> = { heartRate, activity, bodyFat };
+    const plan: Record<string, () => Promise<unknown>> = {
+      'healthData.setCredentials': () => run('healthData.setCredentials', { baseUrl: service.url, clientId: service.clientId, clientSecret: SECRET }),
+      'healthData.mintToken': () => run('healthData.mintToken'),
+      'healthData.copyToken': async () => {
+        await run('healthData.copyToken');
+        // Copied because it was asked for; then gone again.
+        assert.equal(await vscode.env.clipboard.readText(), api.session.currentToken?.token);
+        await vscode.env.clipboard.writeText('');
+      },
+      'healthData.showLog': () => run('healthData.showLog'),
+      'healthData.refresh': () => run('healthData.refresh'),
+      'healthData.setDateRange': () => run('healthData.setDateRange', { days: 7 }),
+      'healthData.setSourceFilter': async () => {
+        await run('healthData.setSourceFilter', { source: 'fitbit' });
+        await run('healthData.setSourceFilter', { source: '' });
+      },
+      'healthData.groupByDate': () => run('healthData.groupByDate'),
+      'healthData.groupByResource': () => run('healthData.groupByResource'),
+      'healthData.loadMore': () => run('healthData.loadMore', { kind: 'activity' }),
+      'healthData.retry': () => run('healthData.retry', { kind: 'activity' }),
+      'healthData.openRecord': async () => {
+        await run('healthData.openRecord', { kind: 'activity', record: activity });
+        // Its webview loads, says ready and is sent the record: a message to search.
+        await waitFor('the record view to say ready', () => (api.recordViews.get(`activity/${activity.id}`)?.readyCount ?? 0) >= 1, 20_000);
+      },
+      'healthData.openAsJson': () => run('healthData.openAsJson', { kind: 'heartRate', record: heartRate }),
+      'healthData.copyJson': () => run('healthData.copyJson', { kind: 'bodyFat', record: bodyFat }),
+      'healthData.copyId': () => run('healthData.copyId', { kind: 'bodyFat', record: bodyFat }),
+      // Each resource's commands, in the order of RESOURCES: by date or the latest, by id, a list.
+      ...Object.fromEntries(
+        RESOURCES.flatMap(({ kind, byDate, latestPath }) => {
+          const calls: Array<[string, unknown[]]> = [];
+          if (byDate) calls.push(['getByDate', [{ date: sample[kind].date }]]);
+          if (latestPath) calls.push(['getLatest', []]);
+          calls.push(['getById', [{ id: sample[kind].id }]], ['list', [{ start, end }]]);
+          return calls.map(([name, args]): [string, () => Promise<unknown>] => [`healthData.${kind}.${name}`, () => run(`healthData.${kind}.${name}`, ...args)]);
+        }),
+      ),
+      'healthData.validatePayload': () => run('healthData.validatePayload', { uri: doc.uri }),
+      'healthData.setUserAccessToken': () => run('healthData.setUserAccessToken', { token: USER_TOKEN }),
+      'healthData.selectEnvironment': () => run('healthData.selectEnvironment', { environment: DEFAULT_ENVIRONMENT }),
+      'healthData.startSandbox': () => run('healthData.startSandbox'),
+      'healthData.stopSandbox': async () => {
+        await run('healthData.stopSandbox');
+        await run('healthData.selectEnvironment', { environment: DEFAULT_ENVIRONMENT });
+      },
+      'healthData.clearCredentials': () => run('healthData.clearCredentials', { environment: DEFAULT_ENVIRONMENT, confirm: false }),
+    };
+    const contributed = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.commands as Array<{ command: string }>).map((c) => c.command);
+    assert.deepEqual(contributed.filter((c) => !plan[c]), [], 'commands this sweep does not run');
+
+    // Every command but clearing, with the client token; the data commands again with the user token.
+    for (const [command, go] of Object.entries(plan)) if (command !== 'healthData.clearCredentials') await go();
+    for (const command of ['healthData.refresh', 'healthData.activity.list', 'healthData.bodyFat.getLatest', 'healthData.openRecord']) await plan[command]();
+    await run('healthData.setUserAccessToken', { token: '' });
+
+    // Every fault on data calls: a list command (its messages name the request), and for those
+    // not retried a refresh of the tree too; some again with the token in the query string.
+    await config.update('requestTimeout', 2_000, vscode.ConfigurationTarget.Global);
+    const quick: FaultRule[] = [
+      { fault: '500' }, { fault: 'malformed-json' }, { fault: 'status-in-body' }, { fault: 'expired-token' }, { fault: 'revoked-token' },
+      { fault: 'repeat-page' }, { fault: 'link-loop' }, { fault: '429', retryAfter: 1, times: 1 }, { fault: '503', times: 1 },
+    ];
+    const slow: FaultRule[] = [
+      { fault: 'latency', latencyMs: 60_000 }, { fault: 'slow-body', latencyMs: 60_000 }, { fault: '429' }, { fault: '502' }, { fault: '503' },
+      { fault: 'html' }, { fault: 'truncated' }, { fault: 'reset' },
+    ];
+    const meet = async (fault: FaultRule, refresh: boolean) => {
+      service.addFault({ ...fault, path: fault.fault === 'expired-token' || fault.fault === 'revoked-token' ? undefined : '/activities' });
+      await run('healthData.activity.list', { start, end });
+      if (refresh) await run('healthData.refresh');
+      service.clearFaults();
+    };
+    for (const fault of quick) await meet(fault, true);
+    for (const fault of slow) await meet(fault, false);
+    await config.update('token.presentation', 'query', vscode.ConfigurationTarget.Global);
+    for (const fault of [...quick.slice(0, 7), slow[5]]) await meet(fault, true);
+    await config.update('token.presentation', undefined, vscode.ConfigurationTarget.Global);
+    for (const fault of ['no-expires-in', 'non-jwt-token', '500', 'html', 'latency', 'reset'] as const) {
+      service.addFault({ fault, path: '/v1/admin/token', ...(fault === 'latency' ? { latencyMs: 60_000 } : {}) });
+      await run('healthData.mintToken');
+      await run('healthData.refresh');
+      service.clearFaults();
+    }
+    service.revokeTokens();
+    await run('healthData.refresh');
+    await run('healthData.setUserAccessToken', { token: USER_TOKEN });
+    service.addFault({ fault: 'revoked-token' });
+    await run('healthData.activity.getById', { id: activity.id });
+    service.clearFaults();
+    await run('healthData.setUserAccessToken', { token: '' });
+    await run('healthData.setCredentials', { environment: DEFAULT_ENVIRONMENT, clientId: service.clientId, clientSecret: `${SECRET}-wrong` });
+    await run('healthData.mintToken');
+    await run('healthData.setCredentials', { environment: DEFAULT_ENVIRONMENT, clientId: service.clientId, clientSecret: SECRET });
+    await run('healthData.refresh');
+    await api.tree.whenLoaded();
+    assert.ok(tokens.size >= 5, `only ${tokens.size} tokens were seen`);
+    assert.ok([...tokens].some((t) => decodeJwtClaims(t) === undefined), 'the non-JWT token was not seen');
+  });
+
+  it('finds neither the secret nor any token in any sink', async () => {
+    const needles: Array<[string, string]> = [['the client secret', SECRET], ['the user access token', USER_TOKEN], ...[...tokens].map((t, i): [string, string] => [`token #${i + 1}`, t])];
+    const hits: string[] = [];
+    const search = (where: string, text: string) => {
+      for (const [what, needle] of needles) if (text.includes(needle)) hits.push(`${what} in ${where}`);
+      for (const m of text.matchAll(/eyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]+/g)) {
+        if (decodeJwtClaims(m[0])?.iss === SANDBOX_ISSUER) hits.push(`a token of the sandbox in ${where}`);
+      }
+    };
+
+    // What the tree, the status bar, the record views, the editors and the Problems panel show now.
+    const walk = async (node?: ViewNode): Promise<void> => {
+      for (const child of await api.tree.getChildren(node)) {
+        const item = api.tree.resolveTreeItem(api.tree.getTreeItem(child), child);
+        note('tree', [item.label, item.description, item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip]);
+        if (child.type !== 'record') await walk(child);
+      }
+    };
+    await run('healthData.groupByDate');
+    await walk();
+    await run('healthData.groupByResource');
+    await walk();
+    for (const { kind } of RESOURCES) note('tree state', api.tree.state(kind));
+    note('status bar', [api.statusBar.text, api.statusBar.tooltipText]);
+    assert.ok(api.recordViews.panels().length > 0, 'no record view was opened');
+    for (const info of api.recordViews.panels()) {
+      const panel = api.recordViews.get(info.key)!;
+      note('webview html', panel.panel.webview.html);
+      note('record view model', panel.currentModel);
+    }
+    for (const d of vscode.workspace.textDocuments) note(`document ${d.uri.toString()}`, d.getText());
+    for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) note(`diagnostics of ${uri.toString()}`, diagnostics.map((d) => d.message));
+    note('clipboard', await vscode.env.clipboard.readText());
+    // Every setting of the extension, in every scope, language-specific values included.
+    const properties = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.configuration.properties as Record<string, unknown>;
+    for (const key of Object.keys(properties)) note(`setting ${key}`, vscode.workspace.getConfiguration().inspect(key));
+    // The mementos, when the API hands them out (extension.ts: globalState, workspaceState).
+    const mementos = api as unknown as Partial<Record<'globalState' | 'workspaceState', vscode.Memento>>;
+    for (const name of ['globalState', 'workspaceState'] as const) {
+      const memento = mementos[name];
+      if (memento) for (const key of memento.keys()) note(`${name}.${key}`, memento.get(key));
+    }
+    for (const [where, text] of shown) search(where, text);
+
+    // Then every file under the profile: the output channel's log, settings, global and
+    // workspace storage, and the workspace folder (the runner keeps them side by side).
+    await run('healthData.clearCredentials', { environment: DEFAULT_ENVIRONMENT, confirm: false });
+    // A control: a marker written to the request log must be found on disk, or the search is blind.
+    const marker = `sweep-control-${Date.now().toString(36)}`;
+    api.session.log.info(marker);
+    await new Promise((r) => setTimeout(r, 1_500)); // the log is written to disk in batches
+    const userData = join(api.logUri.fsPath, '..', '..', '..', '..');
+    const root = basename(userData) === 'user-data' ? dirname(userData) : userData;
+    let files = 0;
+    let logged = false;
+    // Latin1 text: the needles are ASCII.
+    for (const [file, text] of filesUnder(root, 'latin1')) {
+      files++;
+      logged ||= file.startsWith(api.logUri.fsPath) && text.includes(marker) && /GET \/v1\/human\/activities\/summaries/.test(text);
+      search(file, text);
+    }
+    assert.ok(files > 5 && existsSync(api.logUri.fsPath) && logged, `the request log under ${api.logUri.fsPath} was not found among ${files} files`);
+    assert.ok(shown.length > 200, `only ${shown.length} texts were captured`);
+    for (const sink of ['showInformationMessage', 'showErrorMessage', 'progress title', 'webview message', 'webview html', 'tree', 'status bar message']) {
+      assert.ok(shown.some(([where]) => where === sink), `nothing was captured from ${sink}`);
+    }
+    assert.deepEqual([...new Set(hits)], []);
+  });
+
+  it('left no promise unhandled', () => rejections.assertNone());
+});

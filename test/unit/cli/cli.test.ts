@@ -1,0 +1,303 @@
+// The `health-data` CLI end to end: the bundled dist/cli.js as a child process against the
+// sandbox on loopback. Every run's output is searched for the secret and the token.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Sandbox, startSandbox } from '../../../src/sandbox/server';
+import { startCliSandbox } from '../support/sandbox';
+import { repoRoot } from '../support/repo';
+
+const CLI = join(repoRoot, 'dist', 'cli.js');
+const SECRET = 'cli-test-secret-4f1c9a';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const outputs: string[] = [];
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      outputs.push(stdout, stderr);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+describe('health-data CLI', function () {
+  this.timeout(30_000);
+  let sandbox: Sandbox;
+  let env: NodeJS.ProcessEnv;
+  const tokens: string[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'hde-cli-'));
+
+  before(async () => {
+    sandbox = await startSandbox({ port: 0, days: 30, seed: 'cli-tests', clientSecret: SECRET });
+    env = {
+      HEALTH_DATA_BASE_URL: sandbox.baseUrl,
+      HEALTH_DATA_AUTH_URL: sandbox.authUrl,
+      HEALTH_DATA_CLIENT_ID: sandbox.clientId,
+      HEALTH_DATA_CLIENT_SECRET: SECRET,
+    };
+  });
+
+  after(async () => {
+    await sandbox.close();
+    // No run printed the secret; no run printed a token unless it was asked to with --show.
+    const unasked = outputs.filter((o) => !tokens.some((t) => o.includes(t) && o.includes('token')));
+    for (const text of outputs) assert.ok(!text.includes(SECRET), `the secret leaked into output: ${text.slice(0, 200)}`);
+    for (const t of tokens) for (const text of unasked) assert.ok(!text.includes(t), 'a token leaked into output');
+  });
+
+  describe('usage', () => {
+    it('prints help and exits 0 with --help', async () => {
+      const r = await run(['--help']);
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /health-data list <resource>/);
+    });
+
+    it('exits 2 with usage on no arguments, an unknown command or an unknown flag', async () => {
+      assert.equal((await run([])).code, 2);
+      const unknown = await run(['frobnicate']);
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.stderr, /Unknown command "frobnicate"/);
+      const flag = await run(['list', 'activity', '--bogus'], env);
+      assert.equal(flag.code, 2);
+      assert.match(flag.stderr, /bogus/);
+      assert.doesNotMatch(flag.stderr, /\n\s+at /, 'no stack trace');
+    });
+
+    it('refuses credentials given as flags: there are no such flags', async () => {
+      const r = await run(['token', '--client-secret', SECRET], env);
+      assert.equal(r.code, 2);
+    });
+
+    it('names the missing configuration', async () => {
+      const noUrl = await run(['list', 'activity'], { HEALTH_DATA_CLIENT_ID: 'x', HEALTH_DATA_CLIENT_SECRET: SECRET });
+      assert.equal(noUrl.code, 2);
+      assert.match(noUrl.stderr, /HEALTH_DATA_BASE_URL/);
+      const noCreds = await run(['list', 'activity'], { HEALTH_DATA_BASE_URL: sandbox.baseUrl });
+      assert.equal(noCreds.code, 2);
+      assert.match(noCreds.stderr, /HEALTH_DATA_CLIENT_ID and HEALTH_DATA_CLIENT_SECRET/);
+    });
+
+    it('rejects bad base URLs before sending anything', async () => {
+      for (const [url, pattern] of [
+        ['127.0.0.1:9', /no scheme/],
+        ['ftp://example.com', /http:\/\/ or https:\/\//],
+        ['https://user:pw@example.com', /user name or password/],
+        [`${sandbox.baseUrl}/v1`, /must not end in \/v1/],
+      ] as const) {
+        const r = await run(['list', 'activity', '--base-url', url], env);
+        assert.equal(r.code, 2, url);
+        assert.match(r.stderr, pattern);
+      }
+    });
+
+    it('warns before the secret would travel over plain http to a host that is not loopback', async () => {
+      const r = await run(['token', '--base-url', 'http://192.0.2.1:9', '--timeout', '300'], env);
+      assert.match(r.stderr, /warning: .*plain http:\/\/ to 192\.0\.2\.1/);
+    });
+
+    it('rejects unknown resources and impossible dates with exit 2', async () => {
+      const res = await run(['get', 'blood-pressure', '2026-01-01'], env);
+      assert.equal(res.code, 2);
+      assert.match(res.stderr, /heart-rate, activity, body-fat/);
+      const date = await run(['get', 'activity', '2026-02-30'], env);
+      assert.equal(date.code, 2);
+      assert.match(date.stderr, /2026-02-30 is not a real calendar date/);
+      const half = await run(['list', 'activity', '--from', '2026-01-01'], env);
+      assert.equal(half.code, 2);
+      assert.match(half.stderr, /--from and --to go together/);
+      const limit = await run(['list', 'activity', '--limit', '501'], env);
+      assert.equal(limit.code, 2);
+      const requests = sandbox.requests.length;
+      await run(['get', 'activity', '   '], env);
+      assert.equal(sandbox.requests.length, requests, 'nothing was sent for a blank id');
+    });
+  });
+
+  describe('token', () => {
+    it('mints a token and prints its expiry and claims, not the token', async () => {
+      const r = await run(['token'], env);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /expires in\s+24h 0m/);
+      assert.match(r.stdout, /sub\s+/);
+      assert.doesNotMatch(r.stdout, /eyJ/);
+    });
+
+    it('prints the token with --show, and JSON with --json', async () => {
+      const r = await run(['token', '--show', '--json'], env);
+      assert.equal(r.code, 0, r.stderr);
+      const reply = JSON.parse(r.stdout);
+      assert.match(reply.token, /^eyJ/);
+      tokens.push(reply.token);
+      assert.equal(reply.expiresIn, 86400);
+      assert.equal(typeof reply.claims.exp, 'number');
+    });
+
+    it('fails with one line and exit 1 on a wrong secret, without the secret', async () => {
+      const r = await run(['token'], { ...env, HEALTH_DATA_CLIENT_SECRET: `${SECRET}-wrong` });
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, /401/);
+      assert.ok(!r.stderr.includes(`${SECRET}-wrong`));
+    });
+  });
+
+  describe('get and list', () => {
+    it('gets the activity summary of a date and marks deprecated userId', async () => {
+      const date = sandbox.dataset.activity[0].date;
+      const r = await run(['get', 'activity', date, '--no-color'], env);
+      assert.match(r.stdout, new RegExp(`Activity ${date}`));
+      assert.match(r.stdout, /userId .*\[deprecated\] userId is deprecated: use humanId/);
+    });
+
+    it('marks the zero fields of a source that lacks them, fetched by id', async () => {
+      const partial = sandbox.dataset.activity.find((a) => a.source === 'googlefit');
+      assert.ok(partial, 'the sandbox has googlefit activity');
+      const r = await run(['get', 'activity', partial.id, '--no-color'], env);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /steps\s+0\s+\[zero\] 0 — this source may not provide steps/);
+      assert.match(r.stdout, /vigorous\s+0\s+\[zero\]/);
+    });
+
+    it('prints the record as JSON with --json', async () => {
+      const rec = sandbox.dataset.bodyFat[0];
+      const r = await run(['get', 'body-fat', rec.id, '--json'], env);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout), JSON.parse(JSON.stringify(rec)));
+    });
+
+    it('gets the latest body fat reading with `get body-fat` alone', async () => {
+      const r = await run(['get', 'body-fat', '--json'], env);
+      assert.equal(r.code, 0, r.stderr);
+      const latest = [...sandbox.dataset.bodyFat].sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))[0];
+      assert.equal(JSON.parse(r.stdout).id, latest.id);
+    });
+
+    it('exits 1 and marks the error for a heart rate summary without value', async () => {
+      const bad = sandbox.dataset.heartRate.find((h) => (h as { value?: number }).value === undefined);
+      assert.ok(bad, 'the sandbox has a heart rate summary without value');
+      const r = await run(['get', 'heart-rate', bad.id, '--no-color'], env);
+      assert.equal(r.code, 1);
+      assert.match(r.stdout, /value\s+\(missing\)\s+\[error\]/);
+    });
+
+    it('says 404 plainly for an id that does not exist', async () => {
+      const r = await run(['get', 'activity', 'no/such?id#..'], env);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /404/);
+      const seen = sandbox.requests.map((q) => q.path);
+      assert.ok(seen.some((p) => p.endsWith('/v1/human/activities/summaries/no%2Fsuch%3Fid%23..') || p.includes('no%2Fsuch%3Fid%23')), seen.slice(-3).join(' '));
+    });
+
+    it('lists every record of a date range with --all, matching the sandbox', async () => {
+      const dates = [...new Set(sandbox.dataset.activity.map((a) => a.date))].sort();
+      const from = dates[dates.length - 10];
+      const to = dates[dates.length - 1];
+      const r = await run(['list', 'activity', '--from', from, '--to', to, '--all', '--limit', '7', '--json'], env);
+      const listed = JSON.parse(r.stdout) as Array<{ id: string }>;
+      const expected = sandbox.dataset.activity.filter((a) => a.date >= from && a.date <= to);
+      assert.equal(listed.length, expected.length);
+      assert.deepEqual(new Set(listed.map((a) => a.id)), new Set(expected.map((a) => a.id)));
+    });
+
+    it('prints a table with the zero fields and a footer', async () => {
+      const r = await run(['list', 'activity', '--source', 'googlefit', '--limit', '5', '--no-color'], env);
+      assert.match(r.stdout, /^date\s+id\s+source\s+steps\s+findings/m);
+      assert.match(r.stdout, /googlefit .*\[zero\] steps,vigorous,moderate,light,sedentary/);
+      assert.match(r.stdout, /5 activity summaries/);
+      assert.match(r.stdout, /add --all/);
+    });
+
+    it('reports a failing service in one line with the status and request id', async () => {
+      sandbox.addFault({ fault: '500', path: '/body_fat', times: 1 });
+      const r = await run(['get', 'body-fat'], env);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /500/);
+      assert.match(r.stderr, /request id/);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+    });
+  });
+
+  describe('validate', () => {
+    const file = (name: string, content: string): string => {
+      const p = join(dir, name);
+      writeFileSync(p, content);
+      return p;
+    };
+
+    it('exits 0 for valid records and 1 when one has an error, with a JSON report', async () => {
+      const good = sandbox.dataset.activity.slice(0, 3);
+      const bad = { ...sandbox.dataset.activity[0], steps: -1 };
+      const goodFile = file('good.json', JSON.stringify(good));
+      const badFile = file('bad.json', JSON.stringify(bad));
+      const ok = await run(['validate', goodFile]);
+      assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+      const r = await run(['validate', goodFile, badFile, '--json']);
+      assert.equal(r.code, 1);
+      const report = JSON.parse(r.stdout);
+      assert.equal(report.files.length, 2);
+      assert.equal(report.files[0].records.length, 3);
+      assert.deepEqual(Object.keys(report.files[0].records[0]).sort(), ['findings', 'id', 'index', 'kind', 'valid']);
+      const badRecord = report.files[1].records[0];
+      assert.equal(badRecord.valid, false);
+      assert.ok(badRecord.findings.some((f: { kind: string; path: string }) => f.kind === 'error' && f.path === '/steps'));
+      assert.deepEqual(Object.keys(badRecord.findings[0]).sort(), ['kind', 'message', 'path']);
+    });
+
+    it('gives a clear message for files that are missing, empty or not JSON, and goes on with the rest', async () => {
+      const good = file('one.json', JSON.stringify(sandbox.dataset.bodyFat[0]));
+      const r = await run(['validate', join(dir, 'missing.json'), file('empty.json', '  '), file('broken.json', '{"id": '), good, '--no-color']);
+      assert.equal(r.code, 1);
+      assert.match(r.stdout, /missing\.json no such file/);
+      assert.match(r.stdout, /empty\.json is empty/);
+      assert.match(r.stdout, /broken\.json is not valid JSON/);
+      assert.match(r.stdout, /#?record body_fat|record bodyFat/);
+    });
+
+    it('reads standard input with -, and takes --kind', async () => {
+      const r = await run(['validate', '-', '--kind', 'activity', '--json'], {}, JSON.stringify({ id: 'x' }));
+      assert.equal(r.code, 1);
+      const rec = JSON.parse(r.stdout).files[0].records[0];
+      assert.equal(rec.kind, 'activity');
+      assert.ok(rec.findings.some((f: { path: string }) => f.path === '/steps'));
+      const bad = await run(['validate', '-', '--kind', 'blood'], {}, '{}');
+      assert.equal(bad.code, 2);
+    });
+  });
+
+  describe('sandbox', () => {
+    it('starts on a free port, prints its address and credentials, and stops on SIGINT', async () => {
+      const sandbox = startCliSandbox(['--days', '3', '--fault', '503:times=1']);
+      const url = await sandbox.address(10_000);
+      assert.match(sandbox.stdout, /sandbox-client/);
+      const first = await fetch(`${url}/v1/human/body_fat`);
+      assert.equal(first.status, 503, 'the --fault was applied');
+      const code = await sandbox.stop();
+      assert.equal(code, 0);
+    });
+
+    it('rejects an unknown fault with exit 2', async () => {
+      const r = await run(['sandbox', '--port', '0', '--fault', 'meteor']);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /meteor/);
+    });
+  });
+});

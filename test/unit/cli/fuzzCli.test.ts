@@ -1,0 +1,150 @@
+// The `health-data` CLI against hostile records: whatever a payload holds (terminal escapes,
+// direction overrides, control characters, markup, megabyte strings), what reaches the terminal
+// is inert text. Through printable() for every string and key of 1,200 seeded hostile records,
+// through `validate` on a file of them, and through `list` and `get` against a sandbox whose
+// records were made hostile.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { printable } from '../../../src/cli/output';
+import { resource } from '../../../src/core/resources';
+import { Sandbox, startSandbox } from '../../../src/sandbox/server';
+import { runCliInProcess as cli } from '../support/cli';
+import { FUZZ_SEED, HOSTILE_KEYS, HOSTILE_STRINGS, HostileRecord, Prng, assertPrototypesUnchanged, prototypeSnapshot, put, sharedHostileRecords } from '../support/hostileRecords';
+
+/**
+ * What must never reach a terminal from a payload: C0 controls but the line feed (ESC starts
+ * every escape sequence), DEL, C1 controls (U+009B is a one-character CSI), and the bidi marks,
+ * embeddings, overrides and isolates that reorder what is shown.
+ */
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** The resources `list` and `get` are run on, in this order. */
+const LISTED = (['activity', 'heartRate', 'bodyFat'] as const).map((kind) => resource(kind));
+
+function assertInert(text: string, what: string): void {
+  const at = text.search(UNSAFE);
+  assert.equal(at, -1, `${what}: U+${text.charCodeAt(at).toString(16).padStart(4, '0')} reaches the terminal in ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`);
+  assert.doesNotMatch(text, /\n\s+at .*:\d+:\d+\)?\n/, `${what}: a stack trace`);
+}
+
+/** Every string and key in a value, breadth first, at most `max` of them. */
+function stringsOf(value: unknown, max = 200): string[] {
+  const out: string[] = [];
+  const queue: unknown[] = [value];
+  while (queue.length && out.length < max) {
+    const v = queue.shift();
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) queue.push(...v.slice(0, 50));
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v).slice(0, 50)) {
+        out.push(k);
+        queue.push(x);
+      }
+    }
+  }
+  return out;
+}
+
+describe(`CLI fuzz: hostile records reach the terminal as inert text (seed "${FUZZ_SEED}")`, function () {
+  this.timeout(60_000);
+  const prototypes = prototypeSnapshot();
+  let records: readonly HostileRecord[];
+  const dir = mkdtempSync(join(tmpdir(), 'hde-fuzz-cli-'));
+
+  before(() => {
+    records = sharedHostileRecords();
+  });
+
+  after(() => assertPrototypesUnchanged(prototypes));
+
+  it('printable() leaves no control or direction character, and keeps to its length', () => {
+    let checked = 0;
+    for (const s of [...HOSTILE_STRINGS, ...HOSTILE_KEYS, ...records.flatMap((r) => stringsOf(r.record))]) {
+      for (const max of [1, 12, 80, 200]) {
+        const shown = printable(s, max);
+        assertInert(shown, JSON.stringify(s.slice(0, 60)));
+        assert.ok(shown.length <= max, `${shown.length} > ${max}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 10_000, `only ${checked} strings checked`);
+  });
+
+  it('`validate` prints the findings of hostile payload files as inert text, and exits 1', async () => {
+    // The records small enough to be one file of a few megabytes, in files of 100.
+    const small = records.filter((r) => !r.tooDeep && (JSON.stringify(r.record)?.length ?? 0) < 200_000);
+    assert.ok(small.length > 800);
+    const files: string[] = [];
+    for (let i = 0; i < small.length; i += 100) {
+      const file = join(dir, `hostile-${i}.json`);
+      writeFileSync(file, JSON.stringify(small.slice(i, i + 100).map((r) => r.record)));
+      files.push(file);
+    }
+    // A file whose name is hostile too.
+    const named = join(dir, `\u001b[31m\u202Eevil${'\u0007'}.json`);
+    writeFileSync(named, JSON.stringify(small[0].record));
+    const text = await cli(['validate', ...files, named, '--no-color']);
+    assert.equal(text.code, 1);
+    assertInert(text.stdout, 'validate stdout');
+    assertInert(text.stderr, 'validate stderr');
+    assert.match(text.stdout, /\d+ records in \d+ files/);
+    const json = await cli(['validate', ...files.slice(0, 2), '--json']);
+    assert.equal(json.code, 1);
+    const report = JSON.parse(json.stdout) as { files: Array<{ records: unknown[] }> };
+    assert.equal(report.files.length, 2);
+    assert.equal(report.files[0].records.length, 100);
+  });
+
+  describe('list and get against a sandbox whose records are hostile', () => {
+    let sandbox: Sandbox;
+    let env: NodeJS.ProcessEnv;
+
+    before(async () => {
+      sandbox = await startSandbox({ port: 0, days: 10, humans: 3, seed: 'fuzz-cli' });
+      env = { HEALTH_DATA_BASE_URL: sandbox.url, HEALTH_DATA_CLIENT_ID: sandbox.clientId, HEALTH_DATA_CLIENT_SECRET: sandbox.clientSecret };
+      // The sandbox serves its dataset's objects: change them in place (ids and dates stay, so
+      // they are still found), as a hostile service would send them.
+      const rng = new Prng('fuzz-cli');
+      const data = sandbox.dataset as unknown as Record<string, Array<Record<string, unknown>>>;
+      for (const kind of ['activity', 'heartRate', 'bodyFat']) {
+        for (const record of data[kind]) {
+          put(record, 'source', rng.pick(HOSTILE_STRINGS));
+          put(record, rng.pick(HOSTILE_KEYS), rng.pick(HOSTILE_STRINGS));
+          put(record, rng.pick(HOSTILE_STRINGS).slice(0, 40), 0);
+          put(record, '__proto__', { polluted: rng.pick(HOSTILE_STRINGS) });
+          put(record, 'sourceData', { [rng.pick(HOSTILE_STRINGS)]: rng.pick(HOSTILE_STRINGS) });
+          if (kind === 'bodyFat') put(record, 'unit', rng.pick(HOSTILE_STRINGS));
+          if (kind === 'heartRate') for (const zone of record.zones as Array<Record<string, unknown>>) put(zone, 'name', rng.pick(HOSTILE_STRINGS));
+          if (rng.chance(0.2)) put(record, 'userId', rng.pick(HOSTILE_STRINGS));
+        }
+      }
+    });
+
+    after(async () => sandbox.close());
+
+    for (const { cliName, kind } of LISTED) {
+      it(`list ${cliName} prints a table of inert text`, async () => {
+        const r = await cli(['list', cliName, '--limit', '500', '--no-color'], env);
+        assertInert(r.stdout, `list ${cliName} stdout`);
+        assertInert(r.stderr, `list ${cliName} stderr`);
+        assert.match(r.stdout, /^date\s+id\s+source/m);
+        // --json hands the records over as they came, for a program to read.
+        const json = await cli(['list', cliName, '--limit', '500', '--json'], env);
+        assert.equal((JSON.parse(json.stdout) as unknown[]).length, sandbox.dataset[kind].length);
+      });
+    }
+
+    it('get prints every field of a hostile record as inert text', async () => {
+      const picks = LISTED.flatMap(({ cliName, kind }) => sandbox.dataset[kind].slice(0, 5).map((r): [string, string] => [cliName, r.id]));
+      for (const [resource, id] of picks) {
+        const r = await cli(['get', resource, id, '--no-color'], env);
+        assert.ok(r.code === 0 || r.code === 1, r.stderr);
+        assertInert(r.stdout, `get ${resource} ${id}`);
+        assertInert(r.stderr, `get ${resource} ${id} stderr`);
+      }
+      const latest = await cli(['get', 'body-fat', '--no-color'], env);
+      assertInert(latest.stdout, 'get body-fat (latest)');
+    });
+  });
+});

@@ -1,0 +1,82 @@
+import * as assert from 'node:assert/strict';
+import { addDays, groupByLocalDate, isCalendarDate, localDateOf, parseTzOffset } from '../../../src/core/dates';
+
+describe('dates', () => {
+  it('accepts real calendar dates only', () => {
+    assert.equal(isCalendarDate('2026-11-20'), true);
+    assert.equal(isCalendarDate('2024-02-29'), true);
+    assert.equal(isCalendarDate('2026-02-29'), false);
+    assert.equal(isCalendarDate('2026-02-30'), false);
+    assert.equal(isCalendarDate('2026-13-01'), false);
+    assert.equal(isCalendarDate('2026-00-10'), false);
+    assert.equal(isCalendarDate('26-1-1'), false);
+    assert.equal(isCalendarDate('2026-11-20T00:00:00Z'), false);
+  });
+
+  it('parses tz offsets', () => {
+    assert.equal(parseTzOffset('-05:00'), -300);
+    assert.equal(parseTzOffset('+05:30'), 330);
+    assert.equal(parseTzOffset('+00:00'), 0);
+    assert.equal(parseTzOffset('0500'), undefined);
+    assert.equal(parseTzOffset(undefined), undefined);
+  });
+
+  it('adds days across month and year ends', () => {
+    assert.equal(addDays('2026-12-31', 1), '2027-01-01');
+    assert.equal(addDays('2026-03-01', -1), '2026-02-28');
+  });
+
+  it('puts a body fat reading at 23:30-05:00 on that evening, not the next UTC day', () => {
+    const reading = { timestamp: '2026-11-20T23:30:00-05:00', tzOffset: '-05:00' };
+    assert.equal(localDateOf(reading, 'bodyFat'), '2026-11-20');
+    // The same instant written in UTC, with the offset only in tzOffset.
+    assert.equal(localDateOf({ timestamp: '2026-11-21T04:30:00Z', tzOffset: '-05:00' }, 'bodyFat'), '2026-11-20');
+    // No offset: UTC.
+    assert.equal(localDateOf({ timestamp: '2026-11-21T04:30:00Z' }, 'bodyFat'), '2026-11-21');
+  });
+
+  it('groups summaries by date, newest first, keeping undated ones apart', () => {
+    const records = [
+      { id: 'a', date: '2026-11-19' },
+      { id: 'b', date: '2026-11-20' },
+      { id: 'c', date: '2026-11-19' },
+      { id: 'd', date: '2026-02-30' },
+      { id: 'e' },
+    ];
+    const { dates, undated } = groupByLocalDate(records, 'activity');
+    assert.deepEqual(dates.map((d) => [d.date, d.records.map((r) => r.id)]), [
+      ['2026-11-20', ['b']],
+      ['2026-11-19', ['a', 'c']],
+    ]);
+    assert.deepEqual(undated.map((r) => r.id), ['d', 'e']);
+  });
+  it('groups as a plain map and sort would, whatever the order the records come in', () => {
+    // The newest-first fast path and the map it falls back to give the same groups.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const reference = (records: Array<{ id: number; date?: string }>) => {
+      const groups = new Map<string, number[]>();
+      for (const r of records) {
+        const date = localDateOf(r, 'activity');
+        if (date !== undefined) groups.set(date, [...(groups.get(date) ?? []), r.id]);
+      }
+      return [...groups.keys()].sort().reverse().map((date) => [date, groups.get(date)]);
+    };
+    const days = Array.from({ length: 40 }, (_, i) => addDays('2026-11-20', -i));
+    const shapes: Record<string, (n: number) => string[]> = {
+      newestFirst: (n) => days.slice(0, n),
+      newestFirstWithRepeats: (n) => days.slice(0, n).flatMap((d) => (random() < 0.3 ? [d, d] : [d])),
+      oldestFirst: (n) => days.slice(0, n).reverse(),
+      oneOutOfPlace: (n) => { const d = days.slice(0, n); d.push(d[Math.floor(random() * n)]); return d; },
+      shuffled: (n) => days.slice(0, n).concat(days.slice(0, n / 2)).sort(() => random() - 0.5),
+    };
+    for (const [name, shape] of Object.entries(shapes)) {
+      for (const n of [0, 1, 2, 10, 40]) {
+        const records = shape(n).map((date, id) => (id % 7 === 3 ? { id } : { id, date }));
+        const { dates, undated } = groupByLocalDate(records, 'activity');
+        assert.deepEqual(dates.map((g) => [g.date, g.records.map((r) => r.id)]), reference(records), `${name}, ${n}`);
+        assert.deepEqual(undated.map((r) => r.id), records.filter((r) => r.date === undefined).map((r) => r.id), `${name}, ${n}`);
+      }
+    }
+  });
+});

@@ -1,0 +1,176 @@
+// Payloads validated as text: each finding placed on the field, its key or the object that lacks
+// it; syntax errors; kinds given, detected or picked; the deprecated-field fix; and the payload
+// schema that VS Code's JSON support uses for *.health.json files (src/core/payloadText.ts).
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { applyTextEdits } from '../../../../src/core/json';
+import { PlacedFinding, deprecatedFieldFixes, deprecatedReplacement, validatePayloadText } from '../../../../src/core/validation';
+import { RESOURCES } from '../../../../src/core/resources';
+import { SCHEMA_DOCUMENTS, compiledSchema } from '../../../../src/core/validation';
+import { ACTIVITY } from '../../../fixtures/payloads';
+import { repoRoot } from '../../support/repo';
+
+const root = repoRoot;
+const fixtureText = (name: string): string => readFileSync(join(root, 'test', 'fixtures', `${name}.json`), 'utf8');
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+const PAYLOAD_SCHEMA_ID = 'https://health-data-explorer.dev/schemas/payload.schema.json';
+
+const covered = (text: string, f: PlacedFinding): string => text.slice(f.offset, f.offset + f.length);
+const only = (findings: readonly PlacedFinding[], pointer: string, kind?: string): PlacedFinding => {
+  const matching = findings.filter((f) => f.pointer === pointer && (kind === undefined || f.kind === kind));
+  assert.equal(matching.length, 1, `${pointer} ${kind ?? ''}: ${JSON.stringify(findings.map((f) => [f.kind, f.pointer]))}`);
+  return matching[0];
+};
+
+describe('payloadText', () => {
+  describe('validatePayloadText places findings', () => {
+    const v = validatePayloadText(ACTIVITY, { now: NOW });
+
+    it('an error on the field: key and value', () => {
+      const f = only(v.findings, '/distance', 'error');
+      assert.equal(covered(ACTIVITY, f), '"distance": -5');
+      assert.equal(f.missing, false);
+      assert.match(f.message, /distance must be ≥ 0, got -5/);
+      assert.equal(f.index, undefined);
+    });
+
+    it('a zero on the field, deprecated and unknown fields on their key', () => {
+      assert.equal(covered(ACTIVITY, only(v.findings, '/steps', 'zero')), '"steps": 0');
+      assert.equal(covered(ACTIVITY, only(v.findings, '/userId', 'deprecated')), '"userId"');
+      assert.equal(covered(ACTIVITY, only(v.findings, '/cadence', 'unknown')), '"cadence"');
+      assert.equal(v.records.length, 1);
+      assert.equal(v.records[0].kind, 'activity');
+      assert.equal(v.undetected, 0);
+    });
+
+    it('a missing field on the opening brace of the object that lacks it', () => {
+      const text = fixtureText('heart-rate-wrist-tracker');
+      const r = validatePayloadText(text, { now: NOW });
+      const f = only(r.findings, '/value', 'error');
+      assert.equal(f.missing, true);
+      assert.equal(f.offset, 0);
+      assert.equal(covered(text, f), '{');
+      assert.match(f.message, /value is required .* but missing/);
+    });
+
+    it('a missing field of a zone on the zone', () => {
+      const text = '{"id":"x","humanId":"h","source":"s","sourceData":{},"createdAt":"2026-11-18T05:02:19Z","updatedAt":"2026-11-18T05:02:19Z","date":"2026-11-18","value":60,\n"zones":[{"name":"a","min":1,"max":2,"duration":3,"caloriesBurned":4},\n  {"name":"b","min":1,"duration":3,"caloriesBurned":4}]}';
+      const f = only(validatePayloadText(text, { now: NOW }).findings, '/zones/1/max', 'error');
+      assert.equal(f.offset, text.indexOf('{"name":"b"'));
+      assert.equal(f.length, 1);
+    });
+
+    it('a list: pointers and indexes per record, in arrays and wrappers', () => {
+      const a = JSON.parse(fixtureText('activity-wrist-tracker')) as object;
+      const b = JSON.parse(fixtureText('body-fat-smart-scale')) as object;
+      for (const [text, prefix] of [
+        [JSON.stringify([a, b], null, 2), ''],
+        [JSON.stringify({ data: [a, b] }, null, 2), '/data'],
+      ] as const) {
+        const r = validatePayloadText(text, { now: NOW });
+        assert.deepEqual(r.records.map((x) => x.kind), ['activity', 'bodyFat']);
+        const second = only(r.findings, `${prefix}/1/userId`, 'deprecated');
+        assert.equal(second.index, 1);
+        assert.equal(second.recordId, '6a1f3c9e2b7d4e0058c1a3f7');
+        assert.equal(covered(text, second), '"userId"');
+        assert.ok(second.offset > text.indexOf('"withings"') - 200, 'in the second record');
+        assert.equal(only(r.findings, `${prefix}/0/userId`).index, 0);
+      }
+    });
+
+    it('a record that is no object: the error on the value', () => {
+      const r = validatePayloadText('[\n  42\n]', { now: NOW });
+      assert.equal(r.undetected, 0);
+      const f = only(r.findings, '/0', 'error');
+      assert.equal(covered('[\n  42\n]', f), '42');
+    });
+  });
+
+  describe('syntax errors and kinds', () => {
+    it('a text that is no JSON gives its syntax errors and no findings', () => {
+      const r = validatePayloadText('{\n  "id": "x"\n  "source": 1\n}');
+      assert.deepEqual(r.syntaxErrors, [{ code: 'CommaExpected', offset: 16, length: 8 }]);
+      assert.deepEqual(r.findings, []);
+      assert.deepEqual(r.records, []);
+    });
+
+    it('comments are syntax errors in JSON, allowed in JSON with comments', () => {
+      const text = `// a fixture\n${ACTIVITY}`;
+      assert.equal(validatePayloadText(text).syntaxErrors[0].code, 'InvalidCommentToken');
+      const r = validatePayloadText(text, { jsonc: true, now: NOW });
+      assert.deepEqual(r.syntaxErrors, []);
+      assert.equal(covered(text, only(r.findings, '/userId')), '"userId"');
+    });
+
+    it('a record without identifying fields is counted as undetected, then validated as the fallback kind', () => {
+      const text = '[{"id": "x", "humanId": "h"}, ' + fixtureText('body-fat-smart-scale') + ']';
+      const plain = validatePayloadText(text, { now: NOW });
+      assert.equal(plain.undetected, 1);
+      assert.match(only(plain.findings, '/0', 'error').message, /could not detect the kind/);
+      const picked = validatePayloadText(text, { now: NOW, fallbackKind: 'heartRate' });
+      assert.equal(picked.undetected, 0);
+      assert.deepEqual(picked.records.map((r) => r.kind), ['heartRate', 'bodyFat'], 'the detected one keeps its kind');
+      assert.equal(only(picked.findings, '/0/zones', 'error').missing, true);
+      assert.equal(picked.records[0].index, 0);
+      assert.equal(picked.records[0].pointer, '/0');
+    });
+
+    it('a kind given applies to every record', () => {
+      const r = validatePayloadText(fixtureText('body-fat-smart-scale'), { now: NOW, kind: 'activity' });
+      assert.equal(r.records[0].kind, 'activity');
+      assert.ok(r.findings.some((f) => f.pointer === '/steps' && f.missing));
+    });
+  });
+
+  describe('the deprecated-field fix', () => {
+    it('userId is replaced by humanId, as the schemas say', () => {
+      assert.equal(deprecatedReplacement('userId'), 'humanId');
+      assert.equal(deprecatedReplacement('humanId'), undefined);
+      assert.equal(deprecatedReplacement('toString'), undefined);
+    });
+
+    it('renames userId when the record lacks humanId', () => {
+      const text = '{\n  "id": "x",\n  "userId": "u"\n}';
+      const offset = text.indexOf('"userId"');
+      const fix = deprecatedFieldFixes(text, [offset]).get(offset);
+      assert.equal(fix?.action, 'rename');
+      assert.equal(applyTextEdits(text, [fix.edit]), '{\n  "id": "x",\n  "humanId": "u"\n}');
+    });
+
+    it('removes userId when the record has humanId, in every record of a list', () => {
+      const text = '[\n  {\n    "userId": "u",\n    "humanId": "h"\n  },\n  {\n    "humanId": "h",\n    "userId": "u"\n  }\n]';
+      const findings = validatePayloadText(text, { now: NOW, kind: 'bodyFat' }).findings.filter((f) => f.kind === 'deprecated');
+      assert.equal(findings.length, 2);
+      const fixes = deprecatedFieldFixes(text, findings.map((f) => f.offset));
+      assert.deepEqual([...fixes.values()].map((f) => f.action), ['remove', 'remove']);
+      const fixed = applyTextEdits(text, [...fixes.values()].map((f) => f.edit));
+      assert.equal(fixed, '[\n  {\n    "humanId": "h"\n  },\n  {\n    "humanId": "h"\n  }\n]');
+    });
+
+    it('offers nothing for a field that is not deprecated, or an offset at no key', () => {
+      const text = '{"humanId": "h", "userId": "u"}';
+      assert.equal(deprecatedFieldFixes(text, [1, 5, text.indexOf('"u"')]).size, 0);
+    });
+  });
+
+  describe('the payload schema (jsonValidation for *.health.json)', () => {
+    const doc = SCHEMA_DOCUMENTS.get(PAYLOAD_SCHEMA_ID) as unknown as { $defs: { record: { anyOf: { $ref: string }[] } } };
+
+    it('refers to the schema of every resource of the table, and only to those', () => {
+      const refs = doc.$defs.record.anyOf.map((r) => new URL(r.$ref, PAYLOAD_SCHEMA_ID).href).sort();
+      assert.deepEqual(refs, RESOURCES.map((r) => r.schemaId).sort());
+    });
+
+    it('accepts every fixture, alone, in a list and in each wrapper; refuses what is no payload', () => {
+      const check = compiledSchema(PAYLOAD_SCHEMA_ID);
+      const names = ['activity-all-zeros', 'activity-duration-distance-calories', 'activity-steps-calories-sedentary', 'activity-wrist-tracker', 'body-fat-smart-scale'];
+      const records = names.map((n) => JSON.parse(fixtureText(n)) as unknown);
+      for (const r of records) assert.equal(check(r), true, JSON.stringify(check.errors));
+      assert.equal(check(records), true);
+      for (const wrapper of ['data', 'items', 'results']) assert.equal(check({ [wrapper]: records }), true, wrapper);
+      assert.equal(check(JSON.parse(fixtureText('heart-rate-wrist-tracker'))), false, 'no value: the spec requires it');
+      for (const bad of [42, 'x', [42], { data: 42 }, { id: 'only' }]) assert.equal(check(bad), false, JSON.stringify(bad));
+    });
+  });
+});

@@ -1,0 +1,31 @@
+// Shared by the CLI tests that run the `health-data` CLI in this process (runCli), as
+// `node dist/cli.js` would run it, with streams of its own.
+import { EventEmitter } from 'node:events';
+import { PassThrough, Readable } from 'node:stream';
+import { runCli } from '../../../src/cli/main';
+
+export interface CliRun {
+  args: string[];
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A stream that keeps what is written to it, decoded as UTF-8 once it is all there. */
+function sink(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (d: Buffer) => chunks.push(d));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Runs the CLI with `args`, `env` and, when given, `input` on its standard input (else none). */
+export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<CliRun> {
+  const out = sink();
+  const err = sink();
+  const stdin = Readable.from(input === undefined ? [] : [input]);
+  const code = await runCli(args, { stdout: out.stream, stderr: err.stream, stdin, env, signals: new EventEmitter() });
+  // Let the streams hand over what was written last.
+  await new Promise((r) => setImmediate(r));
+  return { args, code, stdout: out.text(), stderr: err.text() };
+}
