@@ -49,6 +49,7 @@ function addReport(file) {
 rmSync(join(root, 'out'), { recursive: true, force: true });
 step('build (esbuild)', 'node', ['esbuild.mjs']);
 step('type-check and compile tests (tsc)', 'npx', ['tsc', '-p', '.']);
+step('type-check the webview script (tsc, DOM types)', 'npx', ['tsc', '-p', 'src/webview']);
 
 const resultsDir = join(root, 'test-results');
 mkdirSync(resultsDir, { recursive: true });

@@ -2,7 +2,7 @@
 // (a word in brackets), and colour only when the stream is a terminal and NO_COLOR is unset.
 
 import { shortText } from '../core/views';
-import type { Finding, FindingKind } from '../core/validation';
+import { FINDING_KINDS, type Finding, type FindingKind } from '../core/validation';
 
 export interface Output {
   out(line?: string): void;
@@ -56,13 +56,12 @@ export function mark(o: Output, kind: FindingKind): string {
   return paint(o, MARK_STYLE[kind], `[${kind}]`);
 }
 
-export const FINDING_ORDER: readonly FindingKind[] = ['error', 'warning', 'zero', 'deprecated', 'unknown'];
 
 /** "1 error, 3 zero, 1 deprecated", or "clean". */
 export function countFindings(findings: readonly Finding[]): string {
   const counts = new Map<FindingKind, number>();
   for (const f of findings) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
-  const parts = FINDING_ORDER.filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${k}`);
+  const parts = FINDING_KINDS.filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${k}`);
   return parts.length ? parts.join(', ') : 'clean';
 }
 

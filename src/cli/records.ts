@@ -1,7 +1,7 @@
 // `health-data token`, `get` and `list`: requests to the service, printed as tables with the
 // validator's findings marked, or as JSON for scripts.
 
-import { isCalendarDate, localDateOf } from '../core/dates';
+import { DateRangeProblem, dateRangeProblem, isCalendarDate, localDateOf } from '../core/dates';
 import { HealthDataError } from '../core/errors';
 import { headlineOf, recordTitle, shortId, textField } from '../core/views';
 import { ResourceDefinition, ResourceKind, findResource, RESOURCES } from '../core/resources';
@@ -136,18 +136,24 @@ export interface ListFlags {
   json?: boolean;
 }
 
+/** The date-range rule's problem in the CLI's words, naming its flags. */
+export function rangeProblemText(problem: DateRangeProblem): string {
+  const flag = { start: '--from', end: '--to' } as const;
+  switch (problem.code) {
+    case 'oneDateOnly':
+      return '--from and --to go together (the service takes start_date and end_date as a pair).';
+    case 'notADate':
+      return `${flag[problem.which]} must be a real calendar date YYYY-MM-DD, got "${printable(problem.value, 30)}".`;
+    case 'startAfterEnd':
+      return `--from ${problem.start} is after --to ${problem.end}.`;
+    case 'tooLong':
+      return `--from ${problem.start} to --to ${problem.end} spans more than ${problem.maxYears} years.`;
+  }
+}
+
 export async function listCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: ListFlags): Promise<number> {
-  if ((flags.from === undefined) !== (flags.to === undefined)) {
-    throw new HealthDataError('usage', '--from and --to go together (the service takes start_date and end_date as a pair).');
-  }
-  for (const [flag, value] of [['--from', flags.from], ['--to', flags.to]] as const) {
-    if (value !== undefined && !isCalendarDate(value)) {
-      throw new HealthDataError('usage', `${flag} must be a real calendar date YYYY-MM-DD, got "${printable(value, 30)}".`);
-    }
-  }
-  if (flags.from && flags.to && flags.from > flags.to) {
-    throw new HealthDataError('usage', `--from ${flags.from} is after --to ${flags.to}.`);
-  }
+  const range = dateRangeProblem(flags.from, flags.to);
+  if (range) throw new HealthDataError('usage', rangeProblemText(range));
   let limit: number | undefined;
   if (flags.limit !== undefined) {
     limit = Number(flags.limit);

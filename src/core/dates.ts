@@ -221,3 +221,29 @@ export function groupByLocalDate<T>(
   if (groups !== undefined) dates.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
   return { dates, undated };
 }
+
+/** Why a date range is unusable, as a code each front end words in its own terms. */
+export type DateRangeProblem =
+  | { readonly code: 'oneDateOnly'; readonly missing: 'start' | 'end' }
+  | { readonly code: 'notADate'; readonly which: 'start' | 'end'; readonly value: string }
+  | { readonly code: 'startAfterEnd'; readonly start: string; readonly end: string }
+  | { readonly code: 'tooLong'; readonly start: string; readonly end: string; readonly maxYears: number };
+
+/**
+ * The one rule for a date range, shared by the client, the CLI and the extension: both dates or
+ * neither (undefined is "not given"), real calendar dates, start on or before end, and, when
+ * `maxYears` is given, an end no later than the start's month and day that many years on.
+ */
+export function dateRangeProblem(start: string | undefined, end: string | undefined, maxYears?: number): DateRangeProblem | undefined {
+  if ((start === undefined) !== (end === undefined)) return { code: 'oneDateOnly', missing: start === undefined ? 'start' : 'end' };
+  if (start === undefined || end === undefined) return undefined;
+  if (!isCalendarDate(start)) return { code: 'notADate', which: 'start', value: start };
+  if (!isCalendarDate(end)) return { code: 'notADate', which: 'end', value: end };
+  if (start > end) return { code: 'startAfterEnd', start, end };
+  if (maxYears !== undefined) {
+    // Same month and day `maxYears` on; string order is calendar order for YYYY-MM-DD.
+    const limit = `${String(Number(start.slice(0, 4)) + maxYears).padStart(4, '0')}${start.slice(4)}`;
+    if (end > limit) return { code: 'tooLong', start, end, maxYears };
+  }
+  return undefined;
+}

@@ -10,13 +10,14 @@ import { registerRequestCommands } from './requests/commands';
 import { SandboxController } from './account/localSandbox';
 import { Session } from './account/session';
 import { TokenStatusBar } from './account/statusBar';
-import { RecordsTree } from './tree/recordsTreeProvider';
+import { registerTreeCommands } from './tree/commands';
+import { RecordsTreeProvider } from './tree/recordsTreeProvider';
 
 export interface HealthDataExtensionApi {
   /** For the integration tests: the live session and the sandbox controller. */
   readonly session: Session;
   readonly sandbox: SandboxController;
-  readonly tree: RecordsTree;
+  readonly tree: RecordsTreeProvider;
   /** The open record panels. */
   readonly recordViews: RecordViews;
   readonly statusBar: TokenStatusBar;
@@ -38,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const session = new Session(credentials, log);
   const sandbox = new SandboxController(session);
   sandboxController = sandbox;
-  const tree = new RecordsTree(session, sandbox);
+  const tree = new RecordsTreeProvider(session, sandbox);
   const recordViews = new RecordViews(context.extensionUri, session);
   const statusBar = new TokenStatusBar(session);
   context.subscriptions.push(
@@ -50,7 +51,8 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     tree,
     ...tree.register(),
     ...registerAccountCommands(session, sandbox),
-    ...registerRequestCommands(session, tree),
+    ...registerTreeCommands(tree, recordViews),
+    ...registerRequestCommands(session, tree, recordViews),
     ...registerPayloadValidation(log),
     recordViews,
     ...recordViews.register(),

@@ -1,8 +1,7 @@
 // The only way the record view's script makes DOM: elements with text content, never HTML
 // parsed from a string, so a record's strings can never become markup or script.
 
-import type { FindingKind } from '../core/validation';
-import type { LegendEntry } from '../core/views';
+import type { FindingKind, LegendEntry } from '../core/views/recordViewProtocol';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);

@@ -2,8 +2,7 @@
 // button, children of large containers asked from the host a page at a time, the validator's
 // marks on their fields, and `reveal` to bring any field into view and flash it.
 
-import type { ChildPage, JsonNode } from '../core/views';
-import type { RecordViewStrings } from '../core/views';
+import type { ChildPage, JsonNode, RecordViewStrings } from '../core/views/recordViewProtocol';
 import { badge, el, format } from './dom';
 
 export interface JsonViewHost {

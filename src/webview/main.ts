@@ -3,9 +3,7 @@
 // record is inserted as text (see dom.ts). What the user opened and the scroll position are
 // kept with setState, and so is what the host needs to restore the panel after a reload.
 
-import type { FindingKind } from '../core/validation';
-import type { ChildPage, FindingEntry, RecordViewModel, ZoneRow } from '../core/views';
-import type { ActionName, HostMessage, PersistedRecordView, RecordViewStrings, WebviewMessage } from '../core/views';
+import { FINDING_KINDS, type ChildPage, type FindingEntry, type RecordViewModel, type ZoneRow, ACTIONS, type ActionName, type HostMessage, type PersistedRecordView, type RecordViewStrings, type WebviewMessage } from '../core/views/recordViewProtocol';
 import { badge, el, format, setLegend } from './dom';
 import { JsonView } from './jsonView';
 
@@ -23,8 +21,6 @@ interface ViewState {
   scrollY: number;
 }
 
-const ACTION_ORDER: readonly ActionName[] = ['copyJson', 'openAsJson', 'refetch', 'validate'];
-const KINDS: readonly FindingKind[] = ['error', 'warning', 'zero', 'deprecated', 'unknown'];
 /** Remembered toggles are capped: state is saved on every scroll, so it must stay small. */
 const MAX_TOGGLES = 1000;
 
@@ -74,7 +70,7 @@ const buttons = new Map<ActionName, HTMLButtonElement>();
 function buildToolbar(s: RecordViewStrings): void {
   toolbar.setAttribute('aria-label', s.toolbar);
   if (buttons.size === 0) {
-    for (const action of ACTION_ORDER) {
+    for (const action of ACTIONS) {
       const button = el('button', `action action-${action}`);
       button.type = 'button';
       button.addEventListener('click', () => void runAction(action, button));
@@ -141,7 +137,7 @@ function section(className: string, title: string): HTMLElement {
 function renderFindings(m: RecordViewModel, s: RecordViewStrings): HTMLElement {
   const box = section('findings', s.findings);
   const counts = el('ul', 'counts');
-  for (const kind of KINDS) {
+  for (const kind of FINDING_KINDS) {
     const item = el('li', `count count-${kind}${m.counts[kind] ? '' : ' count-none'}`);
     item.append(badge(kind), el('span', 'count-n', String(m.counts[kind])));
     counts.append(item);

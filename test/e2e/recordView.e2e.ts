@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // End to end, as a user sees it: the packaged production .vsix installed in the real VS Code
 // web workbench (code-server) in Chromium, pointed at a sandbox run here with records of our
 // own added. The Records view is clicked open, records are clicked in the tree, and the record
@@ -12,11 +13,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { MAX_TEXT, anchorOf } from '../../src/core/views';
-import { recordTitle } from '../../src/core/views';
-import { MAX_FINDINGS, buildRecordViewModel } from '../../src/core/views';
+import { MAX_TEXT, anchorOf, recordTitle, MAX_FINDINGS, buildRecordViewModel, countByKind, dateLabel, monthLabel, recordNode } from '../../src/core/views';
 import { RESOURCES, ResourceKind, resource } from '../../src/core/resources';
-import { countByKind, dateLabel, monthLabel, recordNode } from '../../src/core/views';
 import { Finding, validate } from '../../src/core/validation';
 import { generateDataset } from '../../src/sandbox/data';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // End-to-end smoke test: the real workbench in Chromium with our extension loaded, driven
 // like a user would. Run by scripts/e2e.mjs (the last phase of `npm test`), which sets
 // HDE_E2E_VSIX to the packaged extension; without it the source folder is loaded:

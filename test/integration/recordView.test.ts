@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { recordTitle } from '../../src/core/views';
 import { ResourceKind } from '../../src/core/resources';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
-import type { ViewNode } from '../../src/extension/tree/nodes';
+import type { TreeItemNode } from '../../src/extension/tree/nodes';
 import { resetSettings, waitFor, withSandbox } from './support/extension';
 
 interface Rec {
@@ -53,7 +53,7 @@ describe('record view panel', function () {
     const roots = await api.tree.getChildren();
     const activity = roots.find((n) => n.type === 'resource' && n.kind === 'activity');
     assert.ok(activity);
-    const findRecord = async (node: ViewNode): Promise<Extract<ViewNode, { type: 'record' }> | undefined> => {
+    const findRecord = async (node: TreeItemNode): Promise<Extract<TreeItemNode, { type: 'record' }> | undefined> => {
       for (const child of await api.tree.getChildren(node)) {
         if (child.type === 'record') return child;
         const found = child.type === 'month' || child.type === 'date' ? await findRecord(child) : undefined;

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { decodeJwtClaims } from '../../src/core/service';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
-import type { ViewNode } from '../../src/extension/tree/nodes';
+import type { TreeItemNode } from '../../src/extension/tree/nodes';
 import { FaultRule, Sandbox, SandboxOptions, startSandbox } from '../../src/sandbox/server';
 import { mints } from '../unit/support/client';
 import { expectedRecords, recordsUnder, resetSettings, resourceRoot, runningSandbox, setSetting, trackUnhandledRejections, withSandbox } from './support/extension';
@@ -43,8 +43,8 @@ describe('reliability: the Records view under faults', function () {
   let rejections: ReturnType<typeof trackUnhandledRejections>;
 
   const sandbox = () => runningSandbox(api);
-  const item = (node: ViewNode) => api.tree.getTreeItem(node);
-  const label = (node: ViewNode) => String(item(node).label);
+  const item = (node: TreeItemNode) => api.tree.getTreeItem(node);
+  const label = (node: TreeItemNode) => String(item(node).label);
   const activityRoot = () => resourceRoot(api, 'activity', 'no activity root');
 
   const shownIds = async () => (await recordsUnder(api, await activityRoot())).map((n) => n.node.id!).sort();
@@ -183,7 +183,7 @@ describe('reliability: the Records view under faults', function () {
     try {
       sandbox().addFault({ fault: 'link-loop' });
       const rootNode = await activityRoot();
-      let more: ViewNode | undefined;
+      let more: TreeItemNode | undefined;
       for (let pages = 0; (more = (await api.tree.getChildren(rootNode)).find((n) => n.type === 'loadMore')); pages++) {
         assert.ok(pages < 50, 'Load more never ends');
         await vscode.commands.executeCommand('healthData.loadMore', more);

@@ -13,7 +13,7 @@ import { decodeJwtClaims } from '../../src/core/service';
 import { RESOURCES, ResourceKind } from '../../src/core/resources';
 import { DEFAULT_ENVIRONMENT } from '../../src/extension/account/environments';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
-import type { ViewNode } from '../../src/extension/tree/nodes';
+import type { TreeItemNode } from '../../src/extension/tree/nodes';
 import { FaultRule, Sandbox, startSandbox } from '../../src/sandbox/server';
 import { EXTENSION_ID, closeUntitledEditors, extensionApi, filesUnder, resetSettings, trackUnhandledRejections, waitFor } from './support/extension';
 
@@ -222,7 +222,7 @@ describe('reliability: no secret or token in any sink', function () {
     };
 
     // What the tree, the status bar, the record views, the editors and the Problems panel show now.
-    const walk = async (node?: ViewNode): Promise<void> => {
+    const walk = async (node?: TreeItemNode): Promise<void> => {
       for (const child of await api.tree.getChildren(node)) {
         const item = api.tree.resolveTreeItem(api.tree.getTreeItem(child), child);
         note('tree', [item.label, item.description, item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip]);

@@ -296,7 +296,7 @@ describe('command palette requests', function () {
     assert.deepEqual(messages.shown, []);
   });
 
-  /** The Records view comes to select the record (RecordsTree passes its TreeView's selection on). */
+  /** The Records view comes to select the record (RecordsTreeProvider passes its TreeView's selection on). */
   async function assertRevealed(kind: ResourceKind, id: string): Promise<void> {
     await waitFor(`the ${kind} record ${id} selected in the Records view`, () =>
       api.tree.selection.some((n) => n.type === 'record' && n.node.kind === kind && n.node.id === id),

@@ -7,7 +7,7 @@ import { addDays, localDateOf } from '../../src/core/dates';
 import { RESOURCES, ResourceKind, resource } from '../../src/core/resources';
 import { monthLabel, recordNode, statusOf } from '../../src/core/views';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
-import type { ViewNode } from '../../src/extension/tree/nodes';
+import type { TreeItemNode } from '../../src/extension/tree/nodes';
 import { startSandbox } from '../../src/sandbox/server';
 import { ExpectedRecord, captureMessages, expectedRecords, recordsUnder, resetSettings, resourceRoot, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
 
@@ -23,15 +23,15 @@ describe('records tree', function () {
 
   const tree = () => api.tree;
   const sandbox = () => runningSandbox(api);
-  const item = (node: ViewNode) => tree().getTreeItem(node);
-  const label = (node: ViewNode) => String(item(node).label);
-  const iconId = (node: ViewNode) => (item(node).iconPath as vscode.ThemeIcon | undefined)?.id;
+  const item = (node: TreeItemNode) => tree().getTreeItem(node);
+  const label = (node: TreeItemNode) => String(item(node).label);
+  const iconId = (node: TreeItemNode) => (item(node).iconPath as vscode.ThemeIcon | undefined)?.id;
 
   /** The roots once every load the view started has finished. */
   const roots = () => treeRoots(api);
   const root = (kind: ResourceKind) => resourceRoot(api, kind);
 
-  async function children(node: ViewNode): Promise<ViewNode[]> {
+  async function children(node: TreeItemNode): Promise<TreeItemNode[]> {
     return tree().getChildren(node);
   }
 
@@ -145,7 +145,7 @@ describe('records tree', function () {
       assert.ok(date.type === 'date');
       const records = await children(date);
       const want = RESOURCES.flatMap(({ kind }) => expected(kind).filter((r) => localDateOf(r, kind) === date.date.date));
-      assert.deepEqual(ids(records as Array<Extract<ViewNode, { type: 'record' }>>), ids(want));
+      assert.deepEqual(ids(records as Array<Extract<TreeItemNode, { type: 'record' }>>), ids(want));
       // Each record says which resource it is.
       for (const r of records) {
         assert.ok(r.type === 'record');
@@ -295,7 +295,7 @@ describe('records tree', function () {
     try {
       sandbox().addFault({ fault: 'repeat-page', path: '/activities' });
       const rootNode = await root('activity');
-      let more: ViewNode | undefined;
+      let more: TreeItemNode | undefined;
       while ((more = (await children(rootNode)).find((n) => n.type === 'loadMore'))) {
         await vscode.commands.executeCommand('healthData.loadMore', more);
       }

@@ -1,8 +1,9 @@
 // Keeps the layers honest: src/core and src/sandbox run outside VS Code, so nothing there may
-// import 'vscode'; and the CLI stands on core, never on the extension.
+// import 'vscode'; the CLI stands on core, never on the extension; and no file of src/ reaches
+// itself again through its imports (type-only imports count: they tie the files as much).
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { repoRoot } from './support/repo';
 
 const root = repoRoot;
@@ -23,6 +24,53 @@ const importsOf = (file: string, module: RegExp): boolean => {
   return pattern.test(text);
 };
 
+
+/** Every relative import of a file (static, `import()`, `require()`, type-only), resolved to a file. */
+export function relativeImports(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\(\s*|^import\s+)['"](\.{1,2}\/[^'"]*)['"]/gm)) {
+    const base = join(dirname(file), m[1]);
+    const found = [base, `${base}.ts`, join(base, 'index.ts')].find((p) => /\.ts$/.test(p) && existsSync(p) && statSync(p).isFile());
+    if (found) out.push(found);
+  }
+  return out;
+}
+
+/** The import cycles among the given files: each a list of files (Tarjan's strongly connected components). */
+export function importCycles(files: readonly string[], importsOf: (file: string) => string[] = relativeImports): string[][] {
+  const edges = new Map(files.map((f) => [f, importsOf(f).filter((t) => t !== f)]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let next = 0;
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) cycles.push(component.sort());
+    }
+  };
+  for (const f of files) if (!index.has(f)) visit(f);
+  return cycles;
+}
+
 describe('layers', () => {
   for (const layer of ['src/core', 'src/sandbox', 'src/cli']) {
     it(`nothing in ${layer} imports 'vscode'`, () => {
@@ -35,6 +83,27 @@ describe('layers', () => {
     const files = ['src/core', 'src/sandbox', 'src/cli'].flatMap((l) => sourceFiles(join(root, l)));
     const offenders = files.filter((f) => /from\s+['"][./]*(?:\.\.\/)+extension\//.test(readFileSync(f, 'utf8')));
     assert.deepEqual(offenders, []);
+  });
+
+  it('no import cycles in src/ (files, and folders through their entry files)', () => {
+    const files = sourceFiles(join(root, 'src')).filter((f) => f.endsWith('.ts'));
+    const cycles = importCycles(files).map((c) => c.map((f) => relative(root, f)));
+    assert.deepEqual(cycles, []);
+  });
+
+  it('the webview script imports its own folder and the host/webview protocol, nothing else', () => {
+    const protocol = join(root, 'src', 'core', 'views', 'recordViewProtocol.ts');
+    const webview = join(root, 'src', 'webview');
+    const offenders = sourceFiles(webview)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => relativeImports(f).filter((t) => t !== protocol && dirname(t) !== webview).map((t) => `${relative(root, f)} -> ${relative(root, t)}`));
+    assert.deepEqual(offenders, []);
+  });
+
+  it('the cycle check itself finds a cycle, through an entry file too', () => {
+    const graph: Record<string, string[]> = { a: ['b'], b: ['c/index'], 'c/index': ['c/x'], 'c/x': ['a'], d: ['a'] };
+    assert.deepEqual(importCycles(Object.keys(graph), (f) => graph[f]), [['a', 'b', 'c/index', 'c/x']]);
+    assert.deepEqual(importCycles(['d', 'a'], (f) => (f === 'd' ? ['a'] : [])), []);
   });
 
   it('the import check itself catches an import of vscode', () => {

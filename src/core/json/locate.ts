@@ -3,7 +3,7 @@
 // no memory beyond what is asked for (jsonEdit.ts does the same for edits).
 
 import { ParseErrorCode, parse as parseJsonc, printParseErrorCode, visit } from 'jsonc-parser';
-import { pointerToken } from '../validation';
+import { pointerToken } from './pointers';
 
 export interface Span {
   readonly offset: number;

@@ -37,7 +37,7 @@ function watch<A extends http.Agent>(agent: A): A {
   return agent;
 }
 
-export class Connections {
+export class HttpAgents {
   private readonly http = watch(new http.Agent({ keepAlive: true }));
   private readonly https = watch(new https.Agent({ keepAlive: true }));
 

@@ -6,7 +6,7 @@ import { HealthDataError } from '../errors';
 import { HttpReply, HttpTransport, RequestLogEntry } from './transport';
 import { ListResult, readList } from './paging';
 import { DATE_SEGMENT, ResourceKind, resource } from '../resources';
-import { encodeIdSegment, listParams, withParam } from './requestTargets';
+import { ListQuery, encodeIdSegment, listParams, withParam } from './requestTargets';
 import { ClientToken, ClientTokenSource } from './clientToken';
 
 export type { RequestLogEntry } from './transport';
@@ -53,19 +53,6 @@ export interface ClientOptions {
   now?: () => number;
 }
 
-export interface ListQuery {
-  startDate?: string;
-  endDate?: string;
-  source?: string;
-  /** Page size asked of the service (default: pageSize). */
-  limit?: number;
-  offset?: number;
-  updatedSince?: string;
-  createdSince?: string;
-  humanId?: string;
-  /** Follow every page; default true. */
-  all?: boolean;
-}
 
 export interface CallOptions {
   signal?: AbortSignal;

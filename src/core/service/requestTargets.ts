@@ -1,9 +1,8 @@
 // Where a call goes: an id as one path segment, the list's query parameters (checked, so no
 // request leaves with a date that does not exist), a parameter added without re-parsing the URL.
 
-import { isCalendarDate } from '../dates';
+import { dateRangeProblem, isCalendarDate } from '../dates';
 import { HealthDataError } from '../errors';
-import type { ListQuery } from './client';
 
 /**
  * An id as one path segment. encodeURIComponent keeps `/ ? #` from changing the path but leaves
@@ -13,6 +12,21 @@ export function encodeIdSegment(id: string): string {
   return id === '.' || id === '..' ? id.replace(/\./g, '%2E') : encodeURIComponent(id);
 }
 
+/** What a list asks for: its date range and filters, and whether to follow every page. */
+export interface ListQuery {
+  startDate?: string;
+  endDate?: string;
+  source?: string;
+  /** Page size asked of the service (default: pageSize). */
+  limit?: number;
+  offset?: number;
+  updatedSince?: string;
+  createdSince?: string;
+  humanId?: string;
+  /** Follow every page; default true. */
+  all?: boolean;
+}
+
 /** updated_since / created_since: a date, or an ISO 8601 date-time with an optional offset. */
 const SINCE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
 
@@ -20,11 +34,13 @@ const SINCE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d
 export function listParams(query: ListQuery): URLSearchParams {
   const params = new URLSearchParams();
   const given = (v: string | undefined): v is string => typeof v === 'string' && v.trim() !== '';
-  const { startDate, endDate } = query;
-  if (given(startDate) !== given(endDate)) throw usage('startDate and endDate go together: give both or neither.');
-  if (given(startDate) && given(endDate)) {
-    for (const d of [startDate, endDate]) if (!isCalendarDate(d)) throw usage(`${d} is not a real calendar date (YYYY-MM-DD).`);
-    if (startDate > endDate) throw usage(`startDate ${startDate} is after endDate ${endDate}.`);
+  const startDate = given(query.startDate) ? query.startDate : undefined;
+  const endDate = given(query.endDate) ? query.endDate : undefined;
+  const problem = dateRangeProblem(startDate, endDate);
+  if (problem?.code === 'oneDateOnly') throw usage('startDate and endDate go together: give both or neither.');
+  if (problem?.code === 'notADate') throw usage(`${problem.value} is not a real calendar date (YYYY-MM-DD).`);
+  if (problem?.code === 'startAfterEnd') throw usage(`startDate ${problem.start} is after endDate ${problem.end}.`);
+  if (startDate !== undefined && endDate !== undefined) {
     params.set('start_date', startDate);
     params.set('end_date', endDate);
   }

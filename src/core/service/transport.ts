@@ -2,7 +2,7 @@
 // backoff for GET, replies mapped to HealthDataError kinds, and no token or secret in any text.
 
 import fetch from 'node-fetch';
-import { Connections, onBodyCutShort } from './agents';
+import { HttpAgents, onBodyCutShort } from './agents';
 import { HealthDataError, redact } from '../errors';
 import { AttemptFailure, cutShort, errorCode, errorText, interpretReply, networkFailure } from './attemptOutcome';
 
@@ -84,7 +84,7 @@ export function splitUrl(url: string): { path: string; query: string } {
 const endsAuthority = (c: number): boolean => c === 47 || c === 63 || c === 35;
 
 export class HttpTransport {
-  private readonly connections = new Connections();
+  private readonly connections = new HttpAgents();
   /** The attempts in flight: each one's stop. */
   private readonly active = new Set<(failure: AttemptFailure) => void>();
   /**

@@ -2,7 +2,8 @@
 // repeat on nearly every record (every reply carries userId; some sources send 0s daily), so
 // each one is made once, frozen, and shared by all records that have it.
 
-import { Finding, pointerToken, truncate } from './findings';
+import { pointerToken } from '../json';
+import { Finding, truncate } from './findings';
 import type { FieldInfo, ObjectShape } from './schemas';
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -17,13 +18,13 @@ interface PlacedField {
   readonly zero: Finding;
   readonly deprecated: Finding | undefined;
   /** Places of the items of an array of objects, by index, made on demand. */
-  readonly items: Place[] | undefined;
+  readonly items: FieldPlace[] | undefined;
 }
 
 const frozen = (finding: Finding): Finding => Object.freeze(finding);
 
 /** An object schema at one position in a record (the record itself, or `/zones/2`). */
-export class Place {
+export class FieldPlace {
   private readonly fields = new Map<string, PlacedField>();
   private readonly unknown = new Map<string, Finding>();
 
@@ -58,11 +59,11 @@ export class Place {
     return finding;
   }
 
-  private itemPlace(field: PlacedField, i: number): Place {
+  private itemPlace(field: PlacedField, i: number): FieldPlace {
     const cache = field.items!;
     const cached = cache[i];
     if (cached !== undefined) return cached;
-    const place = new Place(field.info.items!, `${this.prefix}${field.info.pointer}/${i}`);
+    const place = new FieldPlace(field.info.items!, `${this.prefix}${field.info.pointer}/${i}`);
     if (i < CACHED_ITEMS) cache[i] = place;
     return place;
   }

@@ -2,8 +2,11 @@
 // person understands. Messages quote record values only in short, truncated form.
 
 import type { ErrorObject } from 'ajv';
+import { pointerToken } from '../json';
 
-export type FindingKind = 'error' | 'warning' | 'zero' | 'deprecated' | 'unknown';
+/** The kinds of finding, most serious first: the one order every list, count and legend uses. */
+export const FINDING_KINDS = ['error', 'warning', 'zero', 'deprecated', 'unknown'] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
 
 /** Findings are read-only: the common ones are frozen and shared between records. */
 export interface Finding {
@@ -52,10 +55,6 @@ function describeForType(value: unknown): string {
   return typeof value === 'string' ? `the string ${describeValue(value)}` : describeValue(value);
 }
 
-/** A JSON Pointer token for a property name (RFC 6901). */
-export function pointerToken(name: string): string {
-  return name.includes('~') || name.includes('/') ? name.replace(/~/g, '~0').replace(/\//g, '~1') : name;
-}
 
 /** How a message names the field at a pointer: `value`, `zones/2/min`. */
 export function fieldLabel(path: string): string {

@@ -3,8 +3,7 @@
 // missing field the object that lacks it. Also the fix of a deprecated field: its replacement.
 
 import { Finding } from './findings';
-import { PropertyContext, TextEditSpec, propertiesAt, removePropertyEdit, renamePropertyEdit } from '../json';
-import { JsonSyntaxError, JsonTextOptions, PointerSpans, Span, ValueSpan, locatePointers, parentPointer, parseJsonText } from '../json';
+import { PropertyContext, TextEditSpec, propertiesAt, removePropertyEdit, renamePropertyEdit, JsonSyntaxError, JsonTextOptions, PointerSpans, Span, ValueSpan, locatePointers, parentPointer, parseJsonText } from '../json';
 import { RESOURCES, ResourceKind } from '../resources';
 import { RecordValidation, ValidateOptions, schemaFor, validate, validatePayload } from './validator';
 

@@ -4,7 +4,7 @@
 import type { ValidateFunction } from 'ajv';
 import { ResourceKind, resource } from '../resources';
 import type { SchemaCompiler } from './schemaCompiler';
-import { pointerToken } from './findings';
+import { pointerToken } from '../json';
 import heartRateSummarySchema from './schemas/heart-rate-summary.schema.json';
 import activitySummarySchema from './schemas/activity-summary.schema.json';
 import bodyFatReadingSchema from './schemas/body-fat-reading.schema.json';

@@ -3,7 +3,7 @@
 
 import { ErrorObject, ValidateFunction } from 'ajv';
 import { addDays, formatDate } from '../dates';
-import { Place } from './fieldFindings';
+import { FieldPlace } from './fieldFindings';
 import { Finding, describeValue, findingOfAjvError, truncate } from './findings';
 import { Clock, PLAUSIBILITY } from './plausibility';
 import { RESOURCES, ResourceDefinition, ResourceKind, isResourceKind, resource } from '../resources';
@@ -46,7 +46,7 @@ const NO_KIND_MESSAGE =
 interface KindChecker {
   readonly def: ResourceDefinition;
   readonly validate: ValidateFunction;
-  readonly root: Place;
+  readonly root: FieldPlace;
 }
 
 const checkers = new Map<ResourceKind, KindChecker>();
@@ -54,7 +54,7 @@ const checkers = new Map<ResourceKind, KindChecker>();
 function checkerFor(kind: ResourceKind): KindChecker {
   let checker = checkers.get(kind);
   if (!checker) {
-    checker = { def: resource(kind), validate: compiledValidator(kind), root: new Place(shapeFor(kind), '') };
+    checker = { def: resource(kind), validate: compiledValidator(kind), root: new FieldPlace(shapeFor(kind), '') };
     checkers.set(kind, checker);
   }
   return checker;

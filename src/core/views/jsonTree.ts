@@ -2,8 +2,8 @@
 // validator's marks. Large containers are left collapsed and unbuilt, and their children are
 // built a page at a time when someone opens them, so building costs little whatever the size.
 
-import type { Finding, FindingKind } from '../validation';
-import { pointerToken } from '../validation';
+import type { Finding, FindingKind } from '../validation/findings';
+import { pointerToken } from '../json';
 
 export type JsonNodeType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' | 'missing' | 'other';
 

@@ -2,16 +2,15 @@
 // title, the validator's findings (counted, listed and marked on the JSON), a legend of the
 // marks, and for heart rate summaries the zones as a table. No vscode, no DOM.
 
-import type { Finding, FindingKind } from '../validation';
-import { fieldLabel } from '../validation';
+// findings.ts is validation's vocabulary, a leaf: the record view (and so the webview) takes it
+// alone, without the validator behind the folder's entry file.
+import { FINDING_KINDS, fieldLabel, type Finding, type FindingKind } from '../validation/findings';
 import { ChildPage, FindingIndex, JsonNode, JsonTreeBuilder, anchorOf } from './jsonTree';
 import { cutText, formatDurationHm, recordTitle, shortId, textField } from './labels';
 import { ResourceKind, isResourceKind, resource } from '../resources';
 
 export type { ChildPage, JsonNode, ViewMark } from './jsonTree';
 
-/** The five kinds, in the order the view lists them. */
-export const FINDING_KINDS: readonly FindingKind[] = ['error', 'warning', 'zero', 'deprecated', 'unknown'];
 
 /** How a mark reads: a symbol and a word (never colour alone), and what it means. */
 export interface MarkText {

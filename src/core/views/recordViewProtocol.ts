@@ -4,6 +4,10 @@
 // Imports no 'vscode', so the webview bundle and the unit tests can use it.
 
 import type { ChildPage, RecordViewModel } from './recordViewModel';
+
+// What the webview's script uses of the model, so it imports this one module and nothing else.
+export type { ChildPage, FindingEntry, JsonNode, LegendEntry, RecordViewModel, ZoneRow } from './recordViewModel';
+export { FINDING_KINDS, type FindingKind } from '../validation/findings';
 import type { ResourceKind } from '../resources';
 
 export const RECORD_VIEW_TYPE = 'healthData.record';

@@ -3,6 +3,7 @@
 // run it without the prompts; without them it asks.
 
 import * as vscode from 'vscode';
+import { registerCommands } from '../shared/commands';
 import { checkServiceUrl } from '../../core/config';
 import { HealthDataError } from '../../core/errors';
 import { DEFAULT_ENVIRONMENT, Environment, SANDBOX_ENVIRONMENT } from './environments';
@@ -213,36 +214,29 @@ export function registerAccountCommands(session: Session, sandbox: SandboxContro
     return true;
   };
 
-  const wrap = (id: string, fn: (...args: never[]) => Promise<unknown>): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (...args: never[]) => {
-      try {
-        return await fn(...args);
-      } catch (err) {
-        await showError(session, err);
-        return undefined;
-      }
-    });
-
-  return [
-    wrap('healthData.setCredentials', setCredentials),
-    wrap('healthData.clearCredentials', clearCredentials),
-    wrap('healthData.setUserAccessToken', setUserAccessToken),
-    wrap('healthData.selectEnvironment', selectEnvironment),
-    wrap('healthData.mintToken', mintToken),
-    wrap('healthData.copyToken', copyToken),
-    wrap('healthData.showLog', async () => session.log.show()),
-    wrap('healthData.startSandbox', async () => {
-      const running = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting the local sandbox…') },
-        () => sandbox.start(),
-      );
-      void vscode.window.showInformationMessage(vscode.l10n.t('Local sandbox running at {0}; the "{1}" environment is active.', running.url, SANDBOX_ENVIRONMENT));
-      return { url: running.url };
-    }),
-    wrap('healthData.stopSandbox', async () => {
-      const stopped = await sandbox.stop();
-      if (stopped) void vscode.window.showInformationMessage(vscode.l10n.t('Local sandbox stopped.'));
-      return stopped;
-    }),
-  ];
+  return registerCommands(
+    {
+      'healthData.setCredentials': setCredentials,
+      'healthData.clearCredentials': clearCredentials,
+      'healthData.setUserAccessToken': setUserAccessToken,
+      'healthData.selectEnvironment': selectEnvironment,
+      'healthData.mintToken': mintToken,
+      'healthData.copyToken': copyToken,
+      'healthData.showLog': async () => session.log.show(),
+      'healthData.startSandbox': async () => {
+        const running = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting the local sandbox…') },
+          () => sandbox.start(),
+        );
+        void vscode.window.showInformationMessage(vscode.l10n.t('Local sandbox running at {0}; the "{1}" environment is active.', running.url, SANDBOX_ENVIRONMENT));
+        return { url: running.url };
+      },
+      'healthData.stopSandbox': async () => {
+        const stopped = await sandbox.stop();
+        if (stopped) void vscode.window.showInformationMessage(vscode.l10n.t('Local sandbox stopped.'));
+        return stopped;
+      },
+    },
+    (err) => showError(session, err),
+  );
 }

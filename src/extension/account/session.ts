@@ -8,7 +8,7 @@ import { HealthDataError, redact } from '../../core/errors';
 import { Credentials } from './credentials';
 import { Environment, checkEnvironment, pickActive, readEnvironments, readRequestSettings, setActiveEnvironment } from './environments';
 
-export interface Connection {
+export interface ActiveConnection {
   readonly client: HealthDataClient;
   readonly environment: Environment;
   /** The session's generation when this connection was handed out. */
@@ -17,7 +17,7 @@ export interface Connection {
 
 export class Session implements vscode.Disposable {
   private sandboxEnvironment: Environment | undefined;
-  private current: Connection | undefined;
+  private current: ActiveConnection | undefined;
   private gen = 0;
   private readonly warned = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -96,7 +96,7 @@ export class Session implements vscode.Disposable {
    * The connection to the active environment, made on first use. Throws a usage or auth
    * HealthDataError with a message that says what to do when nothing usable is configured.
    */
-  async connection(): Promise<Connection> {
+  async connection(): Promise<ActiveConnection> {
     if (this.current) return this.current;
     const env = this.active;
     if (!env) {
@@ -136,7 +136,7 @@ export class Session implements vscode.Disposable {
       pageSize: settings.pageSize,
       onRequest: (entry) => this.logRequest(entry, [...secretsSeen]),
     });
-    const connection: Connection = { client, environment: env, generation };
+    const connection: ActiveConnection = { client, environment: env, generation };
     this.current = connection;
     return connection;
   }

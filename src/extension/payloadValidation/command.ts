@@ -2,7 +2,7 @@
 // names), asks for the kind when a record does not tell it, and says what it found.
 
 import * as vscode from 'vscode';
-import type { FindingKind } from '../../core/validation';
+import { FINDING_KINDS, type FindingKind } from '../../core/validation';
 import { RESOURCES, ResourceKind, findResource } from '../../core/resources';
 import { FindingCounts, countFindings } from './diagnostics';
 import { DocumentValidator, KindChoice } from './documentValidator';
@@ -28,7 +28,6 @@ export interface PayloadValidationSummary {
   readonly counts: FindingCounts;
 }
 
-const KIND_ORDER: readonly FindingKind[] = ['error', 'warning', 'zero', 'deprecated', 'unknown'];
 
 async function targetDocument(arg: unknown): Promise<vscode.TextDocument | undefined> {
   let uri: vscode.Uri | undefined;
@@ -80,7 +79,7 @@ function summaryText(summary: PayloadValidationSummary): string {
     deprecated: vscode.l10n.t('deprecated'),
     unknown: vscode.l10n.t('unknown fields'),
   };
-  const parts = KIND_ORDER.filter((k) => summary.counts[k] > 0).map((k) => `${labels[k]}: ${summary.counts[k]}`);
+  const parts = FINDING_KINDS.filter((k) => summary.counts[k] > 0).map((k) => `${labels[k]}: ${summary.counts[k]}`);
   const records = summary.records === 1 ? vscode.l10n.t('1 record') : vscode.l10n.t('{0} records', summary.records);
   return parts.length === 0 ? vscode.l10n.t('{0} validated: no findings.', records) : vscode.l10n.t('{0} validated. {1}', records, parts.join(', '));
 }
@@ -88,7 +87,7 @@ function summaryText(summary: PayloadValidationSummary): string {
 function tellSummary(summary: PayloadValidationSummary): void {
   const text = summaryText(summary);
   const showProblems = vscode.l10n.t('Show Problems');
-  const hasProblems = summary.syntaxErrors > 0 || KIND_ORDER.some((k) => summary.counts[k] > 0);
+  const hasProblems = summary.syntaxErrors > 0 || FINDING_KINDS.some((k) => summary.counts[k] > 0);
   const actions = hasProblems ? [showProblems] : [];
   const message =
     summary.syntaxErrors > 0 || summary.counts.error > 0

@@ -3,9 +3,8 @@
 // the code, which is how the quick fix finds its diagnostics again.
 
 import * as vscode from 'vscode';
-import type { FindingKind } from '../../core/validation';
+import type { FindingKind, PayloadTextValidation, PlacedFinding } from '../../core/validation';
 import type { JsonSyntaxError } from '../../core/json';
-import type { PayloadTextValidation, PlacedFinding } from '../../core/validation';
 
 export const DIAGNOSTIC_SOURCE = 'Health Data';
 /** The code of a diagnostic for a syntax error; findings carry their kind as code. */

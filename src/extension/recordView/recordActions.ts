@@ -5,14 +5,11 @@ import * as vscode from 'vscode';
 import { ResourceKind } from '../../core/resources';
 import { textField } from '../../core/views';
 import { openAsJsonDocument } from '../shared/documents';
-import { openRecordView } from './recordViews';
+import type { RecordViews } from './recordViews';
 
-/**
- * Opens a record for reading in its record view panel (reused when it is open already). Falls
- * back to the JSON document only when the view is not registered.
- */
-export async function openRecord(kind: ResourceKind, record: unknown): Promise<void> {
-  if (!openRecordView(kind, record)) await openAsJsonDocument(record);
+/** Opens a record for reading in its record view panel (reused when it is open already). */
+export function openRecord(views: RecordViews, kind: ResourceKind, record: unknown): void {
+  views.createOrShow(kind, record);
 }
 
 /** The record as an untitled JSON document. */

@@ -4,16 +4,13 @@
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
-import { estimateSize } from '../../core/views';
-import { textField } from '../../core/views';
-import { RecordView, RecordViewModel, emptyRecordViewModel, titleOf } from '../../core/views';
+import { estimateSize, textField, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
 import { ResourceKind, resource } from '../../core/resources';
 import { validate } from '../../core/validation';
 import { openAsJsonDocument } from '../shared/documents';
 import { errorMessage, showError } from '../shared/showError';
 import type { Session } from '../account/session';
 import { newNonce, recordViewHtml } from './html';
-import { ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
 import { markText, recordViewStrings } from './strings';
 
 /** Records up to this size (estimated JSON bytes) are kept in the webview's state for a reload. */

@@ -4,10 +4,9 @@
 
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { textField } from '../../core/views';
+import { textField, PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from '../../core/views';
 import { ResourceKind, isResourceKind } from '../../core/resources';
 import type { Session } from '../account/session';
-import { PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from '../../core/views';
 import { PanelHost, RecordPanel, sourceOf, webviewOptions } from './recordPanel';
 
 export interface OpenPanelInfo {
@@ -52,12 +51,10 @@ export class RecordViews implements PanelHost, vscode.Disposable {
 
   /** Registers the serializer that restores panels after a reload; nothing else runs until used. */
   register(): vscode.Disposable[] {
-    setCurrent(this, true);
     return [
       vscode.window.registerWebviewPanelSerializer(RECORD_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state) => this.revive(panel, state),
       }),
-      new vscode.Disposable(() => setCurrent(this, false)),
     ];
   }
 
@@ -124,19 +121,4 @@ export class RecordViews implements PanelHost, vscode.Disposable {
   dispose(): void {
     this.open.clear();
   }
-}
-
-/** The registered views, for openRecordView: the one way the rest of the extension opens a record. */
-let current: RecordViews | undefined;
-
-function setCurrent(views: RecordViews, registered: boolean): void {
-  if (registered) current = views;
-  else if (current === views) current = undefined;
-}
-
-/** Opens the record in the record view; false when the view is not registered (no extension). */
-export function openRecordView(kind: ResourceKind, record: unknown, source?: RecordSource): boolean {
-  if (!current) return false;
-  current.createOrShow(kind, record, source);
-  return true;
 }

@@ -3,8 +3,7 @@
 
 import * as vscode from 'vscode';
 import type { FindingKind } from '../../core/validation';
-import type { MarkText } from '../../core/views';
-import type { RecordViewStrings } from '../../core/views';
+import type { MarkText, RecordViewStrings } from '../../core/views';
 
 export function recordViewStrings(): RecordViewStrings {
   const t = vscode.l10n.t;

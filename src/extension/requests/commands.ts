@@ -11,6 +11,8 @@ import { errorMessage, showError } from '../shared/showError';
 import { ListOptions, dateProblem, idProblem, promptDate, promptId, promptListOptions, rangeProblem } from './prompts';
 import { Session } from '../account/session';
 import { openRecord } from '../recordView/recordActions';
+import type { RecordViews } from '../recordView/recordViews';
+import { registerCommands } from '../shared/commands';
 
 /** What the commands need of the tree: to show where a record they fetched lives. */
 export interface RecordRevealer {
@@ -37,7 +39,7 @@ interface RequestPlan<T> {
   call: Call<T>;
 }
 
-export function registerRequestCommands(session: Session, tree: RecordRevealer): vscode.Disposable[] {
+export function registerRequestCommands(session: Session, tree: RecordRevealer, recordViews: RecordViews): vscode.Disposable[] {
   /**
    * Runs one call. Undefined when the user cancelled, when the answer is a 404 (said as a
    * message), or when the environment changed meanwhile (the answer belongs to another
@@ -85,7 +87,7 @@ export function registerRequestCommands(session: Session, tree: RecordRevealer):
       await openAsJsonDocument(reply);
       return;
     }
-    await openRecord(def.kind, reply);
+    openRecord(recordViews, def.kind, reply);
     try {
       await tree.reveal(def.kind, reply);
     } catch (err) {
@@ -178,27 +180,22 @@ export function registerRequestCommands(session: Session, tree: RecordRevealer):
     return result;
   };
 
-  const register = (id: string, run: (args: RequestArgs) => Promise<unknown>): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (args?: unknown) => {
-      try {
-        return await run(args && typeof args === 'object' && !Array.isArray(args) ? (args as RequestArgs) : {});
-      } catch (err) {
-        // Not awaited: the command is done whether or not the toast is read.
-        void showError(session, err);
-        return undefined;
-      }
-    });
+  /** A request command's one argument: an object of RequestArgs, or nothing (then it asks). */
+  const withArgs =
+    (run: (args: RequestArgs) => Promise<unknown>) =>
+    (args?: unknown): Promise<unknown> =>
+      run(args && typeof args === 'object' && !Array.isArray(args) ? (args as RequestArgs) : {});
 
   // One loop over the table: a fourth resource gets its commands from its row.
-  const disposables: vscode.Disposable[] = [];
+  const handlers: Record<string, (args?: unknown) => Promise<unknown>> = {};
   for (const def of RESOURCES) {
     const prefix = `healthData.${def.kind}`;
-    if (def.byDate) disposables.push(register(`${prefix}.getByDate`, (args) => getByDate(def, args)));
-    disposables.push(register(`${prefix}.getById`, (args) => getById(def, args)));
-    if (def.latestPath) disposables.push(register(`${prefix}.getLatest`, (args) => getLatest(def, args)));
-    disposables.push(register(`${prefix}.list`, (args) => list(def, args)));
+    if (def.byDate) handlers[`${prefix}.getByDate`] = withArgs((args) => getByDate(def, args));
+    handlers[`${prefix}.getById`] = withArgs((args) => getById(def, args));
+    if (def.latestPath) handlers[`${prefix}.getLatest`] = withArgs((args) => getLatest(def, args));
+    handlers[`${prefix}.list`] = withArgs((args) => list(def, args));
   }
-  return disposables;
+  return registerCommands(handlers, (err) => showError(session, err));
 }
 
 /** A text argument, or undefined when it was not given; anything but text is a usage error. */

@@ -2,7 +2,7 @@
 // are shared by the prompts and by arguments given to a command, so both fail with one message.
 
 import * as vscode from 'vscode';
-import { addDays, isCalendarDate, today } from '../../core/dates';
+import { DateRangeProblem, addDays, dateRangeProblem, isCalendarDate, today } from '../../core/dates';
 import { DATE_SEGMENT, ResourceDefinition } from '../../core/resources';
 import { readRequestSettings } from '../account/environments';
 
@@ -42,16 +42,25 @@ export function idProblem(text: string, def: ResourceDefinition): string | undef
   return undefined;
 }
 
-/** Why a list's date range is unusable: one date without the other, a date that is not real, start after end. */
-export function rangeProblem(start: string | undefined, end: string | undefined): string | undefined {
-  const hasStart = start !== undefined && start.trim() !== '';
-  const hasEnd = end !== undefined && end.trim() !== '';
-  if (hasStart !== hasEnd) return vscode.l10n.t('Give both a start and an end date, or neither.');
-  if (!hasStart || !hasEnd) return undefined;
-  const problem = dateProblem(start) ?? dateProblem(end);
-  if (problem) return problem;
-  if (start.trim() > end.trim()) return vscode.l10n.t('The start date {0} is after the end date {1}.', start.trim(), end.trim());
-  return undefined;
+/** The date-range rule's problem in the extension's words. */
+export function rangeProblemText(problem: DateRangeProblem): string {
+  switch (problem.code) {
+    case 'oneDateOnly':
+      return vscode.l10n.t('Give both a start and an end date, or neither.');
+    case 'notADate':
+      return dateProblem(problem.value) ?? vscode.l10n.t('{0} is not a real calendar date.', problem.value);
+    case 'startAfterEnd':
+      return vscode.l10n.t('The start date {0} is after the end date {1}.', problem.start, problem.end);
+    case 'tooLong':
+      return vscode.l10n.t('The range can span at most {0} years; {1} to {2} is longer.', problem.maxYears, problem.start, problem.end);
+  }
+}
+
+/** Why a list's date range is unusable (blank counts as not given), in words; undefined when it is fine. */
+export function rangeProblem(start: string | undefined, end: string | undefined, maxYears?: number): string | undefined {
+  const given = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim());
+  const problem = dateRangeProblem(given(start), given(end), maxYears);
+  return problem && rangeProblemText(problem);
 }
 
 /** Asks for a date: today, yesterday, the days before, or one typed in. Undefined when dismissed. */

@@ -3,10 +3,12 @@
 
 import * as vscode from 'vscode';
 import { isResourceKind, ResourceKind } from '../../core/resources';
+import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
 import { customRangeProblem, daysProblem, DateRange, lastDays, promptDateRange, promptSource, sourceProblem } from './filters';
 import { copyRecordId, copyRecordJson, openRecord, openRecordAsJson } from '../recordView/recordActions';
-import type { RecordsTree } from './recordsTreeProvider';
+import type { RecordViews } from '../recordView/recordViews';
+import type { RecordsTreeProvider } from './recordsTreeProvider';
 
 export interface DateRangeArgs {
   days?: number;
@@ -26,7 +28,7 @@ interface RecordRef {
 const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object';
 
 /** A node from a menu or click, `{kind, record}` from another module, or the tree's selection. */
-function recordOf(tree: RecordsTree, arg: unknown): RecordRef | undefined {
+function recordOf(tree: RecordsTreeProvider, arg: unknown): RecordRef | undefined {
   if (isObject(arg)) {
     if (arg.type === 'record' && isObject(arg.node)) {
       const node = arg.node as { kind: ResourceKind; record: unknown };
@@ -53,7 +55,7 @@ function rangeFromArgs(args: DateRangeArgs): DateRange | string {
   return problem ?? { start: args.start!.trim(), end: args.end!.trim() };
 }
 
-export function registerTreeCommands(tree: RecordsTree): vscode.Disposable[] {
+export function registerTreeCommands(tree: RecordsTreeProvider, recordViews: RecordViews): vscode.Disposable[] {
   const noRecord = () => {
     void vscode.window.showInformationMessage(vscode.l10n.t('Select a record in the Health Data view first.'));
     return false;
@@ -95,59 +97,51 @@ export function registerTreeCommands(tree: RecordsTree): vscode.Disposable[] {
     return true;
   };
 
-  const wrap = (id: string, fn: (arg?: never) => Promise<unknown>): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (arg?: never) => {
-      try {
-        return await fn(arg);
-      } catch (err) {
-        await showError(tree.session, err);
-        return undefined;
-      }
-    });
-
-  return [
-    wrap('healthData.refresh', async () => {
-      await tree.refresh();
-      return true;
-    }),
-    wrap('healthData.loadMore', async (arg?: unknown) => {
-      await tree.loadMore(kindOf(arg));
-      return true;
-    }),
-    wrap('healthData.retry', async (arg?: unknown) => {
-      await tree.retry(kindOf(arg));
-      return true;
-    }),
-    wrap('healthData.setDateRange', setDateRange),
-    wrap('healthData.setSourceFilter', setSourceFilter),
-    wrap('healthData.groupByDate', async () => {
-      await tree.setGroupBy('date');
-      return true;
-    }),
-    wrap('healthData.groupByResource', async () => {
-      await tree.setGroupBy('resource');
-      return true;
-    }),
-    wrap('healthData.openRecord', async (arg?: unknown) => {
-      const ref = recordOf(tree, arg);
-      if (!ref) return noRecord();
-      await openRecord(ref.kind, ref.record);
-      return true;
-    }),
-    wrap('healthData.openAsJson', async (arg?: unknown) => {
-      const ref = recordOf(tree, arg);
-      if (!ref) return noRecord();
-      await openRecordAsJson(ref.record);
-      return true;
-    }),
-    wrap('healthData.copyJson', async (arg?: unknown) => {
-      const ref = recordOf(tree, arg);
-      return ref ? copyRecordJson(ref.record) : noRecord();
-    }),
-    wrap('healthData.copyId', async (arg?: unknown) => {
-      const ref = recordOf(tree, arg);
-      return ref ? copyRecordId(ref.record) : noRecord();
-    }),
-  ];
+  return registerCommands(
+    {
+      'healthData.refresh': async () => {
+        await tree.refresh();
+        return true;
+      },
+      'healthData.loadMore': async (arg?: unknown) => {
+        await tree.loadMore(kindOf(arg));
+        return true;
+      },
+      'healthData.retry': async (arg?: unknown) => {
+        await tree.retry(kindOf(arg));
+        return true;
+      },
+      'healthData.setDateRange': setDateRange,
+      'healthData.setSourceFilter': setSourceFilter,
+      'healthData.groupByDate': async () => {
+        await tree.setGroupBy('date');
+        return true;
+      },
+      'healthData.groupByResource': async () => {
+        await tree.setGroupBy('resource');
+        return true;
+      },
+      'healthData.openRecord': async (arg?: unknown) => {
+        const ref = recordOf(tree, arg);
+        if (!ref) return noRecord();
+        openRecord(recordViews, ref.kind, ref.record);
+        return true;
+      },
+      'healthData.openAsJson': async (arg?: unknown) => {
+        const ref = recordOf(tree, arg);
+        if (!ref) return noRecord();
+        await openRecordAsJson(ref.record);
+        return true;
+      },
+      'healthData.copyJson': async (arg?: unknown) => {
+        const ref = recordOf(tree, arg);
+        return ref ? copyRecordJson(ref.record) : noRecord();
+      },
+      'healthData.copyId': async (arg?: unknown) => {
+        const ref = recordOf(tree, arg);
+        return ref ? copyRecordId(ref.record) : noRecord();
+      },
+    },
+    (err) => showError(tree.session, err),
+  );
 }
-

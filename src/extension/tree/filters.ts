@@ -3,7 +3,7 @@
 
 import * as vscode from 'vscode';
 import { addDays } from '../../core/dates';
-import { dateProblem, localToday } from '../requests/prompts';
+import { dateProblem, localToday, rangeProblem } from '../requests/prompts';
 
 export interface DateRange {
   readonly start: string;
@@ -33,15 +33,8 @@ export function daysProblem(days: unknown): string | undefined {
 /** Why start..end is not a usable range, or undefined: real dates, start <= end, at most ten years. */
 export function customRangeProblem(start: unknown, end: unknown): string | undefined {
   if (typeof start !== 'string' || typeof end !== 'string') return vscode.l10n.t('Give both a start and an end date.');
-  const problem = dateProblem(start) ?? dateProblem(end);
-  if (problem) return problem;
-  const s = start.trim();
-  const e = end.trim();
-  if (s > e) return vscode.l10n.t('The start date {0} is after the end date {1}.', s, e);
-  // Same month and day ten years on; string order is calendar order for YYYY-MM-DD.
-  const limit = `${String(Number(s.slice(0, 4)) + MAX_RANGE_YEARS).padStart(4, '0')}${s.slice(4)}`;
-  if (e > limit) return vscode.l10n.t('The range can span at most {0} years; {1} to {2} is longer.', MAX_RANGE_YEARS, s, e);
-  return undefined;
+  // A blank date is a date the user has yet to write, not a date left out.
+  return dateProblem(start) ?? dateProblem(end) ?? rangeProblem(start, end, MAX_RANGE_YEARS);
 }
 
 /** "last 30 days" or "2026-01-01 – 2026-02-28". */

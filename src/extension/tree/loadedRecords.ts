@@ -66,7 +66,7 @@ function emptyState(kind: ResourceKind): ResourceState {
   return { kind, records: [], pinned: [], nextOffset: 0, total: undefined, hasMore: false, loaded: false, loading: undefined, error: undefined, stale: false, incomplete: undefined };
 }
 
-export class RecordStore implements vscode.Disposable {
+export class LoadedRecords implements vscode.Disposable {
   private readonly states = new Map<ResourceKind, ResourceState>(RESOURCES.map((r) => [r.kind, emptyState(r.kind)]));
   private readonly pending = new Map<ResourceKind, PendingLoad>();
   private readonly ids = new Map<ResourceKind, Set<string>>();

@@ -4,16 +4,16 @@
 import * as vscode from 'vscode';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
 import { DateNode, MonthNode, RecordNode, RecordTree, dateLabel, statusOf, tooltipMarkdown } from '../../core/views';
-import { RecordStore, ResourceState } from './loadedRecords';
+import { LoadedRecords, ResourceState } from './loadedRecords';
 
 /** A resource (grouped by resource) or every resource at once (grouped by date first). */
 export type Scope = ResourceKind | 'all';
 
 interface Base {
   readonly id: string;
-  readonly parent: ViewNode | undefined;
+  readonly parent: TreeItemNode | undefined;
 }
-export type ViewNode = Base &
+export type TreeItemNode = Base &
   (
     | { readonly type: 'resource'; readonly kind: ResourceKind }
     | { readonly type: 'month'; readonly scope: Scope; readonly month: MonthNode }
@@ -26,23 +26,23 @@ export type ViewNode = Base &
     | { readonly type: 'message'; readonly label: string; readonly icon: string; readonly tooltip?: string; readonly command?: vscode.Command; readonly contextValue?: string }
   );
 
-export type RecordViewNode = Extract<ViewNode, { type: 'record' }>;
+export type RecordItemNode = Extract<TreeItemNode, { type: 'record' }>;
 
 const countDate = (date: DateNode): number => date.groups.reduce((n, g) => n + g.records.length, 0);
 const countMonth = (month: MonthNode): number => month.dates.reduce((n, d) => n + countDate(d), 0);
 
 /** The children of every kind of node, read from the store's models. */
-export class TreeNodes {
-  constructor(private readonly store: RecordStore) {}
+export class TreeItemNodes {
+  constructor(private readonly store: LoadedRecords) {}
 
-  resourceRoot(kind: ResourceKind): ViewNode {
+  resourceRoot(kind: ResourceKind): TreeItemNode {
     return { type: 'resource', id: `root/${kind}`, parent: undefined, kind };
   }
 
   /** Roots grouped by date first: what went wrong, then months of every resource, then "load more". */
-  dateFirstRoots(): ViewNode[] {
+  dateFirstRoots(): TreeItemNode[] {
     const model = this.store.dateFirst();
-    const out: ViewNode[] = [];
+    const out: TreeItemNode[] = [];
     for (const { kind } of RESOURCES) out.push(...this.problems(kind, undefined, true));
     const loading = RESOURCES.some(({ kind }) => this.store.state(kind).loading && !this.store.state(kind).loaded);
     if (loading) out.push(this.loading(undefined));
@@ -54,7 +54,7 @@ export class TreeNodes {
     return out;
   }
 
-  children(node: ViewNode): ViewNode[] {
+  children(node: TreeItemNode): TreeItemNode[] {
     switch (node.type) {
       case 'resource':
         return this.resourceChildren(node.kind, node);
@@ -69,22 +69,22 @@ export class TreeNodes {
     }
   }
 
-  recordNode(scope: Scope, node: RecordNode, parent: ViewNode): RecordViewNode {
+  recordNode(scope: Scope, node: RecordNode, parent: TreeItemNode): RecordItemNode {
     return { type: 'record', id: `r/${scope}/${node.key}`, parent, scope, node };
   }
 
   /** The month node of a date, under the given scope (for reveal). */
-  monthNode(scope: Scope, month: MonthNode, parent: ViewNode | undefined): ViewNode {
+  monthNode(scope: Scope, month: MonthNode, parent: TreeItemNode | undefined): TreeItemNode {
     return { type: 'month', id: `m/${scope}/${month.month}`, parent, scope, month };
   }
 
-  undatedNode(scope: Scope, records: readonly RecordNode[], parent: ViewNode | undefined): ViewNode {
+  undatedNode(scope: Scope, records: readonly RecordNode[], parent: TreeItemNode | undefined): TreeItemNode {
     return { type: 'undated', id: `u/${scope}`, parent, scope, records };
   }
 
-  private resourceChildren(kind: ResourceKind, parent: ViewNode): ViewNode[] {
+  private resourceChildren(kind: ResourceKind, parent: TreeItemNode): TreeItemNode[] {
     const state = this.store.state(kind);
-    const out: ViewNode[] = [...this.problems(kind, parent, false)];
+    const out: TreeItemNode[] = [...this.problems(kind, parent, false)];
     if (state.loading && !state.loaded) out.push(this.loading(parent));
     const model = this.store.resourceModel(kind);
     out.push(...this.modelNodes(kind, model, parent));
@@ -93,17 +93,17 @@ export class TreeNodes {
     return out;
   }
 
-  private modelNodes(scope: Scope, model: RecordTree, parent: ViewNode | undefined): ViewNode[] {
+  private modelNodes(scope: Scope, model: RecordTree, parent: TreeItemNode | undefined): TreeItemNode[] {
     const out = model.months.map((month) => this.monthNode(scope, month, parent));
     if (model.undated.length) out.push(this.undatedNode(scope, model.undated, parent));
     return out;
   }
 
   /** An error node for a failed load and one for a list known to be incomplete. */
-  private problems(kind: ResourceKind, parent: ViewNode | undefined, named: boolean): ViewNode[] {
+  private problems(kind: ResourceKind, parent: TreeItemNode | undefined, named: boolean): TreeItemNode[] {
     const state = this.store.state(kind);
     const prefix = named ? `${resource(kind).label}: ` : '';
-    const out: ViewNode[] = [];
+    const out: TreeItemNode[] = [];
     if (state.error) {
       const message =
         state.error.during === 'more'
@@ -119,11 +119,11 @@ export class TreeNodes {
     return out;
   }
 
-  private loading(parent: ViewNode | undefined): ViewNode {
+  private loading(parent: TreeItemNode | undefined): TreeItemNode {
     return { type: 'message', id: parent ? `loading/${parent.id}` : 'loading', parent, label: vscode.l10n.t('Loading…'), icon: 'loading~spin' };
   }
 
-  private empty(parent: ViewNode | undefined): ViewNode {
+  private empty(parent: TreeItemNode | undefined): TreeItemNode {
     return { type: 'message', id: parent ? `empty/${parent.id}` : 'empty', parent, label: vscode.l10n.t('No records in this date range'), icon: 'info' };
   }
 }
@@ -145,7 +145,7 @@ const STATUS_ICONS = {
 };
 
 /** How a node looks. Records are validated here, so only when their date is expanded. */
-export function treeItem(node: ViewNode, store: RecordStore): vscode.TreeItem {
+export function treeItem(node: TreeItemNode, store: LoadedRecords): vscode.TreeItem {
   const None = vscode.TreeItemCollapsibleState.None;
   const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
   switch (node.type) {
@@ -224,7 +224,7 @@ export function treeItem(node: ViewNode, store: RecordStore): vscode.TreeItem {
 }
 
 /** The record's tooltip: Markdown from the model, untrusted and without HTML. */
-export function recordTooltip(node: RecordViewNode): vscode.MarkdownString {
+export function recordTooltip(node: RecordItemNode): vscode.MarkdownString {
   const md = new vscode.MarkdownString(tooltipMarkdown(node.node));
   md.isTrusted = false;
   md.supportHtml = false;
@@ -235,7 +235,7 @@ function statusText(status: 'error' | 'warning' | 'clean'): string {
   return status === 'error' ? vscode.l10n.t('breaks the schema') : status === 'warning' ? vscode.l10n.t('has warnings') : vscode.l10n.t('clean');
 }
 
-function withId(item: vscode.TreeItem, node: ViewNode): vscode.TreeItem {
+function withId(item: vscode.TreeItem, node: TreeItemNode): vscode.TreeItem {
   item.id = node.id;
   return item;
 }

@@ -1,6 +1,6 @@
 // The Records view: three resources (or, grouped by date first, every resource per date) by
 // month and date, filtered by a date range and a source. Loading and its concurrency live in
-// RecordStore, node shapes in nodes.ts, the commands in treeCommands.ts.
+// LoadedRecords, node shapes in nodes.ts, the commands in treeCommands.ts.
 
 import * as vscode from 'vscode';
 import { localDateOf } from '../../core/dates';
@@ -10,20 +10,19 @@ import { SANDBOX_ENVIRONMENT, activeEnvironmentName, readRequestSettings } from 
 import { SandboxController } from '../account/localSandbox';
 import { Session } from '../account/session';
 import { DateRange, describeRange, lastDays } from './filters';
-import { TreeNodes, ViewNode, recordTooltip, treeItem } from './nodes';
-import { RecordStore } from './loadedRecords';
-import { registerTreeCommands } from './commands';
+import { TreeItemNodes, TreeItemNode, recordTooltip, treeItem } from './nodes';
+import { LoadedRecords } from './loadedRecords';
 
 export const VIEW_ID = 'healthData.records';
 export type GroupBy = 'resource' | 'date';
 
-export class RecordsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<ViewNode | undefined | void>();
+export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<TreeItemNode | undefined | void>();
   readonly onDidChangeTreeData = this.emitter.event;
-  private readonly store: RecordStore;
-  private readonly nodes: TreeNodes;
+  private readonly store: LoadedRecords;
+  private readonly nodes: TreeItemNodes;
   private readonly disposables: vscode.Disposable[] = [];
-  private view: vscode.TreeView<ViewNode> | undefined;
+  private view: vscode.TreeView<TreeItemNode> | undefined;
   private mode: GroupBy;
   /** The range follows the defaultDateRange setting until the user picks one. */
   private rangeIsDefault = true;
@@ -35,8 +34,8 @@ export class RecordsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Di
   ) {
     const settings = readRequestSettings();
     this.mode = settings.groupBy;
-    this.store = new RecordStore(session, { range: lastDays(settings.defaultRangeDays), source: undefined }, () => this.showProgress());
-    this.nodes = new TreeNodes(this.store);
+    this.store = new LoadedRecords(session, { range: lastDays(settings.defaultRangeDays), source: undefined }, () => this.showProgress());
+    this.nodes = new TreeItemNodes(this.store);
     this.disposables.push(
       this.emitter,
       this.store,
@@ -58,7 +57,7 @@ export class RecordsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Di
   register(): vscode.Disposable[] {
     this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
     this.updateViewText();
-    return [this.view, ...registerTreeCommands(this)];
+    return [this.view];
   }
 
   get groupBy(): GroupBy {
@@ -78,7 +77,7 @@ export class RecordsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Di
     return this.store.state(kind);
   }
 
-  get selection(): readonly ViewNode[] {
+  get selection(): readonly TreeItemNode[] {
     return this.view?.selection ?? [];
   }
 
@@ -93,7 +92,7 @@ export class RecordsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Di
 
   // ---- TreeDataProvider ----
 
-  async getChildren(element?: ViewNode): Promise<ViewNode[]> {
+  async getChildren(element?: TreeItemNode): Promise<TreeItemNode[]> {
     try {
       if (element) {
         if (element.type === 'resource') this.ensureLoading();
@@ -108,20 +107,20 @@ export class RecordsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Di
     }
   }
 
-  getTreeItem(element: ViewNode): vscode.TreeItem {
+  getTreeItem(element: TreeItemNode): vscode.TreeItem {
     return treeItem(element, this.store);
   }
 
-  resolveTreeItem(item: vscode.TreeItem, element: ViewNode): vscode.TreeItem {
+  resolveTreeItem(item: vscode.TreeItem, element: TreeItemNode): vscode.TreeItem {
     if (element.type === 'record' && item.tooltip === undefined) item.tooltip = recordTooltip(element);
     return item;
   }
 
-  getParent(element: ViewNode): ViewNode | undefined {
+  getParent(element: TreeItemNode): TreeItemNode | undefined {
     return element.parent;
   }
 
-  private async roots(): Promise<ViewNode[]> {
+  private async roots(): Promise<TreeItemNode[]> {
     const env = this.session.active;
     if (!env) {
       if (activeEnvironmentName() === SANDBOX_ENVIRONMENT && !this.sandbox.running) {
@@ -212,7 +211,7 @@ export class RecordsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Di
   }
 
   /** The view node of a record, with its parents, in the current grouping. */
-  findRecordNode(kind: ResourceKind, record: unknown): ViewNode | undefined {
+  findRecordNode(kind: ResourceKind, record: unknown): TreeItemNode | undefined {
     const id = record && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
     const date = localDateOf(record, kind);
     const scope = this.mode === 'date' ? 'all' : kind;

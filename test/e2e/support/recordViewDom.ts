@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // What the end-to-end tests read from the record view's webview document: the findings list,
 // the marks on a JSON node, the zones table, and every trace a smuggled script or element could
 // leave. Each function here runs inside the webview frame (frame.evaluate), so it must stand

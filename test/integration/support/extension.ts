@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { localDateOf } from '../../../src/core/dates';
 import type { ResourceKind } from '../../../src/core/resources';
 import type { HealthDataExtensionApi } from '../../../src/extension/extension';
-import type { ViewNode } from '../../../src/extension/tree/nodes';
+import type { TreeItemNode } from '../../../src/extension/tree/nodes';
 import type { Sandbox } from '../../../src/sandbox/server';
 
 export const EXTENSION_ID = 'health-data-tools.health-data-explorer';
@@ -74,24 +74,24 @@ export async function setSetting(key: string, value: unknown): Promise<void> {
 }
 
 /** The Records view's roots once every load the view started has finished. */
-export async function treeRoots(api: HealthDataExtensionApi): Promise<ViewNode[]> {
+export async function treeRoots(api: HealthDataExtensionApi): Promise<TreeItemNode[]> {
   await api.tree.getChildren();
   await api.tree.whenLoaded();
   return api.tree.getChildren();
 }
 
 /** The root of a resource, once loaded; `message` is the assertion's when there is none. */
-export async function resourceRoot(api: HealthDataExtensionApi, kind: ResourceKind, message = `no root for ${kind}`): Promise<ViewNode> {
+export async function resourceRoot(api: HealthDataExtensionApi, kind: ResourceKind, message = `no root for ${kind}`): Promise<TreeItemNode> {
   const found = (await treeRoots(api)).find((n) => n.type === 'resource' && n.kind === kind);
   assert.ok(found, message);
   return found;
 }
 
-export type RecordViewNode = Extract<ViewNode, { type: 'record' }>;
+export type RecordItemNode = Extract<TreeItemNode, { type: 'record' }>;
 
 /** Every record node under `node`, through months and dates. */
-export async function recordsUnder(api: HealthDataExtensionApi, node: ViewNode): Promise<RecordViewNode[]> {
-  const out: RecordViewNode[] = [];
+export async function recordsUnder(api: HealthDataExtensionApi, node: TreeItemNode): Promise<RecordItemNode[]> {
+  const out: RecordItemNode[] = [];
   for (const child of await api.tree.getChildren(node)) {
     if (child.type === 'record') out.push(child);
     else if (child.type === 'month' || child.type === 'date' || child.type === 'undated') out.push(...(await recordsUnder(api, child)));

@@ -1,8 +1,7 @@
 // Where things are in a JSON text: syntax errors, the spans of values at JSON Pointers
 // (src/core/jsonLocate.ts), and the edits that rename or remove a property (src/core/jsonEdit.ts).
 import * as assert from 'node:assert/strict';
-import { PropertyContext, applyTextEdits, propertiesAt, removePropertyEdit, renamePropertyEdit } from '../../../../src/core/json';
-import { MAX_SYNTAX_ERRORS, locatePointers, parentPointer, parseJsonText } from '../../../../src/core/json';
+import { PropertyContext, applyTextEdits, propertiesAt, removePropertyEdit, renamePropertyEdit, MAX_SYNTAX_ERRORS, locatePointers, parentPointer, parseJsonText } from '../../../../src/core/json';
 
 /** The text a span covers. */
 const at = (text: string, span: { offset: number; length: number } | undefined): string | undefined =>

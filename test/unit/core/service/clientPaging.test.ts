@@ -1,10 +1,7 @@
 // Whole lists from the sandbox: Link paging, offset paging, a server that caps `limit`, pages in
 // parallel when the total is known, wrappers, repeated records and a looping next link.
 import * as assert from 'node:assert/strict';
-import { HealthDataClient } from '../../../../src/core/service';
-import { splitUrl } from '../../../../src/core/service';
-import { idsSeen, keepFirstOfEachId, textHash } from '../../../../src/core/service';
-import { parseLinkHeader, readList } from '../../../../src/core/service';
+import { HealthDataClient, splitUrl, idsSeen, keepFirstOfEachId, textHash, parseLinkHeader, readList } from '../../../../src/core/service';
 import { Sandbox } from '../../../../src/sandbox/server';
 import { LeakWatch, ids, requestsTo, sandboxWith } from '../../support/client';
 

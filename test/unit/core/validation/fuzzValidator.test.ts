@@ -3,9 +3,8 @@
 // it reads; and no `__proto__` or `constructor.prototype` key reaches a prototype.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { validatePayloadText } from '../../../../src/core/validation';
+import { validatePayloadText, ValidationResult, checkClientTokenReply, detectKind, validate, validatePayload } from '../../../../src/core/validation';
 import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
-import { ValidationResult, checkClientTokenReply, detectKind, validate, validatePayload } from '../../../../src/core/validation';
 import { FUZZ_COUNT, FUZZ_NOW, FUZZ_SEED, HOSTILE_STRINGS, HostileRecord, assertPrototypesUnchanged, hostileRecords, prototypeSnapshot, sharedHostileRecords } from '../../support/hostileRecords';
 
 const KINDS: Array<ResourceKind | undefined> = [undefined, ...RESOURCES.map((r) => r.kind)];

@@ -5,9 +5,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyTextEdits } from '../../../../src/core/json';
-import { PlacedFinding, deprecatedFieldFixes, deprecatedReplacement, validatePayloadText } from '../../../../src/core/validation';
+import { PlacedFinding, deprecatedFieldFixes, deprecatedReplacement, validatePayloadText, SCHEMA_DOCUMENTS, compiledSchema } from '../../../../src/core/validation';
 import { RESOURCES } from '../../../../src/core/resources';
-import { SCHEMA_DOCUMENTS, compiledSchema } from '../../../../src/core/validation';
 import { ACTIVITY } from '../../../fixtures/payloads';
 import { repoRoot } from '../../support/repo';
 

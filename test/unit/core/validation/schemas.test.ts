@@ -13,8 +13,7 @@ import {
   compiledSchema,
   schemaFor,
 } from '../../../../src/core/validation';
-import { DATE_FORMAT, DATE_TIME_FORMAT, fastDate, fastDateTime } from '../../../../src/core/validation';
-import { checkClientTokenReply } from '../../../../src/core/validation';
+import { DATE_FORMAT, DATE_TIME_FORMAT, fastDate, fastDateTime, checkClientTokenReply } from '../../../../src/core/validation';
 import { repoRoot } from '../../support/repo';
 
 const dir = join(repoRoot, 'src', 'core', 'validation', 'schemas');

@@ -6,8 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_TEXT, resolvePointer } from '../../../../src/core/views';
-import { JsonNode, RecordView, RecordViewModel } from '../../../../src/core/views';
+import { MAX_TEXT, resolvePointer, JsonNode, RecordView, RecordViewModel } from '../../../../src/core/views';
 import { ResourceKind } from '../../../../src/core/resources';
 import { validate } from '../../../../src/core/validation';
 import { FUZZ_COUNT, FUZZ_NOW, FUZZ_SEED, HOSTILE_STRINGS, HostileRecord, POLLUTION_KEY, assertPrototypesUnchanged, fixtureRecords, hostileRecords, prototypeSnapshot } from '../../support/hostileRecords';

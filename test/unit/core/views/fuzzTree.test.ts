@@ -4,9 +4,8 @@
 // is polluted.
 import * as assert from 'node:assert/strict';
 import { isCalendarDate } from '../../../../src/core/dates';
-import { recordTitle } from '../../../../src/core/views';
+import { recordTitle, buildDateFirstTree, buildResourceTree, escapeMarkdown, recordNode, statusOf, tooltipMarkdown } from '../../../../src/core/views';
 import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
-import { buildDateFirstTree, buildResourceTree, escapeMarkdown, recordNode, statusOf, tooltipMarkdown } from '../../../../src/core/views';
 import { FUZZ_COUNT, FUZZ_SEED, HOSTILE_KEYS, HOSTILE_STRINGS, HostileRecord, assertPrototypesUnchanged, prototypeSnapshot, sharedHostileRecords } from '../../support/hostileRecords';
 
 const KINDS = RESOURCES.map((r) => r.kind);

@@ -4,13 +4,10 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Finding, FindingKind } from '../../../../src/core/validation';
-import { LARGE_BYTES, MAX_DEPTH, MAX_TEXT, PAGE_SIZE, anchorOf, estimateSize } from '../../../../src/core/views';
-import { JsonNode, RecordView, RecordViewModel, emptyRecordViewModel, titleOf } from '../../../../src/core/views';
+import { Finding, FindingKind, validate } from '../../../../src/core/validation';
+import { LARGE_BYTES, MAX_DEPTH, MAX_TEXT, PAGE_SIZE, anchorOf, estimateSize, JsonNode, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, parseWebviewMessage } from '../../../../src/core/views';
 import { ACTIVITY_NUMBER_FIELDS, ResourceKind } from '../../../../src/core/resources';
-import { validate } from '../../../../src/core/validation';
 import { contentSecurityPolicy, newNonce, recordViewHtml } from '../../../../src/extension/recordView/html';
-import { parseWebviewMessage } from '../../../../src/core/views';
 import { repoRoot } from '../../support/repo';
 
 const root = repoRoot;
