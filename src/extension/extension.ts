@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { registerAccountCommands } from './account/commands';
 import { Credentials } from './account/credentials';
-import { registerPayloadValidation } from './payloadValidation';
+import { DocumentValidator, registerPayloadValidation } from './payloadValidation';
 import { RecordViews } from './recordView/recordViews';
 import { registerRequestCommands } from './requests/commands';
 import { SandboxController } from './account/localSandbox';
@@ -12,6 +12,7 @@ import { Session } from './account/session';
 import { TokenStatusBar } from './account/statusBar';
 import { registerTreeCommands } from './tree/commands';
 import { RecordsTreeProvider } from './tree/recordsTreeProvider';
+import { registerValidationReport } from './validationReport';
 
 export interface HealthDataExtensionApi {
   /** For the integration tests: the live session and the sandbox controller. */
@@ -42,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const tree = new RecordsTreeProvider(session, sandbox);
   const recordViews = new RecordViews(context.extensionUri, session);
   const statusBar = new TokenStatusBar(session);
+  const payloadValidator = new DocumentValidator(log);
   context.subscriptions.push(
     log,
     credentials,
@@ -53,7 +55,8 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...registerAccountCommands(session, sandbox),
     ...registerTreeCommands(tree, recordViews),
     ...registerRequestCommands(session, tree, recordViews),
-    ...registerPayloadValidation(log),
+    ...registerPayloadValidation(log, payloadValidator),
+    ...registerValidationReport(payloadValidator),
     recordViews,
     ...recordViews.register(),
   );
