@@ -6,18 +6,15 @@ import { createWriteStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { HealthDataError } from '../core/errors';
 import {
-  LineIndex,
   REPORT_FORMATS,
   type ReportFormat,
   ReportTally,
   type ReportWriter,
   createReportWriter,
   parseFailOn,
-  payloadProblem,
-  payloadRecords,
+  payloadReport,
   reportFileFor,
 } from '../core/reports';
-import { validatePayloadText } from '../core/validation';
 import { resolveResource } from './records';
 import { Output, printable } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
@@ -136,14 +133,12 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
       emit(writer.endFile());
       continue;
     }
-    const validation = validatePayloadText(text, { kind });
-    const lines = new LineIndex(text);
-    const problem = payloadProblem(text, validation, lines);
-    if (problem !== undefined) {
+    const report = payloadReport(text, { kind });
+    if ('problem' in report) {
       tally.problem();
-      emit(writer.problem(problem));
+      emit(writer.problem(report.problem));
     } else {
-      for (const record of payloadRecords(text, validation, lines)) {
+      for (const record of report.records) {
         tally.record(record);
         emit(writer.record(record));
       }

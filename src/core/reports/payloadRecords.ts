@@ -3,8 +3,8 @@
 // export share, so both place findings where the Problems panel does.
 
 import { localDateOf } from '../dates';
-import type { PayloadTextValidation } from '../validation';
-import { recordAt } from '../validation';
+import type { PayloadTextOptions, PayloadTextValidation, RecordValidation } from '../validation';
+import { recordAt, validatePayload, validatePayloadText } from '../validation';
 import type { FileProblem, ReportFinding, ReportRecord } from './model';
 import { LineIndex } from './textPositions';
 
@@ -41,7 +41,46 @@ export function* payloadRecords(text: string, validation: PayloadTextValidation,
       const f = validation.findings[next];
       findings.push({ kind: f.kind, pointer: f.pointer, message: f.message, range: lines.rangeOf(f.offset, f.length) });
     }
-    const date = r.kind === undefined ? undefined : localDateOf(recordAt(validation.payload, r.pointer), r.kind);
-    yield { index: r.index, kind: r.kind, id: r.id, date, valid: r.valid, findings };
+    yield reportRecord(r, validation.payload, findings);
   }
+}
+
+function reportRecord(r: RecordValidation, payload: unknown, findings: readonly ReportFinding[]): ReportRecord {
+  const date = r.kind === undefined ? undefined : localDateOf(recordAt(payload, r.pointer), r.kind);
+  return { index: r.index, kind: r.kind, id: r.id, date, valid: r.valid, findings };
+}
+
+/** What a report says of one payload text: a file problem, or its records. */
+export type PayloadReport = { readonly problem: FileProblem } | { readonly records: Iterable<ReportRecord> };
+
+/**
+ * Validates a payload text for a report: findings placed on the text as the Problems panel places
+ * them. A text nested too deeply to walk for positions (tens of thousands of levels) is still
+ * validated, its findings without ranges.
+ */
+export function payloadReport(text: string, options: PayloadTextOptions = {}): PayloadReport {
+  let validation: PayloadTextValidation;
+  try {
+    validation = validatePayloadText(text, options);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return unplacedReport(text, options);
+  }
+  const lines = new LineIndex(text);
+  const problem = payloadProblem(text, validation, lines);
+  return problem ? { problem } : { records: payloadRecords(text, validation, lines) };
+}
+
+function unplacedReport(text: string, options: PayloadTextOptions): PayloadReport {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    return { problem: { message: 'is not valid JSON' } };
+  }
+  const records = validatePayload(payload, options.kind, options);
+  if (records.length === 0) return { problem: { message: 'holds an empty list: nothing to validate' } };
+  return {
+    records: records.map((r) => reportRecord(r, payload, r.findings.map((f) => ({ kind: f.kind, pointer: r.pointer + f.path, message: f.message })))),
+  };
 }

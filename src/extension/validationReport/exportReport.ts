@@ -4,8 +4,7 @@
 // (an open editor's, unsaved changes included) and the same options (language, kind chosen).
 
 import * as vscode from 'vscode';
-import { LineIndex, type ReportEntry, SarifWriter, payloadProblem, payloadRecords, reportFileFor, writeReport } from '../../core/reports';
-import { validatePayloadText } from '../../core/validation';
+import { type ReportEntry, SarifWriter, payloadReport, reportFileFor, writeReport } from '../../core/reports';
 import { DocumentValidator, matchesValidationGlob, validationGlob } from '../payloadValidation';
 
 export const EXPORT_VALIDATION_REPORT_COMMAND = 'healthData.exportValidationReport';
@@ -70,10 +69,8 @@ async function entryOf(uri: vscode.Uri, validator: DocumentValidator, baseFolder
     return { file, problem: { message: vscode.l10n.t('could not be read: {0}', err instanceof Error ? err.message : String(err)) } };
   }
   if (!payload.text.trim()) return { file, problem: { message: vscode.l10n.t('is empty') } };
-  const validation = validatePayloadText(payload.text, validator.optionsFor(payload));
-  const lines = new LineIndex(payload.text);
-  const problem = payloadProblem(payload.text, validation, lines);
-  return problem ? { file, problem } : { file, records: [...payloadRecords(payload.text, validation, lines)] };
+  const report = payloadReport(payload.text, validator.optionsFor(payload));
+  return 'problem' in report ? { file, problem: report.problem } : { file, records: [...report.records] };
 }
 
 async function askTarget(baseFolder: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
