@@ -93,14 +93,21 @@ export async function exportValidationReport(validator: DocumentValidator, arg?:
   const target = args.target !== undefined ? asUri(args.target) : await askTarget(baseFolder);
   if (target === undefined) return undefined;
   const text = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Validating {0} files for the report…', uris.length) },
-    async () => {
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Validating {0} files for the report…', uris.length), cancellable: true },
+    async (progress, cancel) => {
       const entries: ReportEntry[] = [];
-      for (const uri of uris) entries.push(await entryOf(uri, validator, baseFolder));
+      for (const uri of uris) {
+        // One file at a time, letting the extension host breathe between them; stop when asked.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (cancel.isCancellationRequested) return undefined;
+        entries.push(await entryOf(uri, validator, baseFolder));
+        progress.report({ increment: 100 / uris.length });
+      }
       const writer = new SarifWriter({ baseFolder: baseFolder?.scheme === 'file' ? baseFolder.fsPath : undefined, toolVersion: extensionVersion() });
       return { report: writeReport(writer, entries), results: countResults(entries) };
     },
   );
+  if (text === undefined) return undefined;
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text.report));
   const open = vscode.l10n.t('Open Report');
   const message =
