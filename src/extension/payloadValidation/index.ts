@@ -16,7 +16,7 @@ export function registerPayloadValidation(log: vscode.LogOutputChannel, validato
   return [
     validator,
     live,
-    registerValidatePayloadCommand(validator, live),
+    ...registerValidatePayloadCommand(validator, live),
     vscode.languages.registerCodeActionsProvider(
       [{ language: 'json' }, { language: 'jsonc' }],
       new DeprecatedFieldQuickFix(validator.collection),
