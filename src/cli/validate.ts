@@ -4,6 +4,7 @@
 
 import { createWriteStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { HealthDataError } from '../core/errors';
 import {
   REPORT_FORMATS,
@@ -30,7 +31,7 @@ async function readPayload(file: string, stdin: NodeJS.ReadableStream): Promise<
     for await (const chunk of stdin) {
       const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
       size += buf.length;
-      if (size > MAX_PAYLOAD_BYTES) throw new Error(`standard input is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB`);
+      if (size > MAX_PAYLOAD_BYTES) throw new Error(`is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB; larger input is not validated`);
       chunks.push(buf);
     }
     return Buffer.concat(chunks).toString('utf8');
@@ -111,6 +112,10 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     failOn = parseFailOn(flags['fail-on']);
   } catch (err) {
     throw new HealthDataError('usage', `${(err as Error).message}.`);
+  }
+  if (flags.out !== undefined && files.some((f) => f !== '-' && resolve(cwd, f) === resolve(cwd, flags.out ?? ''))) {
+    // The report would overwrite a payload before it is read.
+    throw new HealthDataError('usage', `--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);
   }
   const tally = new ReportTally(failOn);
   const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;

@@ -121,6 +121,14 @@ describe('CLI: validation reports, schemas and types', function () {
       assert.match(t.stdout, /\u001b\[/, 'colour on the terminal, as asked');
     });
 
+    it('refuses to write the report over a file it validates (exit 2), leaving the file as it was', async () => {
+      const payload = file('payload.json', readFileSync(examples[0], 'utf8'));
+      const r = await cli(['validate', payload, examples[1], '--format', 'sarif', '--out', payload]);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /--out .*payload\.json is one of the files to validate/);
+      assert.equal(readFileSync(payload, 'utf8'), readFileSync(examples[0], 'utf8'));
+    });
+
     it('says when the report cannot be written (exit 1), and no stack trace', async () => {
       const r = await cli(['validate', examples[0], '--format', 'junit', '--out', join(dir, 'no', 'such', 'dir', 'r.xml')]);
       assert.equal(r.code, 1);
