@@ -3,7 +3,7 @@
 // record through is no check.
 
 import { FINDING_KINDS, type FindingKind } from '../validation';
-import type { ReportRecord } from './model';
+import type { ReportFinding, ReportRecord } from './model';
 
 export type FailOn = ReadonlySet<FindingKind>;
 export const DEFAULT_FAIL_ON: FailOn = new Set<FindingKind>(['error']);
@@ -23,8 +23,13 @@ export function parseFailOn(values: readonly string[] | undefined): FailOn {
   return kinds;
 }
 
+/** Whether a finding fails the run: an error, or a kind --fail-on names. */
+export function findingFails(finding: Pick<ReportFinding, 'kind'>, failOn: FailOn): boolean {
+  return finding.kind === 'error' || failOn.has(finding.kind);
+}
+
 export function recordFails(record: ReportRecord, failOn: FailOn): boolean {
-  return !record.valid || record.findings.some((f) => failOn.has(f.kind));
+  return !record.valid || record.findings.some((f) => findingFails(f, failOn));
 }
 
 /** Counts of a run, added to as it goes. */

@@ -3,7 +3,7 @@
 // (errors, and the kinds of --fail-on), and an error for a file that could not be validated.
 // One file's cases are held until the file ends, since the suite's counts come first.
 
-import { DEFAULT_FAIL_ON, type FailOn, recordFails } from './failOn';
+import { DEFAULT_FAIL_ON, type FailOn, findingFails, recordFails } from './failOn';
 import type { FileProblem, ReportFile, ReportFinding, ReportRecord, ReportWriter } from './model';
 import { lineColumn, recordName } from './place';
 import { xmlText } from './safeText';
@@ -58,12 +58,12 @@ export class JunitWriter implements ReportWriter {
     let body = '';
     if (fails) {
       this.failures++;
-      const failing = record.findings.filter((f) => f.kind === 'error' || failOn.has(f.kind));
+      const failing = record.findings.filter((f) => findingFails(f, failOn));
       const counts = failing.length === 1 ? '1 finding' : `${failing.length} findings`;
       const type = failing.some((f) => f.kind === 'error') ? 'error' : failing[0]?.kind ?? 'error';
       body += `      <failure message="${xmlText(`${counts}: ${failing[0]?.message ?? 'invalid'}`)}" type="${type}">${xmlText(failing.map(findingLine).join('\n'), true)}</failure>\n`;
     }
-    const others = record.findings.filter((f) => !fails || !(f.kind === 'error' || failOn.has(f.kind)));
+    const others = record.findings.filter((f) => !fails || !findingFails(f, failOn));
     if (others.length > 0) body += `      <system-out>${xmlText(others.map(findingLine).join('\n'), true)}</system-out>\n`;
     const name = xmlText(recordName(record));
     this.cases.push(body ? `    <testcase name="${name}" classname="${this.className}">\n${body}    </testcase>\n` : `    <testcase name="${name}" classname="${this.className}"/>\n`);
