@@ -2,6 +2,7 @@
 // `--verbose` and anywhere else an exchange is shown as text. Credentials are already redacted
 // in an exchange; `clean` makes each value safe for where it is printed (a terminal, a log).
 
+import { RESOURCES } from '../resources';
 import type { Exchange } from '../service';
 
 export interface ExchangeTextOptions {
@@ -39,4 +40,51 @@ export function exchangeLines(exchange: Exchange, options: ExchangeTextOptions =
   }
   if (exchange.error) lines.push(`  failed (${clean(exchange.error.kind, 20)}): ${clean(exchange.error.message, 500)}`);
   return lines;
+}
+
+/**
+ * A short name for an exchange, in the service's words: `Activity 2026-11-20`, `Heart rate list
+ * 2026-11-01…2026-11-10`, `Body fat latest`, `Token mint`. Raw values are left as they are;
+ * the caller makes them safe for where they are shown.
+ */
+export function exchangeTitle(exchange: Exchange): string {
+  if (exchange.endpoint === 'token') return 'Token mint';
+  const def = exchange.resource === undefined ? undefined : RESOURCES.find((r) => r.kind === exchange.resource);
+  const name = def?.shortLabel ?? 'Request';
+  const { path, query } = splitUrl(exchange.url);
+  const last = decodeSegment(path.slice(path.lastIndexOf('/') + 1));
+  switch (exchange.endpoint) {
+    case 'getByDate':
+      return `${name} ${last}`;
+    case 'getById':
+      return `${name} id ${last.length > 16 ? `${last.slice(0, 15)}…` : last}`;
+    case 'getLatest':
+      return `${name} latest`;
+    case 'list': {
+      const start = query.get('start_date');
+      const end = query.get('end_date');
+      const offset = query.get('offset');
+      return `${name} list${start && end ? ` ${start}…${end}` : ''}${offset && offset !== '0' ? ` from ${offset}` : ''}`;
+    }
+    default:
+      return `${exchange.method} ${path}`;
+  }
+}
+
+function splitUrl(url: string): { path: string; query: URLSearchParams } {
+  const afterScheme = url.indexOf('://');
+  const start = afterScheme < 0 ? 0 : url.indexOf('/', afterScheme + 3);
+  const rest = start < 0 ? '/' : url.slice(start);
+  const q = rest.search(/[?#]/);
+  const path = q < 0 ? rest : rest.slice(0, q);
+  const query = q < 0 || rest[q] === '#' ? '' : rest.slice(q + 1).split('#')[0];
+  return { path, query: new URLSearchParams(query) };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -118,7 +118,6 @@ export function dataRequest(url: string): CodeRequest {
 
 function checkedHeader(name: string, value: string): readonly [string, string] {
   if (!HEADER_NAME.test(name)) throw new HealthDataError('usage', 'A request header has a name HTTP does not allow, so the exchange cannot be copied as code.');
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
   if (/[\u0000-\u001f\u007f]/.test(value)) throw new HealthDataError('usage', `The request header ${name} holds a control character, which no HTTP request can carry.`);
   return [name, value];
 }
