@@ -33,7 +33,7 @@ export function exchangeLines(exchange: Exchange, options: ExchangeTextOptions =
   if (exchange.attempts.length > 1 || exchange.attempts.some((a) => a.error)) {
     exchange.attempts.forEach((attempt, i) => {
       const parts = [`attempt ${i + 1}: ${attempt.status ?? 'no reply'}`, `${attempt.durationMs} ms`];
-      if (attempt.error) parts.push(clean(attempt.error, 300));
+      if (attempt.error && attempt.error !== attempt.retryReason) parts.push(clean(attempt.error, 300));
       if (attempt.retryReason) parts.push(`retried${attempt.waitMs !== undefined ? ` after ${attempt.waitMs} ms` : ''}: ${clean(attempt.retryReason, 200)}`);
       lines.push(`  ${parts.join(' · ')}`);
     });
