@@ -82,6 +82,28 @@ describe('reliability: no secret or token in any sink', function () {
     return result;
   };
 
+  /** Copy as Code of every exchange the session keeps, in every language, the clipboard noted each time. */
+  const copyEveryExchange = async () => {
+    const exchanges = api.session.recentExchanges();
+    assert.ok(exchanges.length > 0, 'no exchange was kept');
+    note('the session\'s exchanges', exchanges);
+    for (const [i, exchange] of exchanges.entries()) {
+      for (const language of i < 15 ? ['curl', 'fetch', 'python'] : ['curl']) {
+        await run('healthData.copyAsCode', { exchangeId: exchange.id }, { language, includeLiveToken: false });
+        note(`clipboard after Copy as Code (${language})`, await vscode.env.clipboard.readText());
+      }
+    }
+  };
+  /** Compare on pairs of the exchanges kept with a body, their diff documents noted. */
+  const compareEveryPair = async () => {
+    const exchanges = api.session.recentExchanges().filter((e) => e.purpose === 'data' && e.responseBody !== undefined);
+    for (let i = 0; i + 1 < exchanges.length && i < 20; i++) {
+      const result = (await run('healthData.compareExchanges', exchanges[i], exchanges[i + 1])) as { left: vscode.Uri; right: vscode.Uri } | undefined;
+      if (!result) continue;
+      for (const uri of [result.left, result.right]) note(`compare document ${uri.toString()}`, (await vscode.workspace.openTextDocument(uri)).getText());
+    }
+  };
+
   before(async () => {
     rejections = trackUnhandledRejections();
     api = await extensionApi();
@@ -158,6 +180,8 @@ describe('reliability: no secret or token in any sink', function () {
         await run('healthData.selectEnvironment', { environment: DEFAULT_ENVIRONMENT });
       },
       'healthData.clearCredentials': () => run('healthData.clearCredentials', { environment: DEFAULT_ENVIRONMENT, confirm: false }),
+      'healthData.copyAsCode': () => copyEveryExchange(),
+      'healthData.compareExchanges': () => compareEveryPair(),
     };
     const contributed = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.commands as Array<{ command: string }>).map((c) => c.command);
     assert.deepEqual(contributed.filter((c) => !plan[c]), [], 'commands this sweep does not run');
@@ -188,6 +212,9 @@ describe('reliability: no secret or token in any sink', function () {
     for (const fault of slow) await meet(fault, false);
     await config.update('token.presentation', 'query', vscode.ConfigurationTarget.Global);
     for (const fault of [...quick.slice(0, 7), slow[5]]) await meet(fault, true);
+    // Every exchange so far (faults, retries, the token in the query) copied as code and compared.
+    await copyEveryExchange();
+    await compareEveryPair();
     await config.update('token.presentation', undefined, vscode.ConfigurationTarget.Global);
     for (const fault of ['no-expires-in', 'non-jwt-token', '500', 'html', 'latency', 'reset'] as const) {
       service.addFault({ fault, path: '/v1/admin/token', ...(fault === 'latency' ? { latencyMs: 60_000 } : {}) });
