@@ -9,7 +9,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { decodeJwtClaims } from '../../src/core/service';
+import { comparableExchanges } from '../../src/core/exchanges';
+import { Exchange, decodeJwtClaims } from '../../src/core/service';
 import { RESOURCES, ResourceKind } from '../../src/core/resources';
 import { DEFAULT_ENVIRONMENT } from '../../src/extension/account/environments';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
@@ -68,7 +69,7 @@ function captureWindow(): () => void {
 }
 
 describe('reliability: no secret or token in any sink', function () {
-  this.timeout(180_000);
+  this.timeout(300_000);
   let api: HealthDataExtensionApi;
   let service: Sandbox;
   let restoreWindow: () => void;
@@ -82,26 +83,45 @@ describe('reliability: no secret or token in any sink', function () {
     return result;
   };
 
-  /** Copy as Code of every exchange the session keeps, in every language, the clipboard noted each time. */
+  /**
+   * Copy as Code of the session's exchanges, one of each kind (token or data, endpoint, status,
+   * attempts, token in the query), in every language, the clipboard noted each time; and all
+   * the exchanges kept, as they are.
+   */
   const copyEveryExchange = async () => {
     const exchanges = api.session.recentExchanges();
     assert.ok(exchanges.length > 0, 'no exchange was kept');
     note('the session\'s exchanges', exchanges);
-    for (const [i, exchange] of exchanges.entries()) {
-      for (const language of i < 15 ? ['curl', 'fetch', 'python'] : ['curl']) {
+    const kinds = new Map<string, (typeof exchanges)[number]>();
+    for (const e of exchanges) {
+      const kind = [e.purpose, e.endpoint, e.status, e.attempts.length > 1, e.url.includes('access_token'), e.error?.kind].join('|');
+      if (!kinds.has(kind)) kinds.set(kind, e);
+    }
+    for (const exchange of [...kinds.values()].slice(0, 20)) {
+      for (const language of ['curl', 'fetch', 'python']) {
         await run('healthData.copyAsCode', { exchangeId: exchange.id }, { language, includeLiveToken: false });
         note(`clipboard after Copy as Code (${language})`, await vscode.env.clipboard.readText());
       }
     }
   };
-  /** Compare on pairs of the exchanges kept with a body, their diff documents noted. */
+  /** Compare on pairs of replies of the same endpoint (and one pair that is not), their diff documents noted. */
   const compareEveryPair = async () => {
     const exchanges = api.session.recentExchanges().filter((e) => e.purpose === 'data' && e.responseBody !== undefined);
-    for (let i = 0; i + 1 < exchanges.length && i < 20; i++) {
-      const result = (await run('healthData.compareExchanges', exchanges[i], exchanges[i + 1])) as { left: vscode.Uri; right: vscode.Uri } | undefined;
+    const pairs: Array<[Exchange, Exchange]> = [];
+    for (const [i, left] of exchanges.entries()) {
+      const right = exchanges.slice(i + 1).find((e) => comparableExchanges(left, e));
+      if (right && pairs.length < 6) pairs.push([left, right]);
+    }
+    const other = exchanges.find((e) => !comparableExchanges(exchanges[0], e));
+    if (other) pairs.push([exchanges[0], other]);
+    let compared = 0;
+    for (const [left, right] of pairs) {
+      const result = (await run('healthData.compareExchanges', left, right)) as { left: vscode.Uri; right: vscode.Uri } | undefined;
       if (!result) continue;
+      compared++;
       for (const uri of [result.left, result.right]) note(`compare document ${uri.toString()}`, (await vscode.workspace.openTextDocument(uri)).getText());
     }
+    assert.ok(compared > 0, 'nothing was compared');
   };
 
   before(async () => {
