@@ -3,6 +3,8 @@
 
 import * as vscode from 'vscode';
 import { registerAccountCommands } from './account/commands';
+import { registerCompare } from './compare/commands';
+import { registerCopyAsCode } from './copyAsCode/commands';
 import { Credentials } from './account/credentials';
 import { DocumentValidator, registerPayloadValidation } from './payloadValidation';
 import { RecordViews } from './recordView/recordViews';
@@ -57,6 +59,8 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...registerRequestCommands(session, tree, recordViews),
     ...registerPayloadValidation(log, payloadValidator),
     ...registerValidationReport(payloadValidator),
+    ...registerCopyAsCode(session),
+    ...registerCompare(session),
     recordViews,
     ...recordViews.register(),
   );
