@@ -20,7 +20,9 @@ Usage:
   health-data get <heart-rate|activity|body-fat> [<id>|<YYYY-MM-DD>]
                                                      one record; \`get body-fat\` alone is the latest reading
   health-data list <resource> [--from D] [--to D] [--source S] [--limit N] [--all]
-  health-data validate <file...> [--kind K]          exit 1 when any record has an error (- reads stdin)
+  health-data validate <file...> [--kind K] [--all-findings]
+                                                     exit 1 when any record has an error (- reads stdin);
+                                                     repeated findings grouped unless --all-findings
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
 
@@ -68,7 +70,7 @@ const COMMANDS = {
     limit: { type: 'string' },
     all: { type: 'boolean' },
   },
-  validate: { ...COMMON, kind: { type: 'string' } },
+  validate: { ...COMMON, kind: { type: 'string' }, 'all-findings': { type: 'boolean' } },
   sandbox: {
     ...COMMON,
     port: { type: 'string' },
