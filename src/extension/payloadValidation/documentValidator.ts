@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { PayloadTextValidation, validatePayloadText } from '../../core/validation';
 import { ResourceKind } from '../../core/resources';
-import { diagnosticsOf } from './diagnostics';
+import { diagnosticsOf, unknownFieldSeverity } from './diagnostics';
 
 /** How a document's records get their kind: given for all, or for those whose kind is not detected. */
 export interface KindChoice {
@@ -28,7 +28,7 @@ export class DocumentValidator implements vscode.Disposable {
     const effective = choice ?? this.choices.get(key) ?? {};
     const started = performance.now();
     const validation = validatePayloadText(document.getText(), { ...effective, jsonc: document.languageId === 'jsonc' });
-    this.collection.set(document.uri, diagnosticsOf(document, validation));
+    this.collection.set(document.uri, diagnosticsOf(document, validation, unknownFieldSeverity()));
     const ms = performance.now() - started;
     this.log.debug(
       `validated ${document.uri.toString(true)} v${document.version} in ${ms.toFixed(1)} ms: ` +
