@@ -82,6 +82,18 @@ describe('sandbox: nothing dated after now', () => {
     }
   });
 
+  it('gives a record the same id whenever the sandbox starts on the same day', async () => {
+    const early = await startSandbox({ now: Date.parse('2026-11-23T00:30:00Z'), days: 2, seed: 'clock' });
+    const late = await startSandbox({ now: Date.parse('2026-11-23T23:30:00Z'), days: 2, seed: 'clock' });
+    try {
+      for (const def of RESOURCES.filter((d) => d.kind !== 'bodyFat')) {
+        assert.deepEqual(early.dataset[def.kind].map((r) => r.id), late.dataset[def.kind].map((r) => r.id), def.kind);
+      }
+    } finally {
+      await Promise.all([early.close(), late.close()]);
+    }
+  });
+
   it('refuses a clock that is not a number', async () => {
     await assert.rejects(startSandbox({ now: Number.NaN }), /now must be a time/);
   });
