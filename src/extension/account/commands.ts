@@ -140,7 +140,7 @@ export function registerAccountCommands(session: Session, sandbox: SandboxContro
     } catch (err) {
       if (!(err instanceof HealthDataError && err.kind === 'auth')) {
         // The service could not be asked (down, unreachable): the credentials may well be right.
-        void showError(session, err, vscode.l10n.t('Credentials saved, but they could not be checked'));
+        void showError(session, err, vscode.l10n.t('Credentials saved, but the check failed'));
         return true;
       }
       const reenter = vscode.l10n.t('Re-enter');
