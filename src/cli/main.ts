@@ -23,8 +23,9 @@ Usage:
                                                      get, list: --verbose prints each request and reply
                                                      (status, headers, timing, attempts; no token) to stderr;
                                                      --curl prints the request as a cURL command, sends nothing
-  health-data validate <file...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS]
-                                                     exit 1 when any record has an error (- reads stdin)
+  health-data validate <file...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS] [--all-findings]
+                                                     exit 1 when any record has an error (- reads stdin);
+                                                     in text, repeated findings grouped unless --all-findings
   health-data schemas [--out DIR]                    the records' JSON Schemas (2020-12); without --out, one JSON object
   health-data types [--out FILE]                     TypeScript declarations of the records, made from the schemas
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
@@ -83,7 +84,7 @@ const COMMANDS = {
     limit: { type: 'string' },
     all: { type: 'boolean' },
   },
-  validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true } },
+  validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true }, 'all-findings': { type: 'boolean' } },
   schemas: { ...COMMON, out: { type: 'string' } },
   types: { ...COMMON, out: { type: 'string' } },
   sandbox: {

@@ -3,7 +3,7 @@
 
 import { DateRangeProblem, dateRangeProblem, isCalendarDate, localDateOf } from '../core/dates';
 import { HealthDataError } from '../core/errors';
-import { headlineOf, recordTitle, shortId, textField } from '../core/views';
+import { headlineOf, recordTitle, textField } from '../core/views';
 import { ResourceDefinition, ResourceKind, findResource, RESOURCES } from '../core/resources';
 import { Finding, validate } from '../core/validation';
 import type { Connection } from './connection';
@@ -130,6 +130,9 @@ function summaryOf(o: Output, findings: Finding[]): string {
 const decodePointerSegment = (s: string): string => s.replace(/~1/g, '/').replace(/~0/g, '~');
 const encodePointerSegment = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/** Ids longer than this are shortened in the table (ObjectIds have 24 characters). */
+const MAX_ID_WIDTH = 40;
+
 export interface ListFlags {
   from?: string;
   to?: string;
@@ -179,6 +182,7 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
     o.out(JSON.stringify(result.records, null, 2));
     return invalid ? 1 : 0;
   }
+  let idsCut = 0;
   const rows = result.records.map((r, i) => {
     const findings = validations[i].findings;
     const zeros = findings.filter((f) => f.kind === 'zero' && f.path.split('/').length === 2).map((f) => f.path.slice(1));
@@ -191,9 +195,13 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
     if (findings.some((f) => f.kind === 'deprecated')) notes.push(`${mark(o, 'deprecated')} userId`);
     const unknown = findings.filter((f) => f.kind === 'unknown').length;
     if (unknown) notes.push(`${mark(o, 'unknown')} ${unknown}`);
+    // The whole id, so it can be pasted into `get`; one too long or unprintable is counted.
+    const id = textField(r, 'id');
+    const shownId = id === undefined ? '?' : printable(id, MAX_ID_WIDTH);
+    if (id !== undefined && shownId !== id) idsCut++;
     return [
       localDateOf(r, def.kind) ?? '?',
-      printable(shortId(textField(r, 'id')) ?? '?', 12),
+      shownId,
       printable(textField(r, 'source') ?? '?', 16),
       printable(headlineOf(r, def.kind) ?? '—', 30),
       notes.join(' '),
@@ -207,6 +215,10 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
   if (result.duplicatesDropped) parts.push(`${result.duplicatesDropped} duplicate${result.duplicatesDropped === 1 ? '' : 's'} dropped`);
   if (invalid) parts.push(paint(o, 'red', `${invalid} invalid`));
   o.out(parts.join(', '));
+  if (idsCut) {
+    const one = idsCut === 1;
+    o.out(paint(o, 'yellow', `${idsCut} ${one ? 'id is' : 'ids are'} too long or ${one ? 'holds' : 'hold'} characters a terminal cannot show, so ${one ? 'it is' : 'they are'} shortened above: add --json for the exact ids to pass to \`health-data get ${def.cliName} <id>\`.`));
+  }
   if (!result.complete) o.out(paint(o, 'yellow', flags.all ? 'The list is incomplete: paging stopped early.' : 'More records exist: add --all to fetch every page.'));
   return invalid ? 1 : 0;
 }

@@ -56,6 +56,8 @@ export interface ValidateFlags {
   format?: string;
   out?: string;
   'fail-on'?: string[];
+  /** Every finding of every record in the text report, instead of repeated ones grouped. */
+  'all-findings'?: boolean;
 }
 
 function formatOf(flags: ValidateFlags): ReportFormat {
@@ -123,7 +125,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   // A report in a file has no colour: it is read later, elsewhere.
   const writer: ReportWriter =
     format === 'text'
-      ? new TextReportWriter(out ? { color: false } : o, tally)
+      ? new TextReportWriter(out ? { color: false } : o, tally, flags['all-findings'] === true)
       : createReportWriter(format, { baseFolder: cwd, failOn, toolVersion: VERSION });
   emit(writer.start());
   for (const file of files) {

@@ -109,11 +109,15 @@ async function runAction(action: ActionName, button: HTMLButtonElement): Promise
   }
 }
 
+/** Where the record came from (its environment and host), from the last render message. */
+let origin: string | undefined;
+
 function renderHeading(m: RecordViewModel, s: RecordViewStrings): void {
   heading.replaceChildren();
   heading.append(el('h1', 'title', m.title));
   const sub = el('p', 'subtitle');
   if (m.kindLabel) sub.append(el('span', 'kind', m.kindLabel));
+  if (origin) sub.append(el('span', 'origin', origin));
   if (m.root) {
     const verdict = el('span', m.valid ? 'verdict verdict-valid' : 'verdict verdict-invalid');
     const icon = el('span', 'badge-icon', m.valid ? '✔' : '✖');
@@ -249,6 +253,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   switch (message.type) {
     case 'render':
       persist = message.persist;
+      origin = typeof message.origin === 'string' ? message.origin : undefined;
       render(message.model, message.strings);
       saveState();
       return;

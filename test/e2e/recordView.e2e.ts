@@ -188,8 +188,13 @@ async function node(frame: Frame, pointer: string): Promise<DomNode> {
 async function assertFindingsMatch(frame: Frame, kind: ResourceKind, record: Obj, themeClass: string): Promise<void> {
   const dom = await frame.evaluate(readRecordView);
   const { valid, findings } = validate(record, kind);
-  // Title, kind and verdict, as text.
-  assert.equal(dom.heading, `${recordTitle(record, kind)}${resource(kind).singular}${valid ? '✔Valid' : '✖Invalid'}`);
+  // Title, kind, where it came from (the environment and host) and verdict, as text.
+  const origin = /^From Local sandbox \(127\.0\.0\.1:\d+\)/;
+  const head = `${recordTitle(record, kind)}${resource(kind).singular}`;
+  assert.ok(dom.heading.startsWith(head), `${dom.heading} starts with ${head}`);
+  const rest = dom.heading.slice(head.length);
+  assert.match(rest, origin, 'the heading names the environment and host the record came from');
+  assert.equal(rest.replace(origin, ''), valid ? '✔Valid' : '✖Invalid');
   assert.equal(dom.title, recordTitle(record, kind).replace(/[\t\n\f\r ]+/g, ' ').trim(), 'the document is titled for the record');
   assert.ok(dom.bodyClass.split(/\s+/).includes(themeClass), `the webview has the theme's class ${themeClass}: "${dom.bodyClass}"`);
   assert.deepEqual(dom.findings, expectedFindings(findings), 'the findings list is the validator’s');

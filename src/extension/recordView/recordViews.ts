@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { textField, PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from '../../core/views';
 import { ResourceKind, isResourceKind } from '../../core/resources';
 import type { Session } from '../account/session';
-import { PanelHost, RecordPanel, sourceOf, webviewOptions } from './recordPanel';
+import { PanelHost, RecordPanel, originOf, sourceOf, webviewOptions } from './recordPanel';
 
 export interface OpenPanelInfo {
   readonly key: string;
@@ -33,10 +33,12 @@ function persistedOf(state: unknown): PersistedRecordView | undefined {
   if (typeof p.key !== 'string' || typeof p.title !== 'string') return undefined;
   if (p.kind !== undefined && !isResourceKind(p.kind)) return undefined;
   const s = (p.source && typeof p.source === 'object' ? p.source : {}) as Record<string, unknown>;
-  const source: RecordSource = {
+  let source: RecordSource = {
     id: typeof s.id === 'string' ? s.id : undefined,
     date: typeof s.date === 'string' ? s.date : undefined,
   };
+  // Where it came from: a panel kept before panels knew it has neither, and asks nothing.
+  if (typeof s.environment === 'string') source = { ...source, environment: s.environment, host: typeof s.host === 'string' ? s.host : undefined };
   const record = p.record && typeof p.record === 'object' && !Array.isArray(p.record) ? p.record : undefined;
   return { kind: p.kind as ResourceKind | undefined, key: p.key, title: p.title, source, record };
 }
@@ -62,8 +64,10 @@ export class RecordViews implements PanelHost, vscode.Disposable {
   createOrShow(kind: ResourceKind | undefined, record: unknown, source?: RecordSource): RecordPanel {
     const key = panelKey(kind, record);
     const existing = this.open.get(key);
+    // A record is opened from the environment in use: the panel says so, and Re-fetch goes there.
+    const origin = originOf(this.session.active);
     if (existing) {
-      existing.show(record);
+      existing.show(record, true, origin);
       return existing;
     }
     const panel = vscode.window.createWebviewPanel(
@@ -72,7 +76,7 @@ export class RecordViews implements PanelHost, vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(this.extensionUri),
     );
-    const view = new RecordPanel(this, panel, key, kind, source ?? sourceOf(kind, record), record);
+    const view = new RecordPanel(this, panel, key, kind, { ...(source ?? sourceOf(kind, record)), ...origin }, record);
     this.open.set(key, view);
     return view;
   }

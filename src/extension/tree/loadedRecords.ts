@@ -32,7 +32,8 @@ export interface ResourceState {
   /** A first page arrived for the current filter and environment. */
   loaded: boolean;
   loading: LoadMode | undefined;
-  error: { message: string; during: LoadMode } | undefined;
+  /** `credentials`: the service refused the client id, secret or access token (401/403 on the token). */
+  error: { message: string; during: LoadMode; credentials: boolean } | undefined;
   /** The records shown are older than a refresh that failed. */
   stale: boolean;
   /** Why the list is known to lack records the service counted, if it is. */
@@ -229,7 +230,7 @@ export class LoadedRecords implements vscode.Disposable {
       if (err instanceof HealthDataError && err.kind === 'cancelled') return;
       const message = errorMessage(this.session, err);
       this.session.log.warn(`Loading ${kind} failed: ${message}`);
-      s.error = { message, during: load.mode };
+      s.error = { message, during: load.mode, credentials: err instanceof HealthDataError && err.kind === 'auth' };
       // A failed refresh leaves what was shown: marked stale, never silently current.
       if (load.mode === 'refresh' && s.loaded) s.stale = true;
     } finally {

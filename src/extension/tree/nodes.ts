@@ -23,7 +23,7 @@ export type TreeItemNode = Base &
     | { readonly type: 'loadMore'; readonly kind: ResourceKind }
     /** A failed load (retry: load that again) or a list known to be incomplete. */
     | { readonly type: 'error'; readonly kind: ResourceKind | undefined; readonly message: string; readonly incomplete: boolean }
-    | { readonly type: 'message'; readonly label: string; readonly icon: string; readonly tooltip?: string; readonly command?: vscode.Command; readonly contextValue?: string }
+    | { readonly type: 'message'; readonly label: string; readonly icon: string; readonly tooltip?: string; readonly description?: string; readonly command?: vscode.Command; readonly contextValue?: string }
   );
 
 export type RecordItemNode = Extract<TreeItemNode, { type: 'record' }>;
@@ -216,6 +216,7 @@ export function treeItem(node: TreeItemNode, store: LoadedRecords): vscode.TreeI
       const item = new vscode.TreeItem(node.label, None);
       item.iconPath = new vscode.ThemeIcon(node.icon);
       item.tooltip = node.tooltip;
+      item.description = node.description;
       item.command = node.command;
       item.contextValue = node.contextValue ?? 'message';
       return withId(item, node);

@@ -140,7 +140,32 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     }
     if (env.origin !== 'sandbox' && !(await this.session.credentials.has(env.name))) return [];
     this.ensureLoading();
+    const credentials = this.credentialsProblem();
+    if (credentials) return [credentials];
     return this.mode === 'date' ? this.nodes.dateFirstRoots() : RESOURCES.map((r) => this.nodes.resourceRoot(r.kind));
+  }
+
+  /**
+   * One node, instead of the same 401 under every resource, when the service refused the
+   * credentials for all of them: what happened, what to do, and the whole message on hover.
+   */
+  private credentialsProblem(): TreeItemNode | undefined {
+    const states = RESOURCES.map((r) => this.store.state(r.kind));
+    if (!states.every((s) => s.error?.credentials && !s.loading)) return undefined;
+    const env = this.session.active?.name ?? '';
+    const message = states[0].error?.message ?? '';
+    return {
+      type: 'message',
+      id: 'credentialsRejected',
+      parent: undefined,
+      label: vscode.l10n.t('The service did not accept the credentials of "{0}"', env),
+      description: vscode.l10n.t('Set Client Credentials to enter them again'),
+      tooltip: vscode.l10n.t('{0}\n\nCheck the client id and client secret (Health Data: Set Client Credentials), or the user access token if one is set; then Retry.', message),
+      icon: 'error',
+      // Carries inline Set Credentials and Retry actions (package.json menus).
+      contextValue: 'credentialsRejected',
+      command: { command: 'healthData.setCredentials', title: vscode.l10n.t('Set Client Credentials'), arguments: [{ environment: env }] },
+    };
   }
 
   /** Starts the first load of each resource that has none yet (the view asked to see it). */

@@ -2,7 +2,7 @@
 // sandbox on loopback. Every run's output is searched for the secret and the token.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
@@ -58,6 +58,7 @@ describe('health-data CLI', function () {
 
   after(async () => {
     await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
     // No run printed the secret; no run printed a token unless it was asked to with --show.
     const unasked = outputs.filter((o) => !tokens.some((t) => o.includes(t) && o.includes('token')));
     for (const text of outputs) assert.ok(!text.includes(SECRET), `the secret leaked into output: ${text.slice(0, 200)}`);
