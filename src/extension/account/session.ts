@@ -1,12 +1,17 @@
 // The connection to the active environment: one service client per environment and settings,
 // a generation number that moves whenever the environment, its settings or its secrets change
-// (answers from an older generation are dropped), and the request log.
+// (answers from an older generation are dropped), the request log, and every exchange the
+// clients make (redacted once more here, with every secret the session has seen).
 
 import * as vscode from 'vscode';
 import { ClientToken, HealthDataClient, RequestLogEntry } from '../../core/service';
 import { HealthDataError, redact } from '../../core/errors';
+import { HistoryEntry, toHistoryEntry } from '../../core/workbench';
 import { Credentials } from './credentials';
 import { Environment, checkEnvironment, pickActive, readEnvironments, readRequestSettings, setActiveEnvironment } from './environments';
+
+/** Bodies the session hands on are cut here (characters): a list page of 500 records fits many times. */
+const SESSION_BODY_LIMIT = 8 * 1024 * 1024;
 
 export interface ActiveConnection {
   readonly client: HealthDataClient;
@@ -23,6 +28,9 @@ export class Session implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   private readonly tokenEmitter = new vscode.EventEmitter<ClientToken | undefined>();
+  private readonly exchangeEmitter = new vscode.EventEmitter<HistoryEntry>();
+  /** Every request any client of the session made, once it ended, with its environment; never a secret. */
+  readonly onDidExchange = this.exchangeEmitter.event;
   /** The environment, its settings or its credentials changed: reload what you show. */
   readonly onDidChange = this.changeEmitter.event;
   /** A client token was minted (or the connection was dropped, with undefined). */
@@ -35,6 +43,7 @@ export class Session implements vscode.Disposable {
     this.disposables.push(
       this.changeEmitter,
       this.tokenEmitter,
+      this.exchangeEmitter,
       vscode.workspace.onDidChangeConfiguration((e) => {
         // Only what changes the connection: not the view's grouping, validation or the sandbox URL
         // (the sandbox controller handles that one).
@@ -135,6 +144,10 @@ export class Session implements vscode.Disposable {
       timeoutMs: settings.timeoutMs,
       pageSize: settings.pageSize,
       onRequest: (entry) => this.logRequest(entry, [...secretsSeen]),
+      onExchange: (exchange) => {
+        const secrets = [...secretsSeen, client.currentToken?.token];
+        this.exchangeEmitter.fire(toHistoryEntry(exchange, { secrets, bodyLimit: SESSION_BODY_LIMIT, environment: env.name }));
+      },
     });
     const connection: ActiveConnection = { client, environment: env, generation };
     this.current = connection;

@@ -10,7 +10,7 @@ import { validate } from '../../core/validation';
 import { openAsJsonDocument } from '../shared/documents';
 import { errorMessage, showError } from '../shared/showError';
 import type { Session } from '../account/session';
-import { newNonce, recordViewHtml } from './html';
+import { WebviewShell } from '../shared/webviewShell';
 import { markText, recordViewStrings } from './strings';
 
 /** Records up to this size (estimated JSON bytes) are kept in the webview's state for a reload. */
@@ -21,6 +21,8 @@ export interface PanelHost {
   readonly session: Session;
   /** The panel closed: forget it. */
   closed(panel: RecordPanel): void;
+  /** The exchange whose reply held this record, when the history knows it. */
+  producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined;
 }
 
 /** How a record can be fetched again: its id, else its date, else (body fat) the latest. */
@@ -32,25 +34,11 @@ export function sourceOf(kind: ResourceKind | undefined, record: unknown): Recor
   return {};
 }
 
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return {
-    enableScripts: true,
-    enableFindWidget: true,
-    // Kept small: state goes through setState, so a hidden panel costs nothing.
-    retainContextWhenHidden: false,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')],
-  };
-}
-
 export class RecordPanel implements vscode.Disposable {
   private view: RecordView | undefined;
   private model: RecordViewModel;
   private version = 0;
-  /** The webview of the current load said 'ready': posting reaches it. */
-  private ready = false;
-  private readies = 0;
-  private disposed = false;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly shell: WebviewShell;
 
   constructor(
     private readonly host: PanelHost,
@@ -60,21 +48,20 @@ export class RecordPanel implements vscode.Disposable {
     private source: RecordSource,
     private record: unknown,
     note?: string,
+    /** The exchange that produced the record (kept across a reload). */
+    private exchangeId?: string,
   ) {
-    panel.webview.options = webviewOptions(host.extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'health.svg');
+    if (record !== undefined) this.exchangeId = host.producerOf(kind, record) ?? exchangeId;
     this.model = this.buildModel(note);
     panel.title = this.model.title;
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
-      panel.onDidChangeViewState(() => {
-        // A hidden panel's document is gone (no retained context): the next load gets a new
-        // document, so give it a new nonce too. It says 'ready' again when it is shown.
-        if (!panel.visible && !this.disposed) this.load();
-      }),
-    );
-    this.load();
+    this.shell = new WebviewShell(panel, {
+      extensionUri: host.extensionUri,
+      script: 'webview.js',
+      styles: ['recordView.css'],
+      title: vscode.l10n.t('Health Data record'),
+      receive: (raw) => this.receive(raw),
+      closed: () => host.closed(this),
+    });
   }
 
   get title(): string {
@@ -91,7 +78,12 @@ export class RecordPanel implements vscode.Disposable {
 
   /** How many loads of the webview said 'ready' (its script ran under the CSP); for tests. */
   get readyCount(): number {
-    return this.readies;
+    return this.shell.readyCount;
+  }
+
+  /** The exchange whose reply held the record, for "Show Request" (tests read it). */
+  get producedBy(): string | undefined {
+    return this.exchangeId;
   }
 
   /** The model last rendered (for tests). */
@@ -103,22 +95,9 @@ export class RecordPanel implements vscode.Disposable {
   show(record: unknown, reveal = true): void {
     this.record = record;
     this.source = { ...this.source, ...sourceOf(this.kind, record) };
+    this.exchangeId = this.host.producerOf(this.kind, record) ?? this.exchangeId;
     this.render();
     if (reveal) this.panel.reveal(undefined, false);
-  }
-
-  private load(): void {
-    this.ready = false;
-    const webview = this.panel.webview;
-    const asUri = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.host.extensionUri, ...parts)).toString();
-    webview.html = recordViewHtml({
-      cspSource: webview.cspSource,
-      scriptUri: asUri('dist', 'webview.js'),
-      styleUri: asUri('media', 'recordView.css'),
-      nonce: newNonce(),
-      lang: vscode.env.language,
-      title: vscode.l10n.t('Health Data record'),
-    });
   }
 
   private buildModel(note?: string): RecordViewModel {
@@ -138,16 +117,16 @@ export class RecordPanel implements vscode.Disposable {
   render(note?: string): void {
     this.model = this.buildModel(note);
     this.panel.title = this.model.title;
-    if (this.ready) void this.post({ type: 'render', model: this.model, strings: recordViewStrings(), persist: this.persisted() });
+    if (this.shell.ready) void this.post({ type: 'render', model: this.model, strings: recordViewStrings(), persist: this.persisted() });
   }
 
   private persisted(): PersistedRecordView {
     const small = this.record !== undefined && estimateSize(this.record, PERSIST_LIMIT) <= PERSIST_LIMIT;
-    return { kind: this.kind, key: this.key, title: this.model.title, source: this.source, record: small ? this.record : undefined };
+    return { kind: this.kind, key: this.key, title: this.model.title, source: this.source, record: small ? this.record : undefined, exchangeId: this.exchangeId };
   }
 
   private post(message: HostMessage): Thenable<boolean> {
-    return this.disposed ? Promise.resolve(false) : this.panel.webview.postMessage(message);
+    return this.shell.post(message);
   }
 
   private receive(raw: unknown): void {
@@ -158,8 +137,7 @@ export class RecordPanel implements vscode.Disposable {
     }
     switch (message.type) {
       case 'ready':
-        this.ready = true;
-        this.readies++;
+        this.shell.markReady();
         void this.post({ type: 'render', model: this.model, strings: recordViewStrings(), persist: this.persisted() });
         return;
       case 'expand': {
@@ -193,6 +171,12 @@ export class RecordPanel implements vscode.Disposable {
         return this.summary();
       case 'refetch':
         return this.refetch(true);
+      case 'showRequest':
+        if (this.exchangeId === undefined) {
+          throw new HealthDataError('usage', vscode.l10n.t('No request is known for this record: it was opened from a file, or its request has left the history.'));
+        }
+        await vscode.commands.executeCommand('healthData.showExchange', { exchangeId: this.exchangeId });
+        return undefined;
     }
   }
 
@@ -233,7 +217,7 @@ export class RecordPanel implements vscode.Disposable {
           }
         },
       );
-      if (this.disposed) return undefined;
+      if (this.shell.disposed) return undefined;
       // The answer belongs to an environment no longer active: never show it as this one's.
       if (!session.isCurrent(generation)) return dropped;
       if (!fetched || typeof fetched !== 'object' || Array.isArray(fetched)) {
@@ -252,10 +236,6 @@ export class RecordPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.host.closed(this);
-    for (const d of this.disposables) d.dispose();
-    this.panel.dispose();
+    this.shell.dispose();
   }
 }
