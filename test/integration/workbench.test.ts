@@ -161,14 +161,21 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
   });
 
   it('a list page opens as its records with the validation summary', async () => {
-    const page = api.history.all().find((e) => e.endpoint === 'list' && e.status === 200 && (JSON.parse(e.responseBody ?? '[]') as unknown[]).length > 0);
-    assert.ok(page);
+    api.exchangeViews.closeAll();
+    api.recordViews.closeAll();
+    const before = snapshot();
+    await vscode.commands.executeCommand('healthData.bodyFat.list', { start: addDays(records('activity')[0].date!, -5), end: records('activity')[0].date! });
+    const page = since(before).find((e) => e.endpoint === 'list' && e.status === 200 && (JSON.parse(e.responseBody ?? '[]') as unknown[]).length > 0);
+    assert.ok(page, 'no list page was kept');
     const id = await vscode.commands.executeCommand('healthData.showExchange', { exchangeId: page.id });
     assert.equal(id, page.id);
-    const view = await waitFor('the exchange panel to say ready', () => {
+    const view = await waitFor(`the exchange panel of ${page.url} to say ready`, () => {
       const p = api.exchangeViews.get(page.id);
       return p && p.readyCount >= 1 && p;
-    }, 20_000);
+    }, 20_000).catch((err: Error) => {
+      const p = api.exchangeViews.get(page.id);
+      throw new Error(`${err.message} (panel ${p ? `visible ${p.panel.visible}, active ${p.panel.active}` : 'missing'}; open: ${api.exchangeViews.ids().join(', ')})`);
+    });
     const body = view.currentModel.body;
     assert.equal(body.type, 'records');
     assert.equal(body.type === 'records' && body.records.length, (JSON.parse(page.responseBody!) as unknown[]).length);
