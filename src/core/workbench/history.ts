@@ -19,6 +19,8 @@ export const DEFAULT_HISTORY_SIZE = 50;
 export const MAX_HISTORY_SIZE = 500;
 /** Bodies kept in storage are cut to this many characters; the session's own copy keeps more. */
 export const STORED_BODY_LIMIT = 64 * 1024;
+/** All bodies kept in storage together, in characters: older entries beyond it keep no body. */
+export const STORED_BODIES_BUDGET = 1024 * 1024;
 
 /** Header names whose values never go into the history at all, whatever they hold. */
 const DROPPED_HEADERS = /^(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key)$/i;
@@ -69,6 +71,21 @@ export function toHistoryEntry(exchange: Exchange, options: { secrets: readonly 
     }
   }
   return entry;
+}
+
+/**
+ * The history as storage keeps it: each body cut to STORED_BODY_LIMIT, and once the bodies kept
+ * reach STORED_BODIES_BUDGET, older entries keep their request, status, headers and attempts
+ * but no body. Storage is written on every change: it must stay small.
+ */
+export function forStorage(history: readonly HistoryEntry[]): HistoryEntry[] {
+  let budget = STORED_BODIES_BUDGET;
+  return history.map((e) => {
+    const limit = Math.max(0, Math.min(STORED_BODY_LIMIT, budget));
+    const entry = toHistoryEntry(e, { secrets: [], bodyLimit: limit });
+    budget -= entry.responseBody?.length ?? 0;
+    return entry;
+  });
 }
 
 /** The history with `entry` added first and the oldest beyond `size` dropped. */

@@ -1,9 +1,9 @@
 // The request history of this workspace: every exchange the session reports, newest first, the
 // last `healthData.history.size` of them, kept in the workspace's memento across reloads (bodies
-// cut to STORED_BODY_LIMIT there; this session's own entries keep theirs whole in memory).
+// cut there, see forStorage; this session's own entries keep theirs whole in memory).
 
 import * as vscode from 'vscode';
-import { HistoryEntry, STORED_BODY_LIMIT, addToHistory, historySize, readHistory, toHistoryEntry } from '../../core/workbench';
+import { HistoryEntry, addToHistory, forStorage, historySize, readHistory } from '../../core/workbench';
 import { ResourceKind } from '../../core/resources';
 import { unwrapList } from '../../core/service';
 import { textField } from '../../core/views';
@@ -11,7 +11,7 @@ import type { Session } from '../account/session';
 
 export const HISTORY_KEY = 'healthData.history';
 /** Writes to the memento wait this long for more exchanges (a list's pages come in a burst). */
-const SAVE_DELAY_MS = 300;
+const SAVE_DELAY_MS = 1500;
 
 export class ExchangeHistory implements vscode.Disposable {
   private entries: HistoryEntry[];
@@ -101,8 +101,8 @@ export class ExchangeHistory implements vscode.Disposable {
   }
 
   private save(): void {
-    // Already redacted by the session; cut again to what storage keeps.
-    const stored = this.entries.map((e) => toHistoryEntry(e, { secrets: [], bodyLimit: STORED_BODY_LIMIT }));
+    // Already redacted by the session; cut to what storage keeps.
+    const stored = forStorage(this.entries);
     this.saving = this.saving.then(
       () => this.memento.update(HISTORY_KEY, stored),
       () => this.memento.update(HISTORY_KEY, stored),

@@ -112,3 +112,19 @@ describe('request history', () => {
 function makeEntry(id: string): HistoryEntry {
   return { id, startedAt: '2026-11-20T10:00:00Z', purpose: 'data', method: 'GET', url: 'http://x/v1/human/body_fat', requestHeaders: {}, responseHeaders: {}, durationMs: 1, attempts: [], endpoint: 'getLatest' };
 }
+
+describe('request history in storage', () => {
+  it('cuts each body, and keeps no body for older entries once the budget is spent', async () => {
+    const { forStorage, STORED_BODY_LIMIT, STORED_BODIES_BUDGET } = await import('../../../../src/core/workbench');
+    const big = 'x'.repeat(STORED_BODY_LIMIT * 2);
+    const history = [...Array(30)].map((_, i) => ({ ...makeEntry(`e${i}`), responseBody: big, responseBytes: big.length }));
+    const stored = forStorage(history);
+    assert.equal(stored[0].responseBody?.length, STORED_BODY_LIMIT);
+    assert.equal(stored[0].bodyCutBytes, STORED_BODY_LIMIT);
+    const kept = stored.reduce((n, e) => n + (e.responseBody?.length ?? 0), 0);
+    assert.equal(kept, STORED_BODIES_BUDGET);
+    assert.equal(stored[29].responseBody, '');
+    assert.equal(stored[29].bodyCutBytes, big.length);
+    assert.equal(stored[29].status, history[29].status);
+  });
+});
