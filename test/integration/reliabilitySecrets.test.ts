@@ -69,7 +69,8 @@ function captureWindow(): () => void {
 }
 
 describe('reliability: no secret or token in any sink', function () {
-  this.timeout(180_000);
+  // Every command and every fault, twice over for some: minutes on a busy machine.
+  this.timeout(360_000);
   let api: HealthDataExtensionApi;
   let service: Sandbox;
   let restoreWindow: () => void;

@@ -54,13 +54,16 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     item.contextValue = 'exchange';
     item.command = { command: 'healthData.showExchange', title: vscode.l10n.t('Show Exchange'), arguments: [{ exchangeId: e.id }] };
-    const tooltip = new vscode.MarkdownString(undefined, false);
-    tooltip.appendText(`${e.method} ${e.url}\n`);
-    tooltip.appendText(`${status} ${e.statusText ?? ''} · ${e.durationMs} ms · ${e.startedAt}\n`);
-    if (e.requestId) tooltip.appendText(`${vscode.l10n.t('Request id')}: ${e.requestId}\n`);
-    if (e.environment) tooltip.appendText(`${vscode.l10n.t('Environment')}: ${e.environment}\n`);
-    if (e.error) tooltip.appendText(`${e.error.message}\n`);
-    item.tooltip = tooltip;
+    // Plain text: a URL's `_` and `-` stay as they are, and nothing in it becomes a link.
+    item.tooltip = [
+      `${e.method} ${e.url}`,
+      `${status} ${e.statusText ?? ''} · ${e.durationMs} ms · ${e.startedAt}`,
+      e.requestId ? `${vscode.l10n.t('Request id')}: ${e.requestId}` : '',
+      e.environment ? `${vscode.l10n.t('Environment')}: ${e.environment}` : '',
+      e.error?.message ?? '',
+    ]
+      .filter(Boolean)
+      .join('\n');
     item.accessibilityInformation = { label: `${e.method} ${pathAndQuery(e.url)}, ${status}, ${outcome}, ${e.durationMs} ms, ${time}` };
     return item;
   }

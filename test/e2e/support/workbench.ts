@@ -309,3 +309,39 @@ export class Workbench {
     fs.rmSync(this.scratch, { recursive: true, force: true });
   }
 }
+
+/** The three themes every webview is checked and photographed in, with the class VS Code gives the webview's body. */
+export const THEMES = [
+  { slug: 'dark-modern', name: 'Default Dark Modern', bodyClass: 'vscode-dark' },
+  { slug: 'light-modern', name: 'Default Light Modern', bodyClass: 'vscode-light' },
+  { slug: 'high-contrast', name: 'Default High Contrast', bodyClass: 'vscode-high-contrast' },
+] as const;
+export type Theme = (typeof THEMES)[number];
+
+/**
+ * A workbench with the extension of `extensionsDir`, its local-sandbox environment pointed at
+ * `sandboxUrl`, in `theme`, with settings for steady screenshots (no welcome page, no tips, no
+ * blinking caret or animation caught half way).
+ */
+export function openOnSandbox(o: { extensionsDir: string; sandboxUrl: string; theme: Theme; viewport: { width: number; height: number } }): Promise<Workbench> {
+  return Workbench.open({
+    extensionsDir: o.extensionsDir,
+    viewport: o.viewport,
+    settings: {
+      'healthData.sandbox.url': o.sandboxUrl,
+      'healthData.activeEnvironment': 'Local sandbox',
+      'workbench.colorTheme': o.theme.name,
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'security.workspace.trust.enabled': false,
+      'workbench.reduceMotion': 'on',
+    },
+  });
+}
+
+/** For an afterEach hook: a screenshot of the workbench when the test failed, its path logged. */
+export async function screenshotIfFailed(wb: Workbench | undefined, test: Mocha.Test | undefined, prefix: string): Promise<void> {
+  if (test?.state !== 'failed' || !wb) return;
+  const file = await wb.screenshot(`${prefix}-${test.title.slice(0, 40)}`).catch(() => undefined);
+  if (file) console.log(`    screenshot: ${file}`);
+}
