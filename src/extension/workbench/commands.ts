@@ -16,9 +16,8 @@ import { draftProblems, promptDraft } from './requestForm';
 /** An exchange named by a command's argument: `{ exchangeId }`, an Exchange, or a History row. */
 function exchangeIdOf(arg: unknown): string | undefined {
   if (!arg || typeof arg !== 'object') return undefined;
-  const a = arg as { exchangeId?: unknown; id?: unknown; type?: unknown; entry?: { id?: unknown } };
+  const a = arg as { exchangeId?: unknown; id?: unknown };
   if (typeof a.exchangeId === 'string') return a.exchangeId;
-  if (a.type === 'exchange' && typeof a.entry?.id === 'string') return a.entry.id;
   if (typeof a.id === 'string' && 'url' in (arg as object)) return a.id;
   return undefined;
 }

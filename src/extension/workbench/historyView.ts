@@ -7,7 +7,13 @@ import { localToday } from '../requests/prompts';
 import { addDays } from '../../core/dates';
 import type { ExchangeHistory } from './history';
 
-export type HistoryNode = { readonly type: 'day'; readonly day: string; readonly entries: readonly HistoryEntry[] } | { readonly type: 'exchange'; readonly entry: HistoryEntry };
+/**
+ * A row of the History view. An exchange's row carries `exchangeId`, so that any command given
+ * it from a context menu reads it as every exchange command's `{ exchangeId }` argument.
+ */
+export type HistoryNode =
+  | { readonly type: 'day'; readonly day: string; readonly entries: readonly HistoryEntry[] }
+  | { readonly type: 'exchange'; readonly entry: HistoryEntry; readonly exchangeId: string };
 
 const ICONS: Record<ExchangeOutcome, [string, string]> = {
   ok: ['pass', 'testing.iconPassed'],
@@ -29,7 +35,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     if (!node) {
       return groupByDay(this.history.all(), (ms) => -new Date(ms).getTimezoneOffset()).map(({ day, entries }) => ({ type: 'day', day, entries }));
     }
-    return node.type === 'day' ? node.entries.map((entry) => ({ type: 'exchange', entry })) : [];
+    return node.type === 'day' ? node.entries.map((entry) => ({ type: 'exchange', entry, exchangeId: entry.id })) : [];
   }
 
   getTreeItem(node: HistoryNode): vscode.TreeItem {
