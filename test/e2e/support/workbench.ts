@@ -207,9 +207,19 @@ export class Workbench {
     return this.page.frameLocator('iframe.webview').first().frameLocator('iframe#active-frame');
   }
 
+  /**
+   * The side bar's view whose tree sideBarRows, revealTreeRow and clickTreeRow read: the Records
+   * view (the History view below it is a tree of its own, with its own row indexes).
+   */
+  treeView = 'Records';
+
+  private get treePane(): string {
+    return `.part.sidebar .pane:has(> .pane-header[aria-label^="${this.treeView.replace(/"/g, '\\"')}"])`;
+  }
+
   /** The rows of the side bar's tree as rendered now, in display order. */
   async sideBarRows(): Promise<TreeRow[]> {
-    const rows = await this.page.$$eval('.part.sidebar .monaco-list-row', (els) =>
+    const rows = await this.page.$$eval(`${this.treePane} .monaco-list-row`, (els) =>
       els.map((e) => ({
         index: Number(e.getAttribute('data-index')),
         level: Number(e.getAttribute('aria-level') ?? 1),
@@ -240,7 +250,7 @@ export class Workbench {
         const at = rows.indexOf(found);
         if (depth < pathTests.length - 1) {
           if (found.expanded === false) {
-            const row = `.part.sidebar .monaco-list-row[data-index="${found.index}"]`;
+            const row = `${this.treePane} .monaco-list-row[data-index="${found.index}"]`;
             await this.page.locator(row).click();
             // Before looking again: a second click on a row still shown closed would close it.
             await this.page.locator(`${row}[aria-expanded="true"]`).waitFor({ timeout: Math.max(1000, deadline - Date.now()) });
@@ -262,7 +272,7 @@ export class Workbench {
 
   /** Clicks the side bar's tree row at a data-index. */
   async clickTreeRow(index: number): Promise<void> {
-    await this.page.locator(`.part.sidebar .monaco-list-row[data-index="${index}"]`).click();
+    await this.page.locator(`${this.treePane} .monaco-list-row[data-index="${index}"]`).click();
   }
 
   /**
