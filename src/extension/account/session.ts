@@ -4,7 +4,7 @@
 // clients make (redacted once more here, with every secret the session has seen).
 
 import * as vscode from 'vscode';
-import { ClientToken, HealthDataClient, RequestLogEntry } from '../../core/service';
+import { ClientToken, Exchange, HealthDataClient, RequestLogEntry } from '../../core/service';
 import { HealthDataError, redact } from '../../core/errors';
 import { HistoryEntry, toHistoryEntry } from '../../core/workbench';
 import { Credentials } from './credentials';
@@ -20,11 +20,17 @@ export interface ActiveConnection {
   readonly generation: number;
 }
 
+/** How many of the session's latest exchanges stay in memory for Copy as Code and Compare. */
+const RECENT_EXCHANGES = 100;
+
 export class Session implements vscode.Disposable {
   private sandboxEnvironment: Environment | undefined;
   private current: ActiveConnection | undefined;
   private gen = 0;
   private readonly warned = new Set<string>();
+  /** Newest first, each with the environment it was sent to. */
+  private readonly recent: { exchange: Exchange; environment: Environment }[] = [];
+  private archive: (() => readonly Exchange[]) | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   private readonly tokenEmitter = new vscode.EventEmitter<ClientToken | undefined>();
@@ -145,13 +151,45 @@ export class Session implements vscode.Disposable {
       pageSize: settings.pageSize,
       onRequest: (entry) => this.logRequest(entry, [...secretsSeen]),
       onExchange: (exchange) => {
+        // Redacted once more with every secret this session has seen, before anyone keeps it.
         const secrets = [...secretsSeen, client.currentToken?.token];
-        this.exchangeEmitter.fire(toHistoryEntry(exchange, { secrets, bodyLimit: SESSION_BODY_LIMIT, environment: env.name }));
+        this.keepExchange(toHistoryEntry(exchange, { secrets, bodyLimit: SESSION_BODY_LIMIT, environment: env.name }), env);
       },
     });
     const connection: ActiveConnection = { client, environment: env, generation };
     this.current = connection;
     return connection;
+  }
+
+  /**
+   * The session's latest exchanges (credentials already redacted), newest first, then those of
+   * the workspace's history (earlier sessions) that are not among them.
+   */
+  recentExchanges(): readonly Exchange[] {
+    const own = this.recent.map((kept) => kept.exchange);
+    const archived = this.archive?.() ?? [];
+    if (archived.length === 0) return own;
+    const ids = new Set(own.map((e) => e.id));
+    return [...own, ...archived.filter((e) => !ids.has(e.id))];
+  }
+
+  /** The environment an exchange was sent to (for one of the history, by the name it kept). */
+  environmentOf(exchangeId: string): Environment | undefined {
+    const kept = this.recent.find((k) => k.exchange.id === exchangeId)?.environment;
+    if (kept) return kept;
+    const name = (this.archive?.().find((e) => e.id === exchangeId) as { environment?: string } | undefined)?.environment;
+    return name === undefined ? undefined : this.environments.find((env) => env.name === name);
+  }
+
+  /** Where exchanges older than this session are found: the request history. */
+  useArchive(archive: () => readonly Exchange[]): void {
+    this.archive = archive;
+  }
+
+  private keepExchange(exchange: HistoryEntry, environment: Environment): void {
+    this.recent.unshift({ exchange, environment });
+    if (this.recent.length > RECENT_EXCHANGES) this.recent.length = RECENT_EXCHANGES;
+    this.exchangeEmitter.fire(exchange);
   }
 
   private logRequest(entry: RequestLogEntry, secrets: string[]): void {

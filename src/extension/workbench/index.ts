@@ -22,7 +22,10 @@ export interface Workbench {
 
 /** The history starts listening at once (activation makes no request, so it costs nothing). */
 export function createHistory(memento: vscode.Memento, session: Session): ExchangeHistory {
-  return new ExchangeHistory(memento, session);
+  const history = new ExchangeHistory(memento, session);
+  // Copy as Code and Compare find earlier sessions' exchanges (after a reload) in the history.
+  session.useArchive(() => history.all());
+  return history;
 }
 
 export function registerWorkbench(extensionUri: vscode.Uri, session: Session, history: ExchangeHistory, recordViews: RecordViews): Workbench {
