@@ -88,6 +88,13 @@ const targets = [
     target: 'es2022',
   },
   {
+    entryPoints: ['src/webview/exchange/main.ts'],
+    outfile: 'dist/exchangeView.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+  {
     entryPoints: ['bench/index.ts'],
     outfile: 'dist/bench.js',
     platform: 'node',

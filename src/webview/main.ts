@@ -4,7 +4,7 @@
 // kept with setState, and so is what the host needs to restore the panel after a reload.
 
 import { FINDING_KINDS, type ChildPage, type FindingEntry, type RecordViewModel, type ZoneRow, ACTIONS, type ActionName, type HostMessage, type PersistedRecordView, type RecordViewStrings, type WebviewMessage } from '../core/views/recordViewProtocol';
-import { badge, el, format, setLegend } from './dom';
+import { badge, el, format, onScrollSettled, pageFrame, section, setLegend } from './dom';
 import { JsonView } from './jsonView';
 
 interface VsCodeApi {
@@ -56,15 +56,7 @@ async function fetchChildren(pointer: string, offset: number): Promise<ChildPage
 }
 
 // The page's fixed frame: toolbar, heading, status line, then the record's sections.
-const app = document.getElementById('app') ?? document.body;
-const toolbar = el('div', 'toolbar');
-toolbar.setAttribute('role', 'toolbar');
-const heading = el('header', 'heading');
-const status = el('p', 'status');
-status.setAttribute('role', 'status');
-status.setAttribute('aria-live', 'polite');
-const content = el('div', 'content');
-app.append(toolbar, heading, status, content);
+const { app, toolbar, heading, status, content } = pageFrame();
 const buttons = new Map<ActionName, HTMLButtonElement>();
 
 function buildToolbar(s: RecordViewStrings): void {
@@ -126,16 +118,6 @@ function renderHeading(m: RecordViewModel, s: RecordViewStrings): void {
     sub.append(verdict);
   }
   heading.append(sub);
-}
-
-function section(className: string, title: string): HTMLElement {
-  const box = el('section', className);
-  const id = `h-${className}`;
-  const h2 = el('h2', '', title);
-  h2.id = id;
-  box.setAttribute('aria-labelledby', id);
-  box.append(h2);
-  return box;
 }
 
 function renderFindings(m: RecordViewModel, s: RecordViewStrings): HTMLElement {
@@ -269,10 +251,6 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   }
 });
 
-let scrollTimer: ReturnType<typeof setTimeout> | undefined;
-window.addEventListener('scroll', () => {
-  clearTimeout(scrollTimer);
-  scrollTimer = setTimeout(saveState, 200);
-});
+onScrollSettled(saveState);
 
 vscode.postMessage({ type: 'ready' });

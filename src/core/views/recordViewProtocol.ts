@@ -12,7 +12,7 @@ import type { ResourceKind } from '../resources';
 
 export const RECORD_VIEW_TYPE = 'healthData.record';
 
-export const ACTIONS = ['copyJson', 'openAsJson', 'refetch', 'validate'] as const;
+export const ACTIONS = ['copyJson', 'openAsJson', 'refetch', 'validate', 'showRequest'] as const;
 export type ActionName = (typeof ACTIONS)[number];
 
 /** How to fetch the record again: by id, by date, or the latest (body fat); and from where. */
@@ -32,6 +32,8 @@ export interface PersistedRecordView {
   readonly source: RecordSource;
   /** The record itself when small enough; otherwise it is fetched again on restore. */
   readonly record?: unknown;
+  /** The exchange (history id) whose reply held the record, for "Show Request". */
+  readonly exchangeId?: string;
 }
 
 /** Every word the webview shows that is not record data, translated by the host. */

@@ -11,7 +11,7 @@ import { openAsJsonDocument } from '../shared/documents';
 import { errorMessage, showError } from '../shared/showError';
 import type { Session } from '../account/session';
 import { Environment, SANDBOX_ENVIRONMENT } from '../account/environments';
-import { newNonce, recordViewHtml } from './html';
+import { WebviewShell } from '../shared/webviewShell';
 import { markText, recordViewStrings } from './strings';
 
 /** Records up to this size (estimated JSON bytes) are kept in the webview's state for a reload. */
@@ -22,6 +22,8 @@ export interface PanelHost {
   readonly session: Session;
   /** The panel closed: forget it. */
   closed(panel: RecordPanel): void;
+  /** The exchange whose reply held this record, when the history knows it. */
+  producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined;
 }
 
 /** How a record can be fetched again: its id, else its date, else (body fat) the latest. */
@@ -53,25 +55,11 @@ type OriginProblem =
   | { readonly type: 'gone'; readonly active: Environment | undefined }
   | { readonly type: 'moved'; readonly active: Environment; readonly host: string };
 
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return {
-    enableScripts: true,
-    enableFindWidget: true,
-    // Kept small: state goes through setState, so a hidden panel costs nothing.
-    retainContextWhenHidden: false,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')],
-  };
-}
-
 export class RecordPanel implements vscode.Disposable {
   private view: RecordView | undefined;
   private model: RecordViewModel;
   private version = 0;
-  /** The webview of the current load said 'ready': posting reaches it. */
-  private ready = false;
-  private readies = 0;
-  private disposed = false;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly shell: WebviewShell;
 
   constructor(
     private readonly host: PanelHost,
@@ -81,21 +69,20 @@ export class RecordPanel implements vscode.Disposable {
     private source: RecordSource,
     private record: unknown,
     note?: string,
+    /** The exchange that produced the record (kept across a reload). */
+    private exchangeId?: string,
   ) {
-    panel.webview.options = webviewOptions(host.extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'health.svg');
+    if (record !== undefined) this.exchangeId = host.producerOf(kind, record) ?? exchangeId;
     this.model = this.buildModel(note);
     panel.title = this.model.title;
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
-      panel.onDidChangeViewState(() => {
-        // A hidden panel's document is gone (no retained context): the next load gets a new
-        // document, so give it a new nonce too. It says 'ready' again when it is shown.
-        if (!panel.visible && !this.disposed) this.load();
-      }),
-    );
-    this.load();
+    this.shell = new WebviewShell(panel, {
+      extensionUri: host.extensionUri,
+      script: 'webview.js',
+      styles: ['recordView.css'],
+      title: vscode.l10n.t('Health Data record'),
+      receive: (raw) => this.receive(raw),
+      closed: () => host.closed(this),
+    });
   }
 
   get title(): string {
@@ -124,7 +111,12 @@ export class RecordPanel implements vscode.Disposable {
 
   /** How many loads of the webview said 'ready' (its script ran under the CSP); for tests. */
   get readyCount(): number {
-    return this.readies;
+    return this.shell.readyCount;
+  }
+
+  /** The exchange whose reply held the record, for "Show Request" (tests read it). */
+  get producedBy(): string | undefined {
+    return this.exchangeId;
   }
 
   /** The model last rendered (for tests). */
@@ -136,22 +128,9 @@ export class RecordPanel implements vscode.Disposable {
   show(record: unknown, reveal = true, origin?: Pick<RecordSource, 'environment' | 'host'>): void {
     this.record = record;
     this.source = { ...this.source, ...sourceOf(this.kind, record), ...origin };
+    this.exchangeId = this.host.producerOf(this.kind, record) ?? this.exchangeId;
     this.render();
     if (reveal) this.panel.reveal(undefined, false);
-  }
-
-  private load(): void {
-    this.ready = false;
-    const webview = this.panel.webview;
-    const asUri = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.host.extensionUri, ...parts)).toString();
-    webview.html = recordViewHtml({
-      cspSource: webview.cspSource,
-      scriptUri: asUri('dist', 'webview.js'),
-      styleUri: asUri('media', 'recordView.css'),
-      nonce: newNonce(),
-      lang: vscode.env.language,
-      title: vscode.l10n.t('Health Data record'),
-    });
   }
 
   private buildModel(note?: string): RecordViewModel {
@@ -171,7 +150,7 @@ export class RecordPanel implements vscode.Disposable {
   render(note?: string): void {
     this.model = this.buildModel(note);
     this.panel.title = this.model.title;
-    if (this.ready) this.postRender();
+    if (this.shell.ready) this.postRender();
   }
 
   private postRender(): void {
@@ -180,11 +159,11 @@ export class RecordPanel implements vscode.Disposable {
 
   private persisted(): PersistedRecordView {
     const small = this.record !== undefined && estimateSize(this.record, PERSIST_LIMIT) <= PERSIST_LIMIT;
-    return { kind: this.kind, key: this.key, title: this.model.title, source: this.source, record: small ? this.record : undefined };
+    return { kind: this.kind, key: this.key, title: this.model.title, source: this.source, record: small ? this.record : undefined, exchangeId: this.exchangeId };
   }
 
   private post(message: HostMessage): Thenable<boolean> {
-    return this.disposed ? Promise.resolve(false) : this.panel.webview.postMessage(message);
+    return this.shell.post(message);
   }
 
   private receive(raw: unknown): void {
@@ -195,8 +174,7 @@ export class RecordPanel implements vscode.Disposable {
     }
     switch (message.type) {
       case 'ready':
-        this.ready = true;
-        this.readies++;
+        this.shell.markReady();
         this.postRender();
         return;
       case 'expand': {
@@ -230,6 +208,12 @@ export class RecordPanel implements vscode.Disposable {
         return this.summary();
       case 'refetch':
         return this.refetch(true);
+      case 'showRequest':
+        if (this.exchangeId === undefined) {
+          throw new HealthDataError('usage', vscode.l10n.t('No request is known for this record: it was opened from a file, or its request has left the history.'));
+        }
+        await vscode.commands.executeCommand('healthData.showExchange', { exchangeId: this.exchangeId });
+        return undefined;
     }
   }
 
@@ -311,7 +295,7 @@ export class RecordPanel implements vscode.Disposable {
         return note;
       }
       if (!(await this.chooseOrigin(problem))) return vscode.l10n.t('Not fetched.');
-      if (this.disposed) return undefined;
+      if (this.shell.disposed) return undefined;
     }
     const dropped = vscode.l10n.t('The environment changed while the record was fetched; its answer was dropped.');
     let generation: number | undefined;
@@ -332,7 +316,7 @@ export class RecordPanel implements vscode.Disposable {
           }
         },
       );
-      if (this.disposed) return undefined;
+      if (this.shell.disposed) return undefined;
       // The answer belongs to an environment no longer active: never show it as this one's.
       if (!session.isCurrent(generation)) return dropped;
       if (!fetched || typeof fetched !== 'object' || Array.isArray(fetched)) {
@@ -351,10 +335,6 @@ export class RecordPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.host.closed(this);
-    for (const d of this.disposables) d.dispose();
-    this.panel.dispose();
+    this.shell.dispose();
   }
 }
