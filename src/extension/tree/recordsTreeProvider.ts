@@ -77,6 +77,11 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     return this.store.state(kind);
   }
 
+  /** What the view shows above the tree and beside its title (for tests). */
+  get viewText(): { message: string | undefined; description: string | undefined } {
+    return { message: this.view?.message, description: this.view?.description };
+  }
+
   get selection(): readonly TreeItemNode[] {
     return this.view?.selection ?? [];
   }
