@@ -127,6 +127,15 @@ describe('records tree: the whole truth', function () {
           assert.equal(item(empty).description, `records from ${dates[0]} to ${dates.at(-1)}`);
           assert.match(String(item(empty).tooltip), /The date range emptied this list/);
         }
+        // Grouped by date first, each empty resource says so at the top, by name.
+        await vscode.commands.executeCommand('healthData.groupByDate');
+        try {
+          const top = await treeRoots(api);
+          assert.deepEqual(top.map(label), ['heartRate', 'activity', 'bodyFat'].map((k) => `${resource(k as ResourceKind).label}: No records in the last 30 days (${start} – ${end})`));
+          assert.ok(top.every((n) => n.type === 'empty'));
+        } finally {
+          await vscode.commands.executeCommand('healthData.groupByResource');
+        }
         const empty = (await children(await root('activity')))[0];
         const actions = await children(empty);
         assert.deepEqual(actions.map(label), [
@@ -278,6 +287,20 @@ describe('records tree: the whole truth', function () {
       const other = sharing.find((r) => r.id !== one.id)!;
       const picked = (await vscode.commands.executeCommand('healthData.activity.getByDate', { date, pick: other.id })) as Rec;
       assert.equal(picked.id, other.id);
+      // Asked interactively: yesterday, then the last choice of the second question, "Open all".
+      api.recordViews.closeAll();
+      const running = vscode.commands.executeCommand('healthData.activity.getByDate');
+      await new Promise((r) => setTimeout(r, 500));
+      await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await new Promise((r) => setTimeout(r, 800));
+      await vscode.commands.executeCommand('workbench.action.quickOpenSelectPrevious');
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      const opened = (await running) as Rec[];
+      assert.ok(Array.isArray(opened), JSON.stringify(opened)?.slice(0, 200));
+      const yesterday = opened[0].date!;
+      assert.deepEqual(opened.map((r) => r.id).sort(), all.filter((r) => r.date === yesterday).map((r) => r.id).sort());
+      assert.equal(api.recordViews.panels().length, opened.length);
     } finally {
       messages.restore();
       api.recordViews.closeAll();
