@@ -291,10 +291,14 @@ describe('command palette requests', function () {
     await new Promise((r) => setTimeout(r, 500));
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    // Three activity summaries share the date (one per source): the next question is which one;
-    // the first offered is the one the service answers by date.
-    await new Promise((r) => setTimeout(r, 800));
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    // Three activity summaries share the date (one per source): the next question, once the
+    // answers are in, is which one; the first offered is the one the service answers by date.
+    let settled = false;
+    void Promise.resolve(running).finally(() => (settled = true));
+    for (let i = 0; i < 100 && !settled; i++) {
+      await new Promise((r) => setTimeout(r, 300));
+      if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
     await running;
     const now = new Date();
     const localToday = new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
