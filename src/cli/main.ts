@@ -9,10 +9,9 @@ import { Output, makeOutput } from './output';
 import { exchangeOptions } from './exchanges';
 import { getCommand, listCommand, resolveResource, tokenCommand } from './records';
 import { sandboxCommand } from './sandbox';
+import { schemasCommand, typesCommand } from './schemas';
 import { validateCommand } from './validate';
-
-declare const __VERSION__: string | undefined;
-const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : 'dev';
+import { VERSION } from './version';
 
 export const USAGE = `health-data: the health-data service from the command line
 
@@ -25,7 +24,10 @@ Usage:
                                                      get, list: --verbose prints each request and reply
                                                      (status, headers, timing, attempts; no token) to stderr;
                                                      --curl prints the request as a cURL command, sends nothing
-  health-data validate <file...> [--kind K]          exit 1 when any record has an error (- reads stdin)
+  health-data validate <file...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS]
+                                                     exit 1 when any record has an error (- reads stdin)
+  health-data schemas [--out DIR]                    the records' JSON Schemas (2020-12); without --out, one JSON object
+  health-data types [--out FILE]                     TypeScript declarations of the records, made from the schemas
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
 
@@ -42,6 +44,11 @@ Credentials come from the environment only (flags show in \`ps\`):
 
 Output:
   --json              get: the record; list: a JSON array; validate: a report object; token: expiry and claims
+  --format F          validate: text (default), json, sarif (SARIF 2.1.0), junit (JUnit XML) or
+                      github (workflow annotations)
+  --out FILE          validate: write the report to FILE and print only the closing line
+  --fail-on KINDS     validate: kinds of finding that fail the run besides errors: warning, zero,
+                      deprecated, unknown (comma-separated or repeated; errors always fail)
   --no-color          no colour (also NO_COLOR=1); colour is used only on a terminal
 
 Faults for the sandbox (--fault, repeatable): latency, 429, 500, 502, 503, html, malformed-json,
@@ -77,7 +84,9 @@ const COMMANDS = {
     limit: { type: 'string' },
     all: { type: 'boolean' },
   },
-  validate: { ...COMMON, kind: { type: 'string' } },
+  validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true } },
+  schemas: { ...COMMON, out: { type: 'string' } },
+  types: { ...COMMON, out: { type: 'string' } },
   sandbox: {
     ...COMMON,
     port: { type: 'string' },
@@ -149,6 +158,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       }
       case 'validate':
         return await validateCommand(o, positionals, values, io.stdin);
+      case 'schemas':
+        tooMany(0);
+        return await schemasCommand(o, values);
+      case 'types':
+        tooMany(0);
+        return await typesCommand(o, values);
       case 'sandbox':
         tooMany(0);
         return await sandboxCommand(o, values, io.signals);
@@ -164,6 +179,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 }
 
 if (require.main === module) {
+  // `health-data validate … | head`: a reader that stops early is no failure of ours.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
   runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -6,6 +6,8 @@ import { FINDING_KINDS, type Finding, type FindingKind } from '../core/validatio
 
 export interface Output {
   out(line?: string): void;
+  /** Text as it is, no newline added (a report written piece by piece). */
+  write(text: string): void;
   err(line?: string): void;
   readonly color: boolean;
 }
@@ -21,6 +23,9 @@ export function makeOutput(
   return {
     color,
     out: (line = '') => stdout.write(`${line}\n`),
+    write: (text) => {
+      if (text) stdout.write(text);
+    },
     err: (line = '') => stderr.write(`${line}\n`),
   };
 }
@@ -37,7 +42,7 @@ const SGR: Record<string, [number, number]> = {
   cyan: [36, 39],
 };
 
-export function paint(o: Output, style: keyof typeof SGR | Array<keyof typeof SGR>, text: string): string {
+export function paint(o: Pick<Output, 'color'>, style: keyof typeof SGR | Array<keyof typeof SGR>, text: string): string {
   if (!o.color) return text;
   const styles = Array.isArray(style) ? style : [style];
   return styles.reduce((t, s) => `\u001b[${SGR[s][0]}m${t}\u001b[${SGR[s][1]}m`, text);
@@ -52,13 +57,13 @@ const MARK_STYLE: Record<FindingKind, Array<keyof typeof SGR>> = {
 };
 
 /** `[zero]`, `[deprecated]`…: the word carries the meaning, colour only helps. */
-export function mark(o: Output, kind: FindingKind): string {
+export function mark(o: Pick<Output, 'color'>, kind: FindingKind): string {
   return paint(o, MARK_STYLE[kind], `[${kind}]`);
 }
 
 
 /** "1 error, 3 zero, 1 deprecated", or "clean". */
-export function countFindings(findings: readonly Finding[]): string {
+export function countFindings(findings: readonly Pick<Finding, 'kind'>[]): string {
   const counts = new Map<FindingKind, number>();
   for (const f of findings) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
   const parts = FINDING_KINDS.filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${k}`);

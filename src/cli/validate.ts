@@ -1,20 +1,28 @@
 // `health-data validate <file...>`: checks payload files (one record, an array, or a wrapped list)
-// against the schemas and prints every finding; exits 1 when any record has an error.
+// against the schemas and reports every finding as text, JSON, SARIF, JUnit XML or GitHub
+// annotations; exits 1 when a record has an error (or a finding of a --fail-on kind).
 
+import { createWriteStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { HealthDataError } from '../core/errors';
-import { RecordValidation, validatePayload } from '../core/validation';
+import {
+  REPORT_FORMATS,
+  type ReportFormat,
+  ReportTally,
+  type ReportWriter,
+  createReportWriter,
+  parseFailOn,
+  payloadReport,
+  reportFileFor,
+} from '../core/reports';
 import { resolveResource } from './records';
-import { Output, countFindings, mark, paint, printable } from './output';
+import { Output, printable } from './output';
+import { TextReportWriter, summaryLine } from './textReport';
+import { VERSION } from './version';
 
 /** Files larger than this are refused with a message instead of exhausting memory. */
 export const MAX_PAYLOAD_BYTES = 100 * 1024 * 1024;
-
-interface FileReport {
-  file: string;
-  error?: string;
-  records: Array<{ index: number | null; kind: string | null; id: string | null; valid: boolean; findings: Array<{ kind: string; path: string; message: string }> }>;
-}
 
 async function readPayload(file: string, stdin: NodeJS.ReadableStream): Promise<string> {
   if (file === '-') {
@@ -23,7 +31,7 @@ async function readPayload(file: string, stdin: NodeJS.ReadableStream): Promise<
     for await (const chunk of stdin) {
       const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
       size += buf.length;
-      if (size > MAX_PAYLOAD_BYTES) throw new Error(`standard input is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB`);
+      if (size > MAX_PAYLOAD_BYTES) throw new Error(`is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB; larger input is not validated`);
       chunks.push(buf);
     }
     return Buffer.concat(chunks).toString('utf8');
@@ -42,79 +50,110 @@ async function readPayload(file: string, stdin: NodeJS.ReadableStream): Promise<
   return readFile(file, 'utf8');
 }
 
-function parsePayload(text: string): unknown {
-  if (!text.trim()) throw new Error('is empty');
-  try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (err) {
-    const detail = err instanceof Error ? err.message.replace(/^Unexpected token.*?(, ".*")? is not valid JSON$/s, 'unexpected character') : '';
-    throw new Error(`is not valid JSON (${printable(detail, 120)})`);
-  }
+export interface ValidateFlags {
+  kind?: string;
+  json?: boolean;
+  format?: string;
+  out?: string;
+  'fail-on'?: string[];
 }
 
-export async function validateCommand(
-  o: Output,
-  files: string[],
-  flags: { kind?: string; json?: boolean },
-  stdin: NodeJS.ReadableStream,
-): Promise<number> {
+function formatOf(flags: ValidateFlags): ReportFormat {
+  const format = flags.format?.trim().toLowerCase();
+  if (format === undefined) return flags.json ? 'json' : 'text';
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new HealthDataError('usage', `--format takes ${REPORT_FORMATS.join(', ')}, not "${format.slice(0, 30)}".`);
+  }
+  if (flags.json && format !== 'json') throw new HealthDataError('usage', `--json is --format json: it cannot go with --format ${format}.`);
+  return format as ReportFormat;
+}
+
+/** Where the report goes: standard output, or a file (`--out`), with a closing line on the terminal. */
+interface ReportSink {
+  write(text: string): void;
+  close(): Promise<void>;
+}
+
+function fileSink(path: string): ReportSink {
+  const stream = createWriteStream(path);
+  let failure: Error | undefined;
+  stream.on('error', (err) => (failure ??= err));
+  return {
+    write: (text) => {
+      if (text && !failure) stream.write(text);
+    },
+    close: () =>
+      new Promise((resolve, reject) => {
+        const fail = (err: Error): void => {
+          const code = (err as NodeJS.ErrnoException).code;
+          reject(new Error(`Could not write the report to ${path}: ${code === 'ENOENT' ? 'no such folder' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : err.message}`));
+        };
+        if (failure) return fail(failure);
+        stream.end(() => (failure ? fail(failure) : resolve()));
+        stream.once('error', fail);
+      }),
+  };
+}
+
+/** The payload of one file or of standard input, its byte-order mark dropped as an editor drops it. */
+async function payloadText(file: string, stdin: NodeJS.ReadableStream): Promise<string> {
+  const text = await readPayload(file, stdin);
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!body.trim()) throw new Error('is empty');
+  return body;
+}
+
+export async function validateCommand(o: Output, files: string[], flags: ValidateFlags, stdin: NodeJS.ReadableStream, cwd = process.cwd()): Promise<number> {
   if (files.length === 0) throw new HealthDataError('usage', 'Name at least one file to validate (or - for standard input).');
   const kind = flags.kind !== undefined ? resolveResource(flags.kind).kind : undefined;
-  const reports: FileReport[] = [];
-  let failed = false;
+  const format = formatOf(flags);
+  let failOn;
+  try {
+    failOn = parseFailOn(flags['fail-on']);
+  } catch (err) {
+    throw new HealthDataError('usage', `${(err as Error).message}.`);
+  }
+  if (flags.out !== undefined && files.some((f) => f !== '-' && resolve(cwd, f) === resolve(cwd, flags.out ?? ''))) {
+    // The report would overwrite a payload before it is read.
+    throw new HealthDataError('usage', `--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);
+  }
+  const tally = new ReportTally(failOn);
+  const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;
+  const emit = (text: string): void => (out ? out.write(text) : o.write(text));
+  // A report in a file has no colour: it is read later, elsewhere.
+  const writer: ReportWriter =
+    format === 'text'
+      ? new TextReportWriter(out ? { color: false } : o, tally)
+      : createReportWriter(format, { baseFolder: cwd, failOn, toolVersion: VERSION });
+  emit(writer.start());
   for (const file of files) {
-    const report: FileReport = { file, records: [] };
-    reports.push(report);
-    let results: RecordValidation[];
+    tally.file();
+    emit(writer.file(file === '-' ? { name: 'standard input' } : reportFileFor(file, cwd, file)));
+    let text: string;
     try {
-      results = validatePayload(parsePayload(await readPayload(file, stdin)), kind);
+      text = await payloadText(file, stdin);
     } catch (err) {
-      report.error = `${file === '-' ? 'standard input' : file} ${err instanceof Error ? err.message : String(err)}`;
-      failed = true;
+      tally.problem();
+      emit(writer.problem({ message: err instanceof Error ? err.message : String(err) }));
+      emit(writer.endFile());
       continue;
     }
-    if (results.length === 0) {
-      report.error = `${file} holds an empty list: nothing to validate`;
-      failed = true;
-      continue;
+    const report = payloadReport(text, { kind });
+    if ('problem' in report) {
+      tally.problem();
+      emit(writer.problem(report.problem));
+    } else {
+      for (const record of report.records) {
+        tally.record(record);
+        emit(writer.record(record));
+      }
     }
-    for (const r of results) {
-      if (!r.valid) failed = true;
-      report.records.push({
-        index: r.index ?? null,
-        kind: r.kind ?? null,
-        id: r.id ?? null,
-        valid: r.valid,
-        findings: r.findings.map((f) => ({ kind: f.kind, path: r.pointer + f.path, message: f.message })),
-      });
-    }
+    emit(writer.endFile());
   }
-  if (flags.json) {
-    o.out(JSON.stringify({ files: reports }, null, 2));
-    return failed ? 1 : 0;
+  emit(writer.end());
+  if (out) {
+    await out.close();
+    o.out(`${summaryLine(o, tally)}; ${format} report written to ${printable(flags.out ?? '', 120)}`);
   }
-  for (const report of reports) printReport(o, report);
-  const records = reports.reduce((n, r) => n + r.records.length, 0);
-  const invalid = reports.reduce((n, r) => n + r.records.filter((x) => !x.valid).length, 0);
-  const unreadable = reports.filter((r) => r.error).length;
-  const tail = [`${records} record${records === 1 ? '' : 's'} in ${reports.length} file${reports.length === 1 ? '' : 's'}`];
-  tail.push(invalid ? paint(o, 'red', `${invalid} invalid`) : paint(o, 'green', 'all valid'));
-  if (unreadable) tail.push(paint(o, 'red', `${unreadable} file${unreadable === 1 ? '' : 's'} not validated`));
-  o.out(tail.join(', '));
-  return failed ? 1 : 0;
-}
-
-function printReport(o: Output, report: FileReport): void {
-  if (report.error) {
-    o.out(`${mark(o, 'error')} ${printable(report.error, 200)}`);
-    return;
-  }
-  o.out(paint(o, 'bold', printable(report.file, 120)));
-  for (const r of report.records) {
-    const where = r.index === null ? 'record' : `#${r.index}`;
-    const status = r.valid ? paint(o, 'green', 'valid') : paint(o, 'red', 'invalid');
-    const counts = countFindings(r.findings as never);
-    o.out(`  ${where} ${r.kind ?? 'unknown kind'} ${printable(r.id ?? '(no id)', 30)}: ${status}${counts === 'clean' ? '' : ` (${counts})`}`);
-    for (const f of r.findings) o.out(`    ${mark(o, f.kind as never)} ${printable(f.path || '(record)', 50)}  ${printable(f.message, 120)}`);
-  }
+  return tally.failed ? 1 : 0;
 }

@@ -6,7 +6,7 @@ import { registerAccountCommands } from './account/commands';
 import { registerCompare } from './compare/commands';
 import { registerCopyAsCode } from './copyAsCode/commands';
 import { Credentials } from './account/credentials';
-import { registerPayloadValidation } from './payloadValidation';
+import { DocumentValidator, registerPayloadValidation } from './payloadValidation';
 import { RecordViews } from './recordView/recordViews';
 import { registerRequestCommands } from './requests/commands';
 import { SandboxController } from './account/localSandbox';
@@ -14,6 +14,7 @@ import { Session } from './account/session';
 import { TokenStatusBar } from './account/statusBar';
 import { registerTreeCommands } from './tree/commands';
 import { RecordsTreeProvider } from './tree/recordsTreeProvider';
+import { registerValidationReport } from './validationReport';
 
 export interface HealthDataExtensionApi {
   /** For the integration tests: the live session and the sandbox controller. */
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const tree = new RecordsTreeProvider(session, sandbox);
   const recordViews = new RecordViews(context.extensionUri, session);
   const statusBar = new TokenStatusBar(session);
+  const payloadValidator = new DocumentValidator(log);
   context.subscriptions.push(
     log,
     credentials,
@@ -55,7 +57,8 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...registerAccountCommands(session, sandbox),
     ...registerTreeCommands(tree, recordViews),
     ...registerRequestCommands(session, tree, recordViews),
-    ...registerPayloadValidation(log),
+    ...registerPayloadValidation(log, payloadValidator),
+    ...registerValidationReport(payloadValidator),
     ...registerCopyAsCode(session),
     ...registerCompare(session),
     recordViews,

@@ -194,6 +194,9 @@ describe('reliability: no secret or token in any sink', function () {
         }),
       ),
       'healthData.validatePayload': () => run('healthData.validatePayload', { uri: doc.uri }),
+      // Into the workspace folder, whose files the search below reads.
+      'healthData.exportValidationReport': () =>
+        run('healthData.exportValidationReport', { uris: [doc.uri], target: vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'sweep-report.sarif') }),
       'healthData.setUserAccessToken': () => run('healthData.setUserAccessToken', { token: USER_TOKEN }),
       'healthData.selectEnvironment': () => run('healthData.selectEnvironment', { environment: DEFAULT_ENVIRONMENT }),
       'healthData.startSandbox': () => run('healthData.startSandbox'),

@@ -22,13 +22,26 @@ export const MAX_QUOTED = 60;
 /** A string cut to MAX_QUOTED characters (with an ellipsis), for messages. */
 export function truncate(text: string): string {
   const cut = text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED - 1)}…` : text;
-  // Control characters and invisible direction marks from a payload are written out as \uXXXX:
-  // a message must not hide text or turn our own words around (U+202E reverses what follows).
-  return INVISIBLE.test(cut) ? cut.replace(INVISIBLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : cut;
+  return escapeInvisible(cut);
 }
 
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
-const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
+/**
+ * Control characters (C0, DEL, C1), invisible direction marks, isolates and overrides, and the
+ * zero-width and separator characters: what must never reach a terminal or a message raw.
+ */
+export const INVISIBLE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+const INVISIBLE_ALL = new RegExp(INVISIBLE_CHARACTERS.source, 'g');
+
+/** `\u001b` for ESC: the code of a character as text a person can read. */
+export const unicodeEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * Text with each invisible character written out (as \uXXXX by default): it must not hide text
+ * or turn our own words around (U+202E reverses what follows).
+ */
+export function escapeInvisible(text: string, replace: (c: string) => string = unicodeEscape): string {
+  return INVISIBLE_CHARACTERS.test(text) ? text.replace(INVISIBLE_ALL, replace) : text;
+}
 
 /** A short rendering of any value for a message: never long, whatever the value's size. */
 export function describeValue(value: unknown): string {

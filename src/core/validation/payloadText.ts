@@ -24,6 +24,8 @@ export interface PayloadTextValidation {
   readonly findings: readonly PlacedFinding[];
   /** Records that are objects whose kind could not be detected (and none was given). */
   readonly undetected: number;
+  /** The parsed payload (undefined when the text is no JSON), for what reports name a record by. */
+  readonly payload?: unknown;
 }
 
 export interface PayloadTextOptions extends JsonTextOptions, ValidateOptions {
@@ -37,7 +39,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The value at a pointer of the validator's records (`''`, `/3`, `/data/3`); undefined if none. */
-function recordAt(payload: unknown, pointer: string): unknown {
+export function recordAt(payload: unknown, pointer: string): unknown {
   let value = payload;
   for (const token of pointer.split('/').slice(1)) {
     if (Array.isArray(value)) value = value[Number(token)];
@@ -100,7 +102,7 @@ export function validatePayloadText(text: string, options: PayloadTextOptions = 
       findings.push({ kind: f.kind, path: f.path, message: f.message, pointer, ...place, index: r.index, recordId: r.id });
     }
   }
-  return { syntaxErrors: [], records, findings, undetected };
+  return { syntaxErrors: [], records, findings, undetected, payload };
 }
 
 let replacements: Map<string, string> | undefined;

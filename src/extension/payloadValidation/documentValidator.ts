@@ -2,7 +2,7 @@
 // kind a person chose for a document so that later validations of it (live, as it changes) use it.
 
 import * as vscode from 'vscode';
-import { PayloadTextValidation, validatePayloadText } from '../../core/validation';
+import { PayloadTextOptions, PayloadTextValidation, validatePayloadText } from '../../core/validation';
 import { ResourceKind } from '../../core/resources';
 import { diagnosticsOf } from './diagnostics';
 
@@ -23,11 +23,9 @@ export class DocumentValidator implements vscode.Disposable {
    * remembered for the next validations of the document; without one the last is used. Never throws.
    */
   validate(document: vscode.TextDocument, choice?: KindChoice): PayloadTextValidation {
-    const key = document.uri.toString();
-    if (choice !== undefined) this.choices.set(key, choice);
-    const effective = choice ?? this.choices.get(key) ?? {};
+    if (choice !== undefined) this.choices.set(document.uri.toString(), choice);
     const started = performance.now();
-    const validation = validatePayloadText(document.getText(), { ...effective, jsonc: document.languageId === 'jsonc' });
+    const validation = validatePayloadText(document.getText(), this.optionsFor(document));
     this.collection.set(document.uri, diagnosticsOf(document, validation));
     const ms = performance.now() - started;
     this.log.debug(
@@ -37,6 +35,14 @@ export class DocumentValidator implements vscode.Disposable {
           : `${validation.records.length} records, ${validation.findings.length} findings`),
     );
     return validation;
+  }
+
+  /**
+   * How the document is validated now: its language, and the kind last chosen for it. A report
+   * made with these options places its findings where the Problems panel does.
+   */
+  optionsFor(document: Pick<vscode.TextDocument, 'uri' | 'languageId'>): PayloadTextOptions {
+    return { ...this.choices.get(document.uri.toString()), jsonc: document.languageId === 'jsonc' };
   }
 
   /** Forgets the document: its diagnostics and its kind. */

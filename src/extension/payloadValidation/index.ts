@@ -8,8 +8,10 @@ import { DocumentValidator } from './documentValidator';
 import { LiveValidation } from './live';
 import { DeprecatedFieldQuickFix } from './quickFix';
 
-export function registerPayloadValidation(log: vscode.LogOutputChannel): vscode.Disposable[] {
-  const validator = new DocumentValidator(log);
+export { DocumentValidator } from './documentValidator';
+export { matchesValidationGlob, validationGlob } from './live';
+
+export function registerPayloadValidation(log: vscode.LogOutputChannel, validator = new DocumentValidator(log)): vscode.Disposable[] {
   const live = new LiveValidation(validator);
   return [
     validator,

@@ -18,14 +18,34 @@ interface LiveSettings {
   readonly selector: vscode.DocumentFilter[];
 }
 
-function readSettings(): LiveSettings {
-  const config = vscode.workspace.getConfiguration('healthData.validation');
-  const glob = config.get<string>('glob')?.trim() || DEFAULT_GLOB;
+/** The files the `healthData.validation.glob` setting names (default every `*.health.json`). */
+export function validationGlob(): string {
+  return vscode.workspace.getConfiguration('healthData.validation').get<string>('glob')?.trim() || DEFAULT_GLOB;
+}
+
+/** The glob setting as a document selector. */
+export function validationSelector(): vscode.DocumentFilter[] {
+  const glob = validationGlob();
   // A plain pattern matches anywhere on disk (`**/…`); a workspace-relative one (`fixtures/*.json`)
   // matches through each workspace folder.
   const selector: vscode.DocumentFilter[] = [{ pattern: glob }];
   for (const folder of vscode.workspace.workspaceFolders ?? []) selector.push({ pattern: new vscode.RelativePattern(folder, glob) });
-  return { enabled: config.get<boolean>('live', true), selector };
+  return selector;
+}
+
+/** Whether a document is one the glob setting names: on disk (local or remote) or unsaved, not a git view. */
+export function matchesValidationGlob(document: vscode.TextDocument, selector = validationSelector()): boolean {
+  if (!SCHEMES.has(document.uri.scheme)) return false;
+  try {
+    return vscode.languages.match(selector, document) > 0;
+  } catch {
+    return false; // A glob VS Code cannot read matches nothing.
+  }
+}
+
+function readSettings(): LiveSettings {
+  const enabled = vscode.workspace.getConfiguration('healthData.validation').get<boolean>('live', true);
+  return { enabled, selector: validationSelector() };
 }
 
 export class LiveValidation implements vscode.Disposable {
@@ -56,12 +76,7 @@ export class LiveValidation implements vscode.Disposable {
 
   /** Whether the glob setting names this document. */
   matches(document: vscode.TextDocument): boolean {
-    if (!SCHEMES.has(document.uri.scheme)) return false;
-    try {
-      return vscode.languages.match(this.settings.selector, document) > 0;
-    } catch {
-      return false; // A glob VS Code cannot read matches nothing.
-    }
+    return matchesValidationGlob(document, this.settings.selector);
   }
 
   /** Keeps the document validated as it changes, until it closes (after the command validated it). */

@@ -295,7 +295,7 @@ describe('health-data CLI', function () {
       assert.match(r.stdout, /missing\.json no such file/);
       assert.match(r.stdout, /empty\.json is empty/);
       assert.match(r.stdout, /broken\.json is not valid JSON/);
-      assert.match(r.stdout, /#?record body_fat|record bodyFat/);
+      assert.match(r.stdout, /record Body fat reading/);
     });
 
     it('reads standard input with -, and takes --kind', async () => {

@@ -11,22 +11,11 @@ import { printable } from '../../../src/cli/output';
 import { resource } from '../../../src/core/resources';
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
 import { runCliInProcess as cli } from '../support/cli';
+import { assertInert } from '../support/inert';
 import { FUZZ_SEED, HOSTILE_KEYS, HOSTILE_STRINGS, HostileRecord, Prng, assertPrototypesUnchanged, prototypeSnapshot, put, sharedHostileRecords } from '../support/hostileRecords';
 
-/**
- * What must never reach a terminal from a payload: C0 controls but the line feed (ESC starts
- * every escape sequence), DEL, C1 controls (U+009B is a one-character CSI), and the bidi marks,
- * embeddings, overrides and isolates that reorder what is shown.
- */
-const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 /** The resources `list` and `get` are run on, in this order. */
 const LISTED = (['activity', 'heartRate', 'bodyFat'] as const).map((kind) => resource(kind));
-
-function assertInert(text: string, what: string): void {
-  const at = text.search(UNSAFE);
-  assert.equal(at, -1, `${what}: U+${text.charCodeAt(at).toString(16).padStart(4, '0')} reaches the terminal in ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`);
-  assert.doesNotMatch(text, /\n\s+at .*:\d+:\d+\)?\n/, `${what}: a stack trace`);
-}
 
 /** Every string and key in a value, breadth first, at most `max` of them. */
 function stringsOf(value: unknown, max = 200): string[] {

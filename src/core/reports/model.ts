@@ -1,0 +1,78 @@
+// What a validation report is made of, whatever its format: files, each either a problem (not
+// read, not JSON) or records with their findings placed at text ranges. Writers are fed these
+// one at a time, so a report never waits for a whole run (or a whole file) in memory.
+
+import type { FindingKind } from '../validation';
+import type { ResourceKind } from '../resources';
+
+/** A place in a text as an editor counts it: 0-based line and UTF-16 character, like VS Code's Position. */
+export interface TextPosition {
+  readonly line: number;
+  readonly character: number;
+}
+
+export interface TextRange {
+  readonly start: TextPosition;
+  readonly end: TextPosition;
+  /** UTF-16 offset and length of the range in the text. */
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface ReportFinding {
+  readonly kind: FindingKind;
+  /** JSON Pointer of the field in the whole payload: `/3/value`. */
+  readonly pointer: string;
+  readonly message: string;
+  /** Where the Problems panel shows it; absent when the reader had no text positions. */
+  readonly range?: TextRange;
+}
+
+export interface ReportRecord {
+  /** Position in a list payload; undefined for a single record. */
+  readonly index: number | undefined;
+  readonly kind: ResourceKind | undefined;
+  readonly id: string | undefined;
+  /** The day the record belongs to (its `date`, or its timestamp's local date), when it has one. */
+  readonly date: string | undefined;
+  /** No error finding. */
+  readonly valid: boolean;
+  readonly findings: readonly ReportFinding[];
+}
+
+/** A file that was not validated: unreadable, empty, not JSON, an empty list. */
+export interface FileProblem {
+  /** What went wrong, as a sentence about the file: `is not valid JSON (a comma is expected)`. */
+  readonly message: string;
+  readonly range?: TextRange;
+}
+
+export interface ReportFile {
+  /** The name a person gave (or `standard input`), for text and titles. */
+  readonly name: string;
+  /**
+   * The file's path with `/` separators: relative to the report's base folder (the working
+   * directory, the workspace folder) when it is inside it, else absolute; none for standard input
+   * or an unsaved editor.
+   */
+  readonly path?: string;
+}
+
+export const REPORT_FORMATS = ['text', 'json', 'sarif', 'junit', 'github'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/**
+ * Writes one report as text, piece by piece: start, then for each file `file`, its `problem` or
+ * its `record`s, `endFile`, and at last `end`. Each call returns the text to append (maybe '').
+ */
+export interface ReportWriter {
+  start(): string;
+  file(file: ReportFile): string;
+  problem(problem: FileProblem): string;
+  record(record: ReportRecord): string;
+  endFile(): string;
+  end(): string;
+}
+
+/** One file's whole content for the one-call form (`writeReport`). */
+export type ReportEntry = { readonly file: ReportFile } & ({ readonly problem: FileProblem } | { readonly records: Iterable<ReportRecord> });

@@ -1,0 +1,86 @@
+// A validated payload text as a report's records (findings placed at ranges) or as a file problem
+// (no JSON, nothing to validate): the one reading of a validation that the CLI and the editor's
+// export share, so both place findings where the Problems panel does.
+
+import { localDateOf } from '../dates';
+import type { PayloadTextOptions, PayloadTextValidation, RecordValidation } from '../validation';
+import { recordAt, validatePayload, validatePayloadText } from '../validation';
+import type { FileProblem, ReportFinding, ReportRecord } from './model';
+import { LineIndex } from './textPositions';
+
+/** `CommaExpected` → `a comma is expected`: jsonc-parser's codes in words. */
+function syntaxWords(code: string): string {
+  const words = code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const expected = /^(.*) expected$/.exec(words);
+  if (expected) return `${/^[aeiou]/.test(expected[1]) ? 'an' : 'a'} ${expected[1]} is expected`;
+  return words;
+}
+
+/** The file problem of a validation that validated nothing, or undefined when it has records. */
+export function payloadProblem(text: string, validation: PayloadTextValidation, lines = new LineIndex(text)): FileProblem | undefined {
+  const first = validation.syntaxErrors[0];
+  if (first !== undefined) {
+    const range = lines.rangeOf(first.offset, first.length);
+    const more = validation.syntaxErrors.length > 1 ? `, and ${validation.syntaxErrors.length - 1} more` : '';
+    return { message: `is not valid JSON (${syntaxWords(first.code)} at line ${range.start.line + 1}, column ${range.start.character + 1}${more})`, range };
+  }
+  if (validation.records.length === 0) return { message: 'holds an empty list: nothing to validate' };
+  return undefined;
+}
+
+/**
+ * The records of a validation with their findings at text ranges, one at a time, in the
+ * payload's order. `validation` must come from validatePayloadText on this very text.
+ */
+export function* payloadRecords(text: string, validation: PayloadTextValidation, lines = new LineIndex(text)): Generator<ReportRecord> {
+  let next = 0;
+  for (const r of validation.records) {
+    const findings: ReportFinding[] = [];
+    // validatePayloadText places the findings record after record, in each record's order.
+    for (let k = 0; k < r.findings.length; k++, next++) {
+      const f = validation.findings[next];
+      findings.push({ kind: f.kind, pointer: f.pointer, message: f.message, range: lines.rangeOf(f.offset, f.length) });
+    }
+    yield reportRecord(r, validation.payload, findings);
+  }
+}
+
+function reportRecord(r: RecordValidation, payload: unknown, findings: readonly ReportFinding[]): ReportRecord {
+  const date = r.kind === undefined ? undefined : localDateOf(recordAt(payload, r.pointer), r.kind);
+  return { index: r.index, kind: r.kind, id: r.id, date, valid: r.valid, findings };
+}
+
+/** What a report says of one payload text: a file problem, or its records. */
+export type PayloadReport = { readonly problem: FileProblem } | { readonly records: Iterable<ReportRecord> };
+
+/**
+ * Validates a payload text for a report: findings placed on the text as the Problems panel places
+ * them. A text nested too deeply to walk for positions (tens of thousands of levels) is still
+ * validated, its findings without ranges.
+ */
+export function payloadReport(text: string, options: PayloadTextOptions = {}): PayloadReport {
+  let validation: PayloadTextValidation;
+  try {
+    validation = validatePayloadText(text, options);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return unplacedReport(text, options);
+  }
+  const lines = new LineIndex(text);
+  const problem = payloadProblem(text, validation, lines);
+  return problem ? { problem } : { records: payloadRecords(text, validation, lines) };
+}
+
+function unplacedReport(text: string, options: PayloadTextOptions): PayloadReport {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    return { problem: { message: 'is not valid JSON' } };
+  }
+  const records = validatePayload(payload, options.kind, options);
+  if (records.length === 0) return { problem: { message: 'holds an empty list: nothing to validate' } };
+  return {
+    records: records.map((r) => reportRecord(r, payload, r.findings.map((f) => ({ kind: f.kind, pointer: r.pointer + f.path, message: f.message })))),
+  };
+}

@@ -1,0 +1,163 @@
+// "Export Validation Report…" in a real extension host: SARIF for the files named, the open
+// payload files or the workspace's, each result at the range the Problems panel shows for the
+// same finding (vscode.languages.getDiagnostics on the same documents), unsaved edits included.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type * as Sarif from 'sarif';
+import * as vscode from 'vscode';
+import type { ValidationReportSummary } from '../../src/extension/validationReport/exportReport';
+import { ACTIVITY } from '../fixtures/payloads';
+import { captureMessages, extensionApi } from './support/extension';
+import { repoRoot } from '../unit/support/repo';
+
+const COMMAND = 'healthData.exportValidationReport';
+
+/** `line:col-line:col kind` of a diagnostic, 1-based like SARIF. */
+const diagnosticKey = (d: vscode.Diagnostic): string =>
+  `${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.line + 1}:${d.range.end.character + 1} ${String(d.code)}`;
+
+const RULE_KIND: Record<string, string> = { 'schema-error': 'error', 'implausible-value': 'warning', 'zero-value': 'zero', 'deprecated-field': 'deprecated', 'unknown-field': 'unknown' };
+
+function resultKey(r: Sarif.Result): string {
+  const region = r.locations?.[0]?.physicalLocation?.region;
+  return `${region?.startLine}:${region?.startColumn}-${region?.endLine}:${region?.endColumn} ${RULE_KIND[r.ruleId ?? '']}`;
+}
+
+/** The results of a report by the file URI they are on, resolved against SRCROOT. */
+function resultsByFile(log: Sarif.Log): Map<string, Sarif.Result[]> {
+  const run = log.runs[0];
+  const base = run.originalUriBaseIds?.SRCROOT?.uri;
+  const out = new Map<string, Sarif.Result[]>();
+  for (const r of run.results ?? []) {
+    const location = r.locations?.[0]?.physicalLocation?.artifactLocation;
+    const uri = location?.uriBaseId ? new URL(location.uri ?? '', base).href : location?.uri ?? '';
+    const key = vscode.Uri.parse(uri).toString();
+    out.set(key, [...(out.get(key) ?? []), r]);
+  }
+  return out;
+}
+
+describe('export validation report', function () {
+  this.timeout(60_000);
+  let folder: string;
+  let reports: string;
+  let messages: ReturnType<typeof captureMessages>;
+
+  before(async () => {
+    await extensionApi();
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(root, 'the tests run in a workspace');
+    folder = fs.mkdtempSync(path.join(root, 'report-'));
+    reports = fs.mkdtempSync(path.join(root, 'report-out-'));
+  });
+
+  beforeEach(() => {
+    messages = captureMessages();
+  });
+
+  afterEach(async () => {
+    messages.restore();
+    // A test that failed half-way may leave an edited document: revert it, so no "Save?" waits.
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.fsPath.startsWith(folder))) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.getConfiguration('healthData.validation').update('glob', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  after(() => {
+    fs.rmSync(folder, { recursive: true, force: true });
+    fs.rmSync(reports, { recursive: true, force: true });
+  });
+
+  /** Payload files in the test folder: the examples, the hostile fixture, a CRLF activity. */
+  function writePayloads(sub: string): vscode.Uri[] {
+    const dir = path.join(folder, sub);
+    fs.mkdirSync(dir, { recursive: true });
+    const files: Array<[string, string]> = [
+      ...fs.readdirSync(path.join(repoRoot, 'examples')).filter((n) => n.endsWith('.json')).map((n): [string, string] => [n, fs.readFileSync(path.join(repoRoot, 'examples', n), 'utf8')]),
+      ['hostile.health.json', fs.readFileSync(path.join(repoRoot, 'test/fixtures/hostile-records.json'), 'utf8')],
+      ['crlf.health.json', ACTIVITY.replace(/\n/g, '\r\n')],
+      ['broken.health.json', '{"id": "x",\n  "steps": }'],
+    ];
+    return files.map(([name, text]) => {
+      const p = path.join(dir, name);
+      fs.writeFileSync(p, text);
+      return vscode.Uri.file(p);
+    });
+  }
+
+  async function exportTo(name: string, args: object = {}): Promise<{ summary: ValidationReportSummary; log: Sarif.Log }> {
+    const target = vscode.Uri.file(path.join(reports, name));
+    const summary = await vscode.commands.executeCommand<ValidationReportSummary | undefined>(COMMAND, { target, ...args });
+    assert.ok(summary, 'the command reported');
+    const log = JSON.parse(fs.readFileSync(target.fsPath, 'utf8')) as Sarif.Log;
+    assert.equal(log.version, '2.1.0');
+    return { summary, log };
+  }
+
+  it('places every result where the Problems panel shows the same finding, for open files (unsaved edits too)', async () => {
+    const uris = writePayloads('open');
+    for (const uri of uris) await vscode.commands.executeCommand('vscode.open', uri, { preview: false });
+    // An unsaved edit: the report is of the text the editor holds.
+    const crlf = uris.find((u) => u.path.endsWith('crlf.health.json'))!;
+    const editor = await vscode.window.showTextDocument(crlf, { preview: false });
+    assert.ok(await editor.edit((b) => b.insert(new vscode.Position(1, 0), '  "extraField": 1,\r\n')));
+    // The hostile fixture's entries do not tell their kind: the kind given is remembered for the
+    // document, and the report validates with it too.
+    for (const uri of uris) await vscode.commands.executeCommand('healthData.validatePayload', { uri, ...(uri.path.endsWith('hostile.health.json') ? { kind: 'activity' } : {}) });
+
+    const { summary, log } = await exportTo('open.sarif');
+    const byFile = resultsByFile(log);
+    let compared = 0;
+    for (const uri of uris) {
+      assert.ok(summary.files >= uris.length);
+      const results = byFile.get(uri.toString()) ?? [];
+      if (uri.path.endsWith('broken.health.json')) {
+        assert.deepEqual(results.map((r) => r.ruleId), ['file-not-validated']);
+        const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'Health Data');
+        assert.equal(d[0].range.start.line + 1, results[0].locations?.[0].physicalLocation?.region?.startLine);
+        continue;
+      }
+      const diagnostics = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Health Data');
+      assert.ok(diagnostics.length > 0, `${uri.path} has diagnostics`);
+      assert.deepEqual(results.map(resultKey).sort(), diagnostics.map(diagnosticKey).sort(), uri.path);
+      compared += diagnostics.length;
+    }
+    assert.ok(compared > 50, `${compared} findings compared`);
+    const crlfResults = byFile.get(crlf.toString()) ?? [];
+    assert.ok(crlfResults.some((r) => r.ruleId === 'unknown-field' && r.locations?.[0].logicalLocations?.[0].fullyQualifiedName === '/extraField'), 'the unsaved field is reported');
+    // Paths relative to the workspace folder, as code scanning wants them.
+    for (const artifact of log.runs[0].artifacts ?? []) assert.match(artifact.location?.uri ?? '', /^report-[^/]+\/open\/[\w.-]+\.json$/);
+    assert.ok(messages.shown.some((m) => m.level === 'info' && /Validation report of \d+ files written to .*open\.sarif/.test(m.text)), JSON.stringify(messages.shown));
+    // Dirty: revert before the editors close, so no "Save?" waits.
+    await vscode.window.showTextDocument(crlf);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('reports on the workspace files the glob names when none is open', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const uris = writePayloads('closed');
+    const sub = path.relative(vscode.workspace.workspaceFolders![0].uri.fsPath, path.join(folder, 'closed')).split(path.sep).join('/');
+    await vscode.workspace.getConfiguration('healthData.validation').update('glob', `${sub}/*.health.json`, vscode.ConfigurationTarget.Global);
+    const { summary, log } = await exportTo('workspace.sarif');
+    const names = (log.runs[0].artifacts ?? []).map((a) => a.location?.uri?.split('/').pop()).sort();
+    assert.deepEqual(names, uris.map((u) => path.basename(u.fsPath)).sort());
+    assert.equal(summary.files, uris.length);
+    assert.ok(summary.results > 50);
+  });
+
+  it('with nothing to report on, says so and writes nothing', async () => {
+    await vscode.workspace.getConfiguration('healthData.validation').update('glob', 'no-such-folder/*.health.json', vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const target = vscode.Uri.file(path.join(reports, 'none.sarif'));
+    const openMatching = vscode.workspace.textDocuments.filter((d) => d.uri.fsPath.includes('no-such-folder'));
+    assert.equal(openMatching.length, 0);
+    const summary = await vscode.commands.executeCommand(COMMAND, { target });
+    assert.equal(summary, undefined);
+    assert.equal(fs.existsSync(target.fsPath), false);
+    assert.ok(messages.shown.some((m) => /No payload files to report on/.test(m.text)), JSON.stringify(messages.shown));
+  });
+});

@@ -1,0 +1,274 @@
+// The report writers on the example payloads, the fixtures and hostile payloads: SARIF checked
+// against the official SARIF 2.1.0 JSON Schema (from @microsoft/jest-sarif, with ajv's draft-04
+// class), JUnit XML parsed back with fast-xml-parser, GitHub annotations escaped as GitHub documents,
+// and the regions at the places validatePayloadText gives the Problems panel.
+import * as assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv4 from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type * as Sarif from 'sarif';
+import {
+  GithubWriter,
+  JunitWriter,
+  LineIndex,
+  type ReportEntry,
+  SarifWriter,
+  createReportWriter,
+  githubData,
+  githubProperty,
+  parseFailOn,
+  payloadProblem,
+  payloadRecords,
+  reportFileFor,
+  writeReport,
+  xmlText,
+} from '../../../../src/core/reports';
+import { validatePayloadText } from '../../../../src/core/validation';
+import { ACTIVITY } from '../../../fixtures/payloads';
+import { HOSTILE_KEYS, HOSTILE_STRINGS, fixtureRecords } from '../../support/hostileRecords';
+import { assertInert } from '../../support/inert';
+import { repoRoot } from '../../support/repo';
+
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+
+/** The example payloads and the fixtures: every one the repository ships. */
+function shippedPayloads(): string[] {
+  const dirs = ['examples', 'test/fixtures'];
+  return dirs.flatMap((d) => readdirSync(join(repoRoot, d)).filter((n) => n.endsWith('.json')).map((n) => `${d}/${n}`));
+}
+
+function entryOf(path: string, text: string): ReportEntry {
+  const validation = validatePayloadText(text, { now: NOW });
+  const lines = new LineIndex(text);
+  const file = reportFileFor(path, repoRoot);
+  const problem = payloadProblem(text, validation, lines);
+  return problem ? { file, problem } : { file, records: [...payloadRecords(text, validation, lines)] };
+}
+
+const entries = (paths: string[]): ReportEntry[] => paths.map((p) => entryOf(p, readFileSync(join(repoRoot, p), 'utf8')));
+
+/** The hostile e2e fixture as one file, plus hostile strings as keys and values of an activity. */
+function hostileTexts(): Array<{ path: string; text: string }> {
+  const activity = JSON.parse(ACTIVITY) as Record<string, unknown>;
+  const keyed = HOSTILE_KEYS.map((k, i) => ({ ...activity, id: HOSTILE_STRINGS[i % HOSTILE_STRINGS.length], [k]: HOSTILE_STRINGS[(i + 3) % HOSTILE_STRINGS.length] }));
+  return [
+    { path: 'test/fixtures/hostile-records.json', text: readFileSync(join(repoRoot, 'test/fixtures/hostile-records.json'), 'utf8') },
+    { path: 'hostile/generated.json', text: JSON.stringify(fixtureRecords(30).map((r) => r.record), null, 1) },
+    { path: 'hostile/keys.json', text: JSON.stringify(keyed, null, 2) },
+    { path: `hostile/\u001b[31m\u202Eevil\u0007, name: 100%.json`, text: '{"id": "x", "steps": -1\r\n' },
+    { path: 'hostile/crlf.json', text: ACTIVITY.replace(/\n/g, '\r\n') },
+  ];
+}
+
+let sarifValidator: ReturnType<Ajv4['compile']>;
+
+function assertSarif(text: string, what: string): Sarif.Log {
+  const log = JSON.parse(text) as Sarif.Log;
+  const ok = sarifValidator(log);
+  assert.ok(ok, `${what}: not SARIF 2.1.0: ${JSON.stringify(sarifValidator.errors?.slice(0, 3), null, 1)}`);
+  return log;
+}
+
+describe('validation reports', function () {
+  this.timeout(60_000);
+
+  before(() => {
+    // The schema the SARIF TC publishes (2.1.0, rtm.5), as @microsoft/jest-sarif ships it: not ours.
+    // One of its patterns (language tags) is no valid Unicode regular expression: read it without the u flag.
+    const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
+    const ajv = new Ajv4({ allErrors: true, strict: false, unicodeRegExp: false });
+    addFormats(ajv);
+    sarifValidator = ajv.compile(schema);
+  });
+
+  describe('text positions', () => {
+    it('count lines at \\r\\n, \\r and \\n, characters in UTF-16 units, as VS Code does', () => {
+      const lines = new LineIndex('ab\r\ncd\ref\n😀x');
+      assert.deepEqual(lines.positionAt(0), { line: 0, character: 0 });
+      assert.deepEqual(lines.positionAt(4), { line: 1, character: 0 });
+      assert.deepEqual(lines.positionAt(7), { line: 2, character: 0 });
+      assert.deepEqual(lines.positionAt(12), { line: 3, character: 2 }, 'an emoji is two UTF-16 units');
+      assert.deepEqual(lines.positionAt(999), { line: 3, character: 3 }, 'past the end: the end');
+    });
+  });
+
+  describe('SARIF', () => {
+    it('is valid SARIF 2.1.0 for every shipped payload, with a rule per kind and a result per finding', () => {
+      const input = entries(shippedPayloads());
+      const log = assertSarif(writeReport(new SarifWriter({ baseFolder: repoRoot, toolVersion: '1.2.3' }), input), 'shipped payloads');
+      assert.equal(log.version, '2.1.0');
+      assert.equal(log.runs.length, 1);
+      const run = log.runs[0];
+      assert.deepEqual(run.tool.driver.rules?.map((r) => r.id), ['schema-error', 'implausible-value', 'zero-value', 'deprecated-field', 'unknown-field', 'file-not-validated']);
+      assert.equal(run.originalUriBaseIds?.SRCROOT.uri, `file://${repoRoot}/`);
+      let findings = 0;
+      for (const e of input) if ('records' in e) for (const r of e.records) findings += r.findings.length;
+      assert.equal(run.results?.length, findings);
+      assert.ok(findings > 20);
+      const levels = new Set(run.results?.map((r) => `${r.ruleId}:${r.level}`));
+      for (const expected of ['schema-error:error', 'zero-value:note', 'deprecated-field:note']) assert.ok(levels.has(expected), expected);
+      for (const r of run.results ?? []) {
+        assert.equal(run.tool.driver.rules?.[r.ruleIndex ?? -1]?.id, r.ruleId);
+        const loc = r.locations?.[0]?.physicalLocation;
+        assert.equal(loc?.artifactLocation?.uriBaseId, 'SRCROOT');
+        assert.match(loc?.artifactLocation?.uri ?? '', /^(examples|test\/fixtures)\/[\w.-]+\.json$/);
+      }
+    });
+
+    it('places each result at the range validatePayloadText gives the Problems panel (1-based)', () => {
+      const text = ACTIVITY;
+      const validation = validatePayloadText(text, { now: NOW });
+      const log = assertSarif(writeReport(new SarifWriter({ baseFolder: repoRoot }), [entryOf('payload.json', text)]), 'activity');
+      const results = log.runs[0].results ?? [];
+      assert.equal(results.length, validation.findings.length);
+      const lines = text.split('\n');
+      validation.findings.forEach((f, i) => {
+        const region = results[i].locations?.[0].physicalLocation?.region;
+        // Independently: line and column of the offset by counting the newlines before it.
+        const before = text.slice(0, f.offset).split('\n');
+        assert.equal(region?.startLine, before.length);
+        assert.equal(region?.startColumn, before[before.length - 1].length + 1);
+        assert.equal(region?.charOffset, f.offset);
+        assert.equal(region?.charLength, f.length);
+        assert.equal(lines[before.length - 1].slice((region?.startColumn ?? 0) - 1, (region?.endColumn ?? 0) - 1), text.slice(f.offset, f.offset + f.length));
+        assert.equal(results[i].locations?.[0].logicalLocations?.[0].fullyQualifiedName, f.pointer);
+      });
+      const distance = results.find((r) => r.locations?.[0].logicalLocations?.[0].fullyQualifiedName === '/distance');
+      assert.deepEqual(distance?.locations?.[0].physicalLocation?.region, { startLine: 8, startColumn: 3, endLine: 8, endColumn: 17, charOffset: text.indexOf('"distance"'), charLength: 14 });
+      assert.equal(distance?.level, 'error');
+    });
+
+    it('reports files that are not JSON, empty lists and unreadable files as results of their own rule', () => {
+      const input: ReportEntry[] = [
+        entryOf('broken.json', '{"id": "x",\n  "steps": }'),
+        entryOf('empty-list.json', '[]'),
+        { file: { name: 'gone.json', path: 'gone.json' }, problem: { message: 'no such file' } },
+        { file: { name: 'standard input' }, problem: { message: 'is empty' } },
+      ];
+      const log = assertSarif(writeReport(new SarifWriter({ baseFolder: repoRoot }), input), 'problems');
+      const results = log.runs[0].results ?? [];
+      assert.deepEqual(results.map((r) => r.ruleId), ['file-not-validated', 'file-not-validated', 'file-not-validated', 'file-not-validated']);
+      assert.match(results[0].message.text ?? '', /broken\.json is not valid JSON \(a value is expected at line 2, column 12\)/);
+      assert.deepEqual(results[0].locations?.[0].physicalLocation?.region?.startLine, 2);
+      assert.equal(results[3].locations, undefined, 'standard input has no file to point at');
+      assert.equal(log.runs[0].artifacts?.length, 3);
+    });
+
+    it('is valid, parses back to the same text, and is inert on hostile payloads and file names', () => {
+      for (const { path, text } of hostileTexts()) {
+        const out = writeReport(new SarifWriter({ baseFolder: repoRoot }), [entryOf(path, text)]);
+        assertInert(out, `SARIF of ${JSON.stringify(path)}`);
+        const log = assertSarif(out, path);
+        assert.ok((log.runs[0].results?.length ?? 0) > 0, path);
+      }
+      // The file name comes back whole from the escapes.
+      const evil = hostileTexts()[3];
+      const log = JSON.parse(writeReport(new SarifWriter({ baseFolder: repoRoot }), [entryOf(evil.path, evil.text)])) as Sarif.Log;
+      assert.equal(decodeURIComponent(log.runs[0].artifacts?.[0].location?.uri ?? ''), evil.path);
+      assert.ok(log.runs[0].results?.[0].message.text?.startsWith(evil.path));
+    });
+  });
+
+  describe('JUnit XML', () => {
+    // htmlEntities: fast-xml-parser decodes numeric character references only with it.
+    const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', htmlEntities: true, isArray: (name) => ['testsuite', 'testcase'].includes(name) });
+    type Case = { name: string; classname: string; failure?: { message: string; type: string; '#text': string }; error?: { message: string }; 'system-out'?: string };
+    type Suites = { testsuites: { testsuite: Array<{ name: string; tests: string; failures: string; errors: string; testcase: Case[] }> } };
+
+    it('parses back: a testsuite per file, a testcase per record named by kind, id and day, a failure for a record with errors', () => {
+      const paths = shippedPayloads();
+      const input = entries(paths);
+      const xml = writeReport(new JunitWriter(), input);
+      assert.equal(XMLValidator.validate(xml), true);
+      const parsed = parser.parse(xml) as Suites;
+      const suites = parsed.testsuites.testsuite;
+      assert.equal(suites.length, paths.length);
+      suites.forEach((suite, i) => {
+        const entry = input[i];
+        assert.equal(suite.name, entry.file.name);
+        const records = 'records' in entry ? [...entry.records] : [];
+        assert.equal(suite.testcase.length, records.length || 1);
+        assert.equal(Number(suite.tests), suite.testcase.length);
+        assert.equal(Number(suite.failures), records.filter((r) => !r.valid).length);
+        assert.equal(suite.testcase.filter((c) => c.failure).length, Number(suite.failures));
+      });
+      const heartRate = suites.find((s) => s.name === 'examples/heart-rate-summary.health.json')!;
+      const hrCase = heartRate.testcase[0];
+      assert.equal(hrCase.name, 'record Heart rate summary 6a1f3c9e2b7d4e0058c1a3f6 2026-11-18');
+      assert.equal(hrCase.classname, 'examples/heart-rate-summary.health.json');
+      assert.equal(hrCase.failure?.type, 'error');
+      assert.match(hrCase.failure?.['#text'] ?? '', /\[error\] \/value at line 1, column 1: value is required/);
+      assert.match(hrCase['system-out'] ?? '', /\[deprecated\] \/userId at line 3, column 3/);
+      const activity = suites.find((s) => s.name === 'examples/activity-summaries.health.json')!;
+      assert.deepEqual(activity.testcase.map((c) => c.name), ['#0 Activity summary 6a1f3c9e2b7d4e0058c1a3f5 2026-11-18', '#1 Activity summary 6a1f3c9e2b7d4e0058c1a3f2 2026-11-18']);
+    });
+
+    it('fails the records --fail-on names too, and gives unreadable files an error', () => {
+      const input: ReportEntry[] = [entryOf('examples/activity-summaries.health.json', readFileSync(join(repoRoot, 'examples/activity-summaries.health.json'), 'utf8')), entryOf('broken.json', '{')];
+      const parsed = parser.parse(writeReport(new JunitWriter({ failOn: parseFailOn(['zero']) }), input)) as Suites;
+      const [activity, broken] = parsed.testsuites.testsuite;
+      assert.equal(activity.failures, '1');
+      assert.equal(activity.testcase[1].failure?.type, 'zero');
+      assert.match(activity.testcase[1].failure?.['#text'] ?? '', /\[zero\] \/1\/steps/);
+      assert.match(activity.testcase[1]['system-out'] ?? '', /\[deprecated\]/, 'what does not fail is shown, apart');
+      assert.equal(broken.errors, '1');
+      assert.match(broken.testcase[0].error?.message ?? '', /broken\.json is not valid JSON/);
+    });
+
+    it('is well-formed and inert on hostile payloads and names; what XML can hold comes back unchanged', () => {
+      for (const { path, text } of hostileTexts()) {
+        const xml = writeReport(new JunitWriter(), [entryOf(path, text)]);
+        assertInert(xml, `JUnit of ${JSON.stringify(path)}`);
+        assert.equal(XMLValidator.validate(xml), true, path);
+        parser.parse(xml);
+      }
+      const tricky = 'a<b>&"\'\u202Ec\u0085\td\re\u001bf\ud800g';
+      const parsed = parser.parse(`<x a="${xmlText(tricky)}">${xmlText(tricky, true)}</x>`) as { x: { a: string; '#text': string } };
+      const expected = 'a<b>&"\'\u202Ec\u0085\td\re\\u001bf\\ud800g';
+      assert.equal(parsed.x.a, expected, 'attribute');
+      assert.equal(parsed.x['#text'], expected, 'text');
+    });
+  });
+
+  describe('GitHub annotations', () => {
+    it('one line per finding: error, warning or notice, file, line, col and title', () => {
+      const out = writeReport(new GithubWriter(), [entryOf('dir/payload.json', ACTIVITY)]);
+      const lines = out.trimEnd().split('\n');
+      assert.equal(lines.length, validatePayloadText(ACTIVITY, { now: NOW }).findings.length);
+      assert.ok(lines.includes('::error file=dir/payload.json,line=8,endLine=8,col=3,endColumn=17,title=Health data%3A schema error::distance must be ≥ 0, got -5'), lines.join('\n'));
+      assert.ok(lines.includes('::notice file=dir/payload.json,line=3,endLine=3,col=3,endColumn=11,title=Health data%3A deprecated field::userId is deprecated: use humanId'));
+      for (const line of lines) assert.match(line, /^::(error|warning|notice) file=[^,]+,line=\d+,endLine=\d+,col=\d+(,endColumn=\d+)?,title=[^,:]+::\S/);
+    });
+
+    it('escapes as GitHub documents: %25, %0D, %0A in the message; and %3A, %2C in properties', () => {
+      assert.equal(githubData('100% done\r\nnext: a, b'), '100%25 done%0D%0Anext: a, b');
+      assert.equal(githubProperty('C:\\dir,x/100%.json\n'), 'C%3A\\dir%2Cx/100%25.json%0A');
+      const out = writeReport(new GithubWriter(), [{ file: { name: 'a,b:c%.json', path: 'a,b:c%.json' }, problem: { message: 'is\r\nnot JSON' } }]);
+      assert.equal(out, '::error file=a%2Cb%3Ac%25.json,title=Health data%3A file not validated::a,b:c%25.json is%0D%0Anot JSON\n');
+    });
+
+    it('is inert on hostile payloads and names, one line per finding whatever they hold', () => {
+      for (const { path, text } of hostileTexts()) {
+        const out = writeReport(new GithubWriter(), [entryOf(path, text)]);
+        assertInert(out, `GitHub lines of ${JSON.stringify(path)}`);
+        for (const line of out.trimEnd().split('\n')) assert.match(line, /^::(error|warning|notice) /, line.slice(0, 80));
+      }
+    });
+  });
+
+  describe('JSON', () => {
+    it('keeps the shape of `--json` and is inert on hostile payloads', () => {
+      for (const { path, text } of hostileTexts()) {
+        const out = writeReport(createReportWriter('json'), [entryOf(path, text), entryOf('empty.json', '[]')]);
+        assertInert(out, `JSON of ${JSON.stringify(path)}`);
+        const parsed = JSON.parse(out) as { files: Array<{ file: string; error?: string; records: Array<Record<string, unknown>> }> };
+        assert.equal(parsed.files[0].file, path);
+        assert.ok(parsed.files[0].records.length > 0 || parsed.files[0].error);
+        assert.equal(parsed.files[1].error, 'empty.json holds an empty list: nothing to validate');
+        assert.deepEqual(parsed.files[1].records, []);
+      }
+    });
+  });
+});
