@@ -49,9 +49,10 @@ export async function getCommand(
   o: Output,
   def: ResourceDefinition,
   target: string | undefined,
-  flags: { json?: boolean; curl?: boolean },
+  flags: { json?: boolean; all?: boolean; curl?: boolean },
 ): Promise<number> {
   let record: unknown;
+  let sameDate: unknown[] = [];
   if (target === undefined) {
     if (!def.latestPath) {
       throw new HealthDataError('usage', `get ${def.cliName} needs an id${def.byDate ? ' or a date (YYYY-MM-DD)' : ''}.`);
@@ -67,9 +68,25 @@ export async function getCommand(
       throw new HealthDataError('usage', `${target} is not a real calendar date.`);
     }
     if (flags.curl) return printCurl(conn, o, conn.client.recordUrl(def.kind, target));
-    record = await conn.client.getRecord(def.kind, target);
+    if (def.byDate && /^\d{4}-\d{2}-\d{2}$/.test(target)) {
+      // The by-date endpoint answers one record; the list of that day tells whether others share it.
+      const [one, listed] = await Promise.all([
+        conn.client.getRecord(def.kind, target),
+        conn.client.list(def.kind, { startDate: target, endDate: target, all: true }).then((r) => r.records, () => [] as unknown[]),
+      ]);
+      record = one;
+      const id = textField(one, 'id');
+      sameDate = [one, ...listed.filter((r) => id === undefined || textField(r, 'id') !== id)];
+    } else {
+      record = await conn.client.getRecord(def.kind, target);
+    }
   }
+  if (sameDate.length > 1 && flags.all) record = sameDate;
   const records = Array.isArray(record) ? record : [record];
+  const sharing = sameDate.length > 1
+    ? `${sameDate.length} ${def.label.toLowerCase()} are dated ${target} (sources: ${[...new Set(sameDate.map((r) => printable(textField(r, 'source') ?? '?', 30)))].join(', ')})`
+    : undefined;
+  if (sharing && !flags.all) o.err(`${sharing}; this is the one the service answers by date. Add --all to print every one.`);
   let invalid = false;
   if (flags.json) {
     o.out(JSON.stringify(record, null, 2));
@@ -81,6 +98,7 @@ export async function getCommand(
     if (!result.valid) invalid = true;
     printRecord(o, r, def.kind, result.findings);
   }
+  if (sharing && flags.all) o.out(`${sharing}; all ${sameDate.length} printed above.`);
   return invalid ? 1 : 0;
 }
 

@@ -186,6 +186,8 @@ describe('reliability: no secret or token in any sink', function () {
         await run('healthData.setSourceFilter', { source: 'fitbit' });
         await run('healthData.setSourceFilter', { source: '' });
       },
+      'healthData.changeSourceFilter': () => run('healthData.changeSourceFilter', { source: 'googlefit' }),
+      'healthData.clearSourceFilter': () => run('healthData.clearSourceFilter'),
       'healthData.groupByDate': () => run('healthData.groupByDate'),
       'healthData.groupByResource': () => run('healthData.groupByResource'),
       'healthData.loadMore': () => run('healthData.loadMore', { kind: 'activity' }),
@@ -236,7 +238,7 @@ describe('reliability: no secret or token in any sink', function () {
     await config.update('requestTimeout', 2_000, vscode.ConfigurationTarget.Global);
     const quick: FaultRule[] = [
       { fault: '500' }, { fault: 'malformed-json' }, { fault: 'status-in-body' }, { fault: 'expired-token' }, { fault: 'revoked-token' },
-      { fault: 'repeat-page' }, { fault: 'link-loop' }, { fault: '429', retryAfter: 1, times: 1 }, { fault: '503', times: 1 },
+      { fault: 'repeat-page' }, { fault: 'link-loop' }, { fault: 'oldest-first' }, { fault: '429', retryAfter: 1, times: 1 }, { fault: '503', times: 1 },
     ];
     const slow: FaultRule[] = [
       { fault: 'latency', latencyMs: 60_000 }, { fault: 'slow-body', latencyMs: 60_000 }, { fault: '429' }, { fault: '502' }, { fault: '503' },

@@ -5,3 +5,4 @@ export * from './recordViewProtocol';
 export * from './treeModel';
 export * from './exchangeViewModel';
 export * from './exchangeViewProtocol';
+export * from './listOrder';

@@ -9,7 +9,7 @@ import { RecordNode } from '../../core/views';
 import { SANDBOX_ENVIRONMENT, activeEnvironmentName, readRequestSettings } from '../account/environments';
 import { SandboxController } from '../account/localSandbox';
 import { Session } from '../account/session';
-import { DateRange, describeRange, lastDays } from './filters';
+import { DateRange, describeRange, describeRangeInFull, lastDays } from './filters';
 import { TreeItemNodes, TreeItemNode, recordTooltip, treeItem } from './nodes';
 import { LoadedRecords } from './loadedRecords';
 
@@ -75,6 +75,11 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
   /** The loading state of a resource (for tests and the commands). */
   state(kind: ResourceKind) {
     return this.store.state(kind);
+  }
+
+  /** What the view shows above the tree and beside its title (for tests). */
+  get viewText(): { message: string | undefined; description: string | undefined } {
+    return { message: this.view?.message, description: this.view?.description };
   }
 
   get selection(): readonly TreeItemNode[] {
@@ -288,15 +293,23 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     this.emitter.fire();
   }
 
-  /** The filters as the view's description; problems with shown data as its message. */
+  /**
+   * The filters where a user looks: the view's message (always shown above the tree, even when
+   * VS Code hides the view's own header) names the environment, the range with its dates and the
+   * source; the description repeats them briefly; context keys switch the toolbar's filter icon.
+   */
   private updateViewText(): void {
-    if (!this.view) return;
     const { range, source } = this.store.currentFilter;
-    const parts = [describeRange(range)];
-    if (source) parts.push(vscode.l10n.t('source: {0}', source));
-    this.view.description = parts.join(' · ');
+    void vscode.commands.executeCommand('setContext', 'healthData.sourceFiltered', source !== undefined);
+    if (!this.view) return;
+    const env = this.session.active?.name ?? activeEnvironmentName();
+    const short = [describeRange(range), source ? vscode.l10n.t('source: {0}', source) : vscode.l10n.t('all sources')];
+    this.view.description = short.join(' · ');
     const stale = RESOURCES.filter((r) => this.store.state(r.kind).stale).map((r) => r.label);
-    this.view.message = stale.length ? vscode.l10n.t('Refresh failed for {0}: showing older data.', stale.join(', ')) : undefined;
+    const filters = [env, describeRangeInFull(range), source ? vscode.l10n.t('source: {0}', source) : vscode.l10n.t('all sources')].filter(Boolean).join(' · ');
+    const parts = [vscode.l10n.t('Showing {0}', filters)];
+    if (stale.length) parts.push(vscode.l10n.t('Refresh failed for {0}: showing older data.', stale.join(', ')));
+    this.view.message = this.session.active ? parts.join(' — ') : undefined;
   }
 
   /** One progress indicator on the view while any load runs. */

@@ -169,6 +169,32 @@ describe('health-data CLI', function () {
       assert.match(r.stdout, /userId .*\[deprecated\] userId is deprecated: use humanId/);
     });
 
+    it('says how many activity summaries share a date, and prints each with --all', async () => {
+      const date = sandbox.dataset.activity[0].date;
+      const sharing = sandbox.dataset.activity.filter((a) => a.date === date);
+      assert.ok(sharing.length >= 3, `only ${sharing.length} activity summaries on ${date}`);
+      const sources = [...new Set(sharing.map((a) => a.source))];
+      const one = await run(['get', 'activity', date, '--no-color'], env);
+      assert.equal(one.code, 0, one.stderr);
+      assert.equal(one.stdout.match(new RegExp(`^Activity ${date}`, 'gm'))?.length, 1);
+      assert.match(one.stderr, new RegExp(`^${sharing.length} activity summaries are dated ${date} \\(sources: [^)]*\\); this is the one the service answers by date\\. Add --all to print every one\\.$`, 'm'));
+      for (const s of sources) assert.ok(one.stderr.includes(s), `${s} named`);
+      const all = await run(['get', 'activity', date, '--all', '--no-color'], env);
+      assert.equal(all.code, 0, all.stderr);
+      assert.equal(all.stdout.match(new RegExp(`^Activity ${date}`, 'gm'))?.length, sharing.length);
+      assert.match(all.stdout, new RegExp(`all ${sharing.length} printed above`));
+      const json = await run(['get', 'activity', date, '--all', '--json'], env);
+      assert.deepEqual((JSON.parse(json.stdout) as Array<{ id: string }>).map((r) => r.id).sort(), sharing.map((a) => a.id).sort());
+    });
+
+    it('labels heart rate by which number it shows: resting, value or average', async () => {
+      const r = await run(['list', 'heart-rate', '--limit', '5', '--no-color'], env);
+      assert.equal(r.code === 0 || r.code === 1, true, r.stderr);
+      const rows = r.stdout.split('\n').filter((l) => /^\d{4}-\d{2}-\d{2}/.test(l));
+      assert.equal(rows.length, 5);
+      for (const row of rows) assert.match(row, /\b(resting|value|average) \d+ bpm\b/, row);
+    });
+
     it('marks the zero fields of a source that lacks them, fetched by id', async () => {
       const partial = sandbox.dataset.activity.find((a) => a.source === 'googlefit');
       assert.ok(partial, 'the sandbox has googlefit activity');
