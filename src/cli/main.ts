@@ -20,6 +20,9 @@ Usage:
   health-data get <heart-rate|activity|body-fat> [<id>|<YYYY-MM-DD>]
                                                      one record; \`get body-fat\` alone is the latest reading
   health-data list <resource> [--from D] [--to D] [--source S] [--limit N] [--all]
+                  [--format json|ndjson|csv] [--out FILE]
+                                                     --format streams the list page by page (stdout,
+                                                     or FILE, which appears only once complete)
   health-data validate <file...> [--kind K]          exit 1 when any record has an error (- reads stdin)
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
@@ -36,7 +39,11 @@ Credentials come from the environment only (flags show in \`ps\`):
   (a per-user access token used for data calls instead of the client token).
 
 Output:
-  --json              get: the record; list: a JSON array; validate: a report object; token: expiry and claims
+  --json              get: the record; list: a JSON array (= --format json); validate: a report object;
+                      token: expiry and claims
+  --format F          list: json, ndjson (a record a line) or csv (schema field order, nested values as
+                      JSON text, cells starting = + - @ tab CR prefixed with ' against formula injection)
+  --out FILE          list --format: write FILE (via a temporary name, renamed when complete)
   --no-color          no colour (also NO_COLOR=1); colour is used only on a terminal
 
 Faults for the sandbox (--fault, repeatable): latency, 429, 500, 502, 503, html, malformed-json,
@@ -67,6 +74,8 @@ const COMMANDS = {
     source: { type: 'string' },
     limit: { type: 'string' },
     all: { type: 'boolean' },
+    format: { type: 'string' },
+    out: { type: 'string' },
   },
   validate: { ...COMMON, kind: { type: 'string' } },
   sandbox: {
@@ -136,7 +145,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         const def = resolveResource(positionals[0]);
         const conn = connect(values, io.env, o);
         secrets = conn.secrets;
-        return await listCommand(conn, o, def, values);
+        return await withInterrupt(io.signals, (signal) => listCommand(conn, o, def, values, { signal, writeStdout: (text) => void io.stdout.write(text) }));
       }
       case 'validate':
         return await validateCommand(o, positionals, values, io.stdin);
@@ -154,7 +163,26 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   return 2;
 }
 
+/** Runs `work` with a signal that Ctrl-C (SIGINT/SIGTERM) aborts, so a long list stops cleanly. */
+async function withInterrupt<T>(signals: NodeJS.EventEmitter, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  signals.once('SIGINT', stop);
+  signals.once('SIGTERM', stop);
+  try {
+    return await work(controller.signal);
+  } finally {
+    signals.off('SIGINT', stop);
+    signals.off('SIGTERM', stop);
+  }
+}
+
 if (require.main === module) {
+  // `health-data list … | head`: the reader went away; stop quietly, as other tools do.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
   runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -8,6 +8,7 @@ import { ResourceDefinition, ResourceKind, findResource, RESOURCES } from '../co
 import { Finding, validate } from '../core/validation';
 import type { Connection } from './connection';
 import { Output, countFindings, mark, paint, printable, table } from './output';
+import { ExportFlags, exportCommand, exportFormatOf } from './export';
 
 export function resolveResource(name: string | undefined): ResourceDefinition {
   const names = RESOURCES.map((r) => r.cliName).join(', ');
@@ -127,13 +128,18 @@ function summaryOf(o: Output, findings: Finding[]): string {
 const decodePointerSegment = (s: string): string => s.replace(/~1/g, '/').replace(/~0/g, '~');
 const encodePointerSegment = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
-export interface ListFlags {
+export interface ListFlags extends ExportFlags {
   from?: string;
   to?: string;
   source?: string;
   limit?: string;
   all?: boolean;
-  json?: boolean;
+}
+
+/** Where an export's text goes when there is no --out, and what stops it (Ctrl-C). */
+export interface ListIo {
+  writeStdout: (text: string) => void;
+  signal: AbortSignal;
 }
 
 /** The date-range rule's problem in the CLI's words, naming its flags. */
@@ -151,7 +157,7 @@ export function rangeProblemText(problem: DateRangeProblem): string {
   }
 }
 
-export async function listCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: ListFlags): Promise<number> {
+export async function listCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: ListFlags, io: ListIo): Promise<number> {
   const range = dateRangeProblem(flags.from, flags.to);
   if (range) throw new HealthDataError('usage', rangeProblemText(range));
   let limit: number | undefined;
@@ -162,20 +168,13 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
     }
   }
   if (flags.source !== undefined && !flags.source.trim()) throw new HealthDataError('usage', '--source is empty.');
+  const format = exportFormatOf(flags);
+  const query = { startDate: flags.from, endDate: flags.to, source: flags.source?.trim(), limit, all: Boolean(flags.all) };
+  if (format) return exportCommand(conn, o, def, query, format, flags, io.writeStdout, io.signal);
 
-  const result = await conn.client.list(def.kind, {
-    startDate: flags.from,
-    endDate: flags.to,
-    source: flags.source?.trim(),
-    limit,
-    all: Boolean(flags.all),
-  });
+  const result = await conn.client.list(def.kind, query, { signal: io.signal });
   const validations = result.records.map((r) => validate(r, def.kind));
   const invalid = validations.filter((v) => !v.valid).length;
-  if (flags.json) {
-    o.out(JSON.stringify(result.records, null, 2));
-    return invalid ? 1 : 0;
-  }
   const rows = result.records.map((r, i) => {
     const findings = validations[i].findings;
     const zeros = findings.filter((f) => f.kind === 'zero' && f.path.split('/').length === 2).map((f) => f.path.slice(1));

@@ -64,6 +64,10 @@ export interface ListCallOptions extends CallOptions {
    * pages received so far (pages fetched in parallel may arrive out of list order).
    */
   onPage?: (records: unknown[], page: number) => void;
+  /** False: records reach onPage only, none are kept (see PagingPlan.keepRecords). */
+  keepRecords?: boolean;
+  /** Pages in flight for this list (default: the client's); 1 hands pages on in list order. */
+  concurrency?: number;
 }
 
 export class HealthDataClient {
@@ -163,9 +167,10 @@ export class HealthDataClient {
       offset,
       offsetGiven: query.offset !== undefined,
       all: query.all ?? true,
-      concurrency: this.concurrency,
+      concurrency: opts.concurrency === undefined ? this.concurrency : whole('concurrency', opts.concurrency, 1, 64),
       maxPages: this.maxPages,
       onPage: opts.onPage,
+      keepRecords: opts.keepRecords,
       signal: opts.signal,
       secretParams: this.presentation.mode === 'query' ? [this.presentation.parameter] : [],
     });
