@@ -1,7 +1,7 @@
 // Builds a service client from the CLI's flags and environment. Credentials come from the
 // environment only: a flag would show the secret to anyone who runs `ps`.
 
-import { HealthDataClient, TokenPresentation } from '../core/service';
+import { Exchange, HealthDataClient, TokenPresentation } from '../core/service';
 import { checkHeaderName, checkServiceUrl, checkTimeoutMs } from '../core/config';
 import { HealthDataError } from '../core/errors';
 import type { Output } from './output';
@@ -29,7 +29,7 @@ export interface Connection {
   secrets: string[];
 }
 
-export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv, o: Output): Connection {
+export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv, o: Output, onExchange?: (exchange: Exchange) => void): Connection {
   const baseText = flags['base-url'] ?? env.HEALTH_DATA_BASE_URL;
   if (!baseText) {
     throw new HealthDataError(
@@ -73,6 +73,7 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv, o: Outpu
     userAccessToken,
     presentation,
     timeoutMs: flags.timeout !== undefined ? checkTimeoutMs(flags.timeout) : 30_000,
+    ...(onExchange ? { onExchange } : {}),
   });
   return { client, secrets: [clientSecret, userAccessToken].filter((s): s is string => Boolean(s)) };
 }

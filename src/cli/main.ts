@@ -4,10 +4,11 @@
 
 import { parseArgs } from 'node:util';
 import { HealthDataError, redact } from '../core/errors';
-import { CONNECTION_OPTIONS, connect } from './connection';
-import { Output, makeOutput } from './output';
+import { CONNECTION_OPTIONS, Connection, connect } from './connection';
+import { Output, makeOutput, printable } from './output';
 import { getCommand, listCommand, resolveResource, tokenCommand } from './records';
 import { sandboxCommand } from './sandbox';
+import { CliRecording, RECORD_OPTIONS, recordingFrom } from './recording';
 import { validateCommand } from './validate';
 
 declare const __VERSION__: string | undefined;
@@ -26,6 +27,17 @@ Usage:
   health-data validate <file...> [--kind K]          exit 1 when any record has an error (- reads stdin)
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
+  health-data sandbox --replay FILE.har [FILE.har...] [--port N] [--fault F]...
+                                                     serve recordings (merged) instead of generated data
+
+Recording (get, list):
+  --record FILE.har   append every exchange to FILE.har (HAR 1.2): humanIds, userIds and record ids
+                      pseudonymized (a keyed hash, its random key never stored; set
+                      HEALTH_DATA_PSEUDONYM_KEY to a passphrase to agree across runs); no secret,
+                      token or Authorization value (placeholders)
+  --keep-ids          keep the real identifiers (the file then identifies people: never share it)
+  --shift-dates DAYS  move every date and timestamp by DAYS days (negative: back)
+  --keep-weekdays     with --shift-dates: round to whole weeks, so each date keeps its weekday
 
 Connection (token, get, list):
   --base-url URL      data host (or HEALTH_DATA_BASE_URL)
@@ -65,10 +77,11 @@ const COMMON = { json: { type: 'boolean' }, 'no-color': { type: 'boolean' }, hel
 
 const COMMANDS = {
   token: { ...COMMON, ...CONNECTION_OPTIONS, show: { type: 'boolean' } },
-  get: { ...COMMON, ...CONNECTION_OPTIONS },
+  get: { ...COMMON, ...CONNECTION_OPTIONS, ...RECORD_OPTIONS },
   list: {
     ...COMMON,
     ...CONNECTION_OPTIONS,
+    ...RECORD_OPTIONS,
     from: { type: 'string' },
     to: { type: 'string' },
     source: { type: 'string' },
@@ -87,6 +100,7 @@ const COMMANDS = {
     humans: { type: 'string' },
     fault: { type: 'string', multiple: true },
     records: { type: 'string' },
+    replay: { type: 'string', multiple: true },
   },
 } as const;
 
@@ -136,22 +150,27 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'get': {
         tooMany(2);
         const def = resolveResource(positionals[0]);
-        const conn = connect(values, io.env, o);
+        const recording = recordingFrom(values, io.env, o);
+        const conn = connect(values, io.env, o, recording?.recorder.add);
         secrets = conn.secrets;
-        return await getCommand(conn, o, def, positionals[1], values);
+        return await recorded(recording, conn, o, values.record as string, () => getCommand(conn, o, def, positionals[1], values));
       }
       case 'list': {
         tooMany(1);
         const def = resolveResource(positionals[0]);
-        const conn = connect(values, io.env, o);
+        const recording = recordingFrom(values, io.env, o);
+        const conn = connect(values, io.env, o, recording?.recorder.add);
         secrets = conn.secrets;
-        return await withInterrupt(io.signals, (signal) => listCommand(conn, o, def, values, { signal, writeStdout: (text) => void io.stdout.write(text) }));
+        return await recorded(recording, conn, o, values.record as string, () =>
+          withInterrupt(io.signals, (signal) => listCommand(conn, o, def, values, { signal, writeStdout: (text) => void io.stdout.write(text) })),
+        );
       }
       case 'validate':
         return await validateCommand(o, positionals, values, io.stdin);
       case 'sandbox':
-        tooMany(0);
-        return await sandboxCommand(o, values, io.signals);
+        // `--replay a.har b.har`: the recordings after the first may follow as plain arguments.
+        if (!values.replay) tooMany(0);
+        return await sandboxCommand(o, { ...values, replay: values.replay ? [...(values.replay as string[]), ...positionals] : undefined }, io.signals);
     }
   } catch (err) {
     const usage = err instanceof HealthDataError && err.kind === 'usage';
@@ -161,6 +180,22 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return usage ? 2 : 1;
   }
   return 2;
+}
+
+/**
+ * Runs a command and then, with --record, writes what it exchanged, whether it succeeded or not
+ * (a failed run's replies are worth keeping too).
+ */
+async function recorded(recording: CliRecording | undefined, conn: Connection, o: Output, file: string, work: () => Promise<number>): Promise<number> {
+  if (!recording) return work();
+  let code: number | undefined;
+  try {
+    code = await work();
+    return code;
+  } finally {
+    const count = recording.save([...conn.secrets, conn.client.currentToken?.token]);
+    o.err(`${count} exchange${count === 1 ? '' : 's'} recorded to ${printable(file, 80)}`);
+  }
 }
 
 /** Runs `work` with a signal that Ctrl-C (SIGINT/SIGTERM) aborts, so a long list stops cleanly. */

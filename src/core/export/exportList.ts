@@ -41,7 +41,7 @@ export async function exportList(
     signal: options.signal,
     keepRecords: false,
     // One page at a time: pages reach the file in list order, and never more than one waits.
-    concurrency: 1,
+    inOrder: true,
     onPage(records) {
       if (options.signal?.aborted) throw new HealthDataError('cancelled', 'The export was cancelled.');
       if (records.length === 0) return;

@@ -69,8 +69,8 @@ export interface ListCallOptions extends CallOptions {
   onPage?: (records: unknown[], page: number) => void;
   /** False: records reach onPage only, none are kept (see PagingPlan.keepRecords). */
   keepRecords?: boolean;
-  /** Pages in flight for this list (default: the client's); 1 hands pages on in list order. */
-  concurrency?: number;
+  /** One page at a time, handed to onPage in list order (see PagingPlan.inOrder). */
+  inOrder?: boolean;
 }
 
 export class HealthDataClient {
@@ -171,7 +171,8 @@ export class HealthDataClient {
       offset,
       offsetGiven: query.offset !== undefined,
       all: query.all ?? true,
-      concurrency: opts.concurrency === undefined ? this.concurrency : whole('concurrency', opts.concurrency, 1, 64),
+      concurrency: this.concurrency,
+      inOrder: opts.inOrder,
       maxPages: this.maxPages,
       onPage: opts.onPage,
       keepRecords: opts.keepRecords,

@@ -46,6 +46,11 @@ export interface PagingPlan {
    * length is read in the memory of a page or two (an export streams that way). Default true.
    */
   keepRecords?: boolean;
+  /**
+   * Pages one at a time, handed to onPage in list order (by offset where the total is known,
+   * as the parallel mode would address them). Default false.
+   */
+  inOrder?: boolean;
   signal?: AbortSignal;
   /** Query parameters that carry a credential: ignored when comparing pages, never shown. */
   secretParams: readonly string[];
@@ -108,12 +113,14 @@ class ListReader {
       const more = next !== undefined || (remaining !== undefined ? remaining > 0 : page.records.length > 0);
       if (more) this.stop('only the first page was asked for (all: false)');
     } else if (
-      remaining !== undefined && remaining > 0 && got > 0 && plan.concurrency > 1 &&
+      remaining !== undefined && remaining > 0 && got > 0 && (plan.concurrency > 1 || plan.inOrder === true) &&
       (next === undefined || resolveLink(next, firstUrl)?.searchParams.has('offset') === true)
     ) {
-      // The total is known and pages are addressed by offset: fetch the rest side by side. A
-      // first page shorter than asked while more remain is the server's cap on `limit`.
-      await this.readByOffsetInParallel(Math.min(got, plan.limit), plan.offset + got, this.total!);
+      // The total is known and pages are addressed by offset: fetch the rest side by side (one
+      // at a time when the caller wants pages in order). A first page shorter than asked while
+      // more remain is the server's cap on `limit`.
+      if (plan.inOrder) await this.readByOffset(got);
+      else await this.readByOffsetInParallel(Math.min(got, plan.limit), plan.offset + got, this.total!);
     } else if (linkHeader) {
       await this.followLinks(first, firstUrl);
     } else {
