@@ -50,6 +50,8 @@ export function replayDataOf(recordings: ReadonlyArray<{ name: string; har: HarL
 
   for (const { har } of recordings) {
     const lists: Array<{ kind: ResourceKind; order: string; entry: HarEntry }> = [];
+    // Records of single-record replies join after the lists', so the lists keep their order.
+    const singles: Array<{ kind: ResourceKind; text: string }> = [];
     for (const entry of har.log.entries) {
       if (entry.request.method !== 'GET') continue;
       let url: URL;
@@ -77,10 +79,7 @@ export function replayDataOf(recordings: ReadonlyArray<{ name: string; har: HarL
         contentType: entry.response.content.mimeType || 'application/json; charset=utf-8',
         body: text,
       });
-      if (entry.response.status === 200) {
-        const body = parse(text);
-        if (body !== undefined) keep(resource, body);
-      }
+      if (entry.response.status === 200) singles.push({ kind: resource, text });
     }
     lists.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
     for (const { kind, entry } of lists) {
@@ -93,6 +92,10 @@ export function replayDataOf(recordings: ReadonlyArray<{ name: string; har: HarL
         continue;
       }
       for (const record of records) keep(kind, record);
+    }
+    for (const { kind, text } of singles) {
+      const body = parse(text);
+      if (body !== undefined) keep(kind, body);
     }
   }
   const records = {} as Record<ResourceKind, unknown[]>;
