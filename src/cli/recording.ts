@@ -4,8 +4,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { HealthDataError } from '../core/errors';
-import { openPartialFile } from '../core/export';
-import { HarLog, MAX_SHIFT_DAYS, Recorder, ReplayData, pseudonymKeyFrom, readHar, replayDataOf } from '../core/recording';
+import { HarLog, MAX_SHIFT_DAYS, Recorder, ReplayData, pseudonymKeyFrom, readHar, replayDataOf, writeHar } from '../core/recording';
 import type { Output } from './output';
 import { paint, printable } from './output';
 
@@ -74,7 +73,7 @@ export function recordingFrom(flags: RecordFlags, env: NodeJS.ProcessEnv, o: Out
     recorder,
     save(secrets) {
       const har = recorder.toHar({ name: 'health-data', version: typeof __VERSION__ === 'string' ? __VERSION__ : 'dev' }, previous, secrets);
-      writeRecording(file, har);
+      writeHar(file, har);
       return recorder.count;
     },
   };
@@ -86,16 +85,6 @@ function readPreviousRecording(file: string): HarLog | undefined {
     return readHar(readFileSync(file, 'utf8'), file);
   } catch (err) {
     throw new HealthDataError('usage', `--record ${printable(file, 80)}: the file exists and cannot be appended to: ${(err as Error).message}.`);
-  }
-}
-
-export function writeRecording(file: string, har: HarLog): void {
-  const out = openPartialFile(file);
-  try {
-    out.write(`${JSON.stringify(har, null, 2)}\n`);
-    out.commit();
-  } finally {
-    out.discard();
   }
 }
 

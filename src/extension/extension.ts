@@ -12,6 +12,9 @@ import { Session } from './account/session';
 import { TokenStatusBar } from './account/statusBar';
 import { registerTreeCommands } from './tree/commands';
 import { RecordsTreeProvider } from './tree/recordsTreeProvider';
+import { registerExportCommands } from './export/commands';
+import { RecordingController } from './recording/recordingController';
+import { registerRecordingCommands } from './recording/commands';
 
 export interface HealthDataExtensionApi {
   /** For the integration tests: the live session and the sandbox controller. */
@@ -21,6 +24,8 @@ export interface HealthDataExtensionApi {
   /** The open record panels. */
   readonly recordViews: RecordViews;
   readonly statusBar: TokenStatusBar;
+  /** Start/Stop Recording's state. */
+  readonly recording: RecordingController;
   /** The extension's mementos, which it never writes a secret to (the tests search them). */
   readonly globalState: vscode.Memento;
   readonly workspaceState: vscode.Memento;
@@ -42,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const tree = new RecordsTreeProvider(session, sandbox);
   const recordViews = new RecordViews(context.extensionUri, session);
   const statusBar = new TokenStatusBar(session);
+  const recording = new RecordingController(session);
   context.subscriptions.push(
     log,
     credentials,
@@ -54,12 +60,15 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...registerTreeCommands(tree, recordViews),
     ...registerRequestCommands(session, tree, recordViews),
     ...registerPayloadValidation(log),
+    recording,
+    ...registerExportCommands(session, tree),
+    ...registerRecordingCommands(session, sandbox, recording),
     recordViews,
     ...recordViews.register(),
   );
   const activationMs = performance.now() - started;
   log.debug(`activated in ${activationMs.toFixed(1)} ms`);
-  return { session, sandbox, tree, recordViews, statusBar, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
+  return { session, sandbox, tree, recordViews, statusBar, recording, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

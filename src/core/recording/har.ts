@@ -2,6 +2,7 @@
 // for replay. Fields of our own start with `_`, as the format allows: `_attempts` keeps each try
 // of a request and why it was retried, `_error` how a request without a reply failed.
 
+import { openPartialFile } from '../export';
 import type { Exchange, ExchangeAttempt } from '../service';
 
 export interface HarHeader {
@@ -114,4 +115,15 @@ export function readHar(text: string, name: string): HarLog {
     }
   });
   return value as HarLog;
+}
+
+/** Writes a recording under a temporary name and renames it into place, so no half file is left. */
+export function writeHar(file: string, har: HarLog): void {
+  const out = openPartialFile(file);
+  try {
+    out.write(`${JSON.stringify(har, null, 2)}\n`);
+    out.commit();
+  } finally {
+    out.discard();
+  }
 }

@@ -3,7 +3,7 @@
 // (answers from an older generation are dropped), and the request log.
 
 import * as vscode from 'vscode';
-import { ClientToken, HealthDataClient, RequestLogEntry } from '../../core/service';
+import { ClientToken, Exchange, HealthDataClient, RequestLogEntry } from '../../core/service';
 import { HealthDataError, redact } from '../../core/errors';
 import { Credentials } from './credentials';
 import { Environment, checkEnvironment, pickActive, readEnvironments, readRequestSettings, setActiveEnvironment } from './environments';
@@ -15,6 +15,12 @@ export interface ActiveConnection {
   readonly generation: number;
 }
 
+/** An exchange of the session's client, with the credentials it held (for a recording to make sure of). */
+export interface SessionExchange {
+  readonly exchange: Exchange;
+  readonly secrets: readonly string[];
+}
+
 export class Session implements vscode.Disposable {
   private sandboxEnvironment: Environment | undefined;
   private current: ActiveConnection | undefined;
@@ -23,6 +29,9 @@ export class Session implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   private readonly tokenEmitter = new vscode.EventEmitter<ClientToken | undefined>();
+  private readonly exchangeEmitter = new vscode.EventEmitter<SessionExchange>();
+  /** Every request the client made, whole (credentials redacted), while anyone listens. */
+  readonly onDidExchange = this.exchangeEmitter.event;
   /** The environment, its settings or its credentials changed: reload what you show. */
   readonly onDidChange = this.changeEmitter.event;
   /** A client token was minted (or the connection was dropped, with undefined). */
@@ -35,6 +44,7 @@ export class Session implements vscode.Disposable {
     this.disposables.push(
       this.changeEmitter,
       this.tokenEmitter,
+      this.exchangeEmitter,
       vscode.workspace.onDidChangeConfiguration((e) => {
         // Only what changes the connection: not the view's grouping, validation or the sandbox URL
         // (the sandbox controller handles that one).
@@ -135,6 +145,10 @@ export class Session implements vscode.Disposable {
       timeoutMs: settings.timeoutMs,
       pageSize: settings.pageSize,
       onRequest: (entry) => this.logRequest(entry, [...secretsSeen]),
+      onExchange: (exchange) => {
+        const token = this.current?.client.currentToken?.token;
+        this.exchangeEmitter.fire({ exchange, secrets: token ? [...secretsSeen, token] : [...secretsSeen] });
+      },
     });
     const connection: ActiveConnection = { client, environment: env, generation };
     this.current = connection;

@@ -45,6 +45,12 @@ export function recordedListRecords(har: HarLog, listPath: string): Array<Record
     .sort((a, b) => a.offset - b.offset);
   const seen = new Set<unknown>();
   const out: Array<Record<string, unknown>> = [];
-  for (const page of pages) for (const r of page.records) if (!seen.has(r.id)) (seen.add(r.id), out.push(r));
+  for (const page of pages) {
+    for (const r of page.records) {
+      if (seen.has(r.id)) continue;
+      seen.add(r.id);
+      out.push(r);
+    }
+  }
   return out;
 }
