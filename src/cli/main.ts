@@ -4,8 +4,9 @@
 
 import { parseArgs } from 'node:util';
 import { HealthDataError, redact } from '../core/errors';
-import { CONNECTION_OPTIONS, Connection, connect } from './connection';
+import { CONNECTION_OPTIONS, Connection, ConnectOptions, connect } from './connection';
 import { Output, makeOutput, printable } from './output';
+import { exchangeOptions } from './exchanges';
 import { getCommand, listCommand, resolveResource, tokenCommand } from './records';
 import { sandboxCommand } from './sandbox';
 import { CliRecording, RECORD_OPTIONS, recordingFrom } from './recording';
@@ -24,6 +25,9 @@ Usage:
                   [--format json|ndjson|csv] [--out FILE]
                                                      --format streams the list page by page (stdout,
                                                      or FILE, which appears only once complete)
+                                                     get, list: --verbose prints each request and reply
+                                                     (status, headers, timing, attempts; no token) to stderr;
+                                                     --curl prints the request as a cURL command, sends nothing
   health-data validate <file...> [--kind K]          exit 1 when any record has an error (- reads stdin)
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
@@ -75,12 +79,16 @@ export interface CliIo {
 
 const COMMON = { json: { type: 'boolean' }, 'no-color': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
+/** get and list: show the exchanges (`--verbose`), or print the request as cURL instead (`--curl`). */
+const EXCHANGE_OPTIONS = { verbose: { type: 'boolean' }, curl: { type: 'boolean' } } as const;
+
 const COMMANDS = {
   token: { ...COMMON, ...CONNECTION_OPTIONS, show: { type: 'boolean' } },
-  get: { ...COMMON, ...CONNECTION_OPTIONS, ...RECORD_OPTIONS },
+  get: { ...COMMON, ...CONNECTION_OPTIONS, ...EXCHANGE_OPTIONS, ...RECORD_OPTIONS },
   list: {
     ...COMMON,
     ...CONNECTION_OPTIONS,
+    ...EXCHANGE_OPTIONS,
     ...RECORD_OPTIONS,
     from: { type: 'string' },
     to: { type: 'string' },
@@ -151,7 +159,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         tooMany(2);
         const def = resolveResource(positionals[0]);
         const recording = recordingFrom(values, io.env, o);
-        const conn = connect(values, io.env, o, recording?.recorder.add);
+        const conn = connect(values, io.env, o, alsoRecording(exchangeOptions(values, o), recording));
         secrets = conn.secrets;
         return await recorded(recording, conn, o, values.record as string, () => getCommand(conn, o, def, positionals[1], values));
       }
@@ -159,7 +167,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         tooMany(1);
         const def = resolveResource(positionals[0]);
         const recording = recordingFrom(values, io.env, o);
-        const conn = connect(values, io.env, o, recording?.recorder.add);
+        const conn = connect(values, io.env, o, alsoRecording(exchangeOptions(values, o), recording));
         secrets = conn.secrets;
         return await recorded(recording, conn, o, values.record as string, () =>
           withInterrupt(io.signals, (signal) => listCommand(conn, o, def, values, { signal, writeStdout: (text) => void io.stdout.write(text) })),
@@ -180,6 +188,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return usage ? 2 : 1;
   }
   return 2;
+}
+
+/** The connection's options with every exchange also kept by the recording (--record). */
+function alsoRecording(options: ConnectOptions, recording: CliRecording | undefined): ConnectOptions {
+  if (!recording) return options;
+  if (options.needsCredentials === false) throw usageError('--curl sends nothing, so there is nothing to --record.');
+  const shown = options.onExchange;
+  return {
+    ...options,
+    onExchange: (exchange) => {
+      recording.recorder.add(exchange);
+      shown?.(exchange);
+    },
+  };
 }
 
 /**

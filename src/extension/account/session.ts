@@ -21,11 +21,16 @@ export interface SessionExchange {
   readonly secrets: readonly string[];
 }
 
+/** How many of the session's latest exchanges stay in memory for Copy as Code and Compare. */
+const RECENT_EXCHANGES = 100;
+
 export class Session implements vscode.Disposable {
   private sandboxEnvironment: Environment | undefined;
   private current: ActiveConnection | undefined;
   private gen = 0;
   private readonly warned = new Set<string>();
+  /** Newest first, each with the environment it was sent to. */
+  private readonly recent: { exchange: Exchange; environment: Environment }[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   private readonly tokenEmitter = new vscode.EventEmitter<ClientToken | undefined>();
@@ -146,6 +151,7 @@ export class Session implements vscode.Disposable {
       pageSize: settings.pageSize,
       onRequest: (entry) => this.logRequest(entry, [...secretsSeen]),
       onExchange: (exchange) => {
+        this.keepExchange(exchange, env);
         const token = this.current?.client.currentToken?.token;
         this.exchangeEmitter.fire({ exchange, secrets: token ? [...secretsSeen, token] : [...secretsSeen] });
       },
@@ -153,6 +159,21 @@ export class Session implements vscode.Disposable {
     const connection: ActiveConnection = { client, environment: env, generation };
     this.current = connection;
     return connection;
+  }
+
+  /** The session's latest exchanges (credentials already redacted), newest first. */
+  recentExchanges(): readonly Exchange[] {
+    return this.recent.map((kept) => kept.exchange);
+  }
+
+  /** The environment an exchange of this session was sent to. */
+  environmentOf(exchangeId: string): Environment | undefined {
+    return this.recent.find((kept) => kept.exchange.id === exchangeId)?.environment;
+  }
+
+  private keepExchange(exchange: Exchange, environment: Environment): void {
+    this.recent.unshift({ exchange, environment });
+    if (this.recent.length > RECENT_EXCHANGES) this.recent.length = RECENT_EXCHANGES;
   }
 
   private logRequest(entry: RequestLogEntry, secrets: string[]): void {
