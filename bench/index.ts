@@ -6,6 +6,7 @@ import { activationTime, bundleSize } from './bundle';
 import { Result, machine, round } from './harness';
 import { FIRST_VALIDATION_FLAG, firstValidationChild, firstVsWarm } from './firstValidation';
 import { heapVsJson } from './heap';
+import { EXPORT_SERVE_FLAG, exportHeap, serveExportSandbox } from './export';
 import { SERVE_FLAG, listVsRaw, serveSandbox } from './list';
 import { renderVsParse } from './render';
 import { treeVsParse } from './tree';
@@ -18,6 +19,7 @@ const BENCHMARKS: Record<string, () => Result | Promise<Result>> = {
   tree_vs_parse: treeVsParse,
   render_vs_parse: renderVsParse,
   heap_vs_json: heapVsJson,
+  export_heap: exportHeap,
   bundle: bundleSize,
   activation: activationTime,
 };
@@ -37,6 +39,8 @@ function summary(name: string, r: Result): string {
       return `tree ${d.treeMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records; tooltips on hover, ${d.microsecondsPerTooltip} µs each`;
     case 'render_vs_parse':
       return `model ${d.modelMs} ms / JSON.parse ${d.parseMs} ms, ${d.recordBytes} bytes`;
+    case 'export_heap':
+      return `peak heap growth ${d.peakGrowthMiB} MiB / ${d.budgetMiB} MiB, ${d.records} records streamed (held whole: ${d.wholeListHeldMiB} MiB)`;
     case 'heap_vs_json':
       return `tree ${d.treeModelMiB} MiB / parsed JSON ${d.parsedJsonMiB} MiB`;
     case 'bundle':
@@ -89,6 +93,8 @@ if (process.argv.includes(SERVE_FLAG)) {
   void serveSandbox();
 } else if (process.argv.includes(FIRST_VALIDATION_FLAG)) {
   firstValidationChild();
+} else if (process.argv.includes(EXPORT_SERVE_FLAG)) {
+  void serveExportSandbox();
 } else {
   main().catch((err: unknown) => {
     console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));

@@ -19,7 +19,7 @@ const PAGE_SIZE = 50;
 const CONCURRENCY = 4;
 export const SERVE_FLAG = '--serve-sandbox';
 
-interface Served {
+export interface Served {
   url: string;
   clientId: string;
   clientSecret: string;
@@ -33,8 +33,9 @@ export async function serveSandbox(): Promise<void> {
   process.on('disconnect', () => void sandbox.close().then(() => process.exit(0)));
 }
 
-function startChild(): Promise<{ child: ChildProcess; served: Served }> {
-  const child = fork(__filename, [SERVE_FLAG], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+/** This bundle again as a child process that serves a sandbox (`flag` says which) and sends its address. */
+export function startChild(flag = SERVE_FLAG): Promise<{ child: ChildProcess; served: Served }> {
+  const child = fork(__filename, [flag], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (served) => resolve({ child, served: served as Served }));
     child.once('exit', (code) => reject(new Error(`the sandbox process exited (${code}) before it was ready`)));

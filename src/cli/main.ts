@@ -4,12 +4,13 @@
 
 import { parseArgs } from 'node:util';
 import { HealthDataError, redact } from '../core/errors';
-import { CONNECTION_OPTIONS, connect } from './connection';
-import { Output, makeOutput } from './output';
+import { CONNECTION_OPTIONS, Connection, ConnectOptions, connect } from './connection';
+import { Output, makeOutput, printable } from './output';
 import { exchangeOptions } from './exchanges';
 import { getCommand, listCommand, resolveResource, tokenCommand } from './records';
 import { sandboxCommand } from './sandbox';
 import { schemasCommand, typesCommand } from './schemas';
+import { CliRecording, RECORD_OPTIONS, recordingFrom } from './recording';
 import { validateCommand } from './validate';
 import { VERSION } from './version';
 
@@ -21,6 +22,9 @@ Usage:
                                                      one record; \`get body-fat\` alone is the latest reading;
                                                      by date, says how many share the date (--all prints each)
   health-data list <resource> [--from D] [--to D] [--source S] [--limit N] [--all]
+                  [--format json|ndjson|csv] [--out FILE]
+                                                     --format streams the list page by page (stdout,
+                                                     or FILE, which appears only once complete)
                                                      get, list: --verbose prints each request and reply
                                                      (status, headers, timing, attempts; no token) to stderr;
                                                      --curl prints the request as a cURL command, sends nothing
@@ -31,6 +35,17 @@ Usage:
   health-data types [--out FILE]                     TypeScript declarations of the records, made from the schemas
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
+  health-data sandbox --replay FILE.har [FILE.har...] [--port N] [--fault F]...
+                                                     serve recordings (merged) instead of generated data
+
+Recording (get, list):
+  --record FILE.har   append every exchange to FILE.har (HAR 1.2): humanIds, userIds and record ids
+                      pseudonymized (a keyed hash, its random key never stored; set
+                      HEALTH_DATA_PSEUDONYM_KEY to a passphrase to agree across runs); no secret,
+                      token or Authorization value (placeholders)
+  --keep-ids          keep the real identifiers (the file then identifies people: never share it)
+  --shift-dates DAYS  move every date and timestamp by DAYS days (negative: back)
+  --keep-weekdays     with --shift-dates: round to whole weeks, so each date keeps its weekday
 
 Connection (token, get, list):
   --base-url URL      data host (or HEALTH_DATA_BASE_URL)
@@ -44,10 +59,14 @@ Credentials come from the environment only (flags show in \`ps\`):
   (a per-user access token used for data calls instead of the client token).
 
 Output:
-  --json              get: the record; list: a JSON array; validate: a report object; token: expiry and claims
-  --format F          validate: text (default), json, sarif (SARIF 2.1.0), junit (JUnit XML) or
+  --json              get: the record; list: a JSON array (= --format json); validate: a report object;
+                      token: expiry and claims
+  --format F          list: json, ndjson (a record a line) or csv (schema field order, nested values as
+                      JSON text, cells starting = + - @ tab CR prefixed with ' against formula injection);
+                      validate: text (default), json, sarif (SARIF 2.1.0), junit (JUnit XML) or
                       github (workflow annotations)
-  --out FILE          validate: write the report to FILE and print only the closing line
+  --out FILE          list --format: write FILE (via a temporary name, renamed when complete);
+                      validate: write the report to FILE and print only the closing line
   --fail-on KINDS     validate: kinds of finding that fail the run besides errors: warning, zero,
                       deprecated, unknown (comma-separated or repeated; errors always fail)
   --no-color          no colour (also NO_COLOR=1); colour is used only on a terminal
@@ -74,16 +93,19 @@ const EXCHANGE_OPTIONS = { verbose: { type: 'boolean' }, curl: { type: 'boolean'
 
 const COMMANDS = {
   token: { ...COMMON, ...CONNECTION_OPTIONS, show: { type: 'boolean' } },
-  get: { ...COMMON, ...CONNECTION_OPTIONS, ...EXCHANGE_OPTIONS, all: { type: 'boolean' } },
+  get: { ...COMMON, ...CONNECTION_OPTIONS, ...EXCHANGE_OPTIONS, ...RECORD_OPTIONS, all: { type: 'boolean' } },
   list: {
     ...COMMON,
     ...CONNECTION_OPTIONS,
     ...EXCHANGE_OPTIONS,
+    ...RECORD_OPTIONS,
     from: { type: 'string' },
     to: { type: 'string' },
     source: { type: 'string' },
     limit: { type: 'string' },
     all: { type: 'boolean' },
+    format: { type: 'string' },
+    out: { type: 'string' },
   },
   validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true }, 'all-findings': { type: 'boolean' } },
   schemas: { ...COMMON, out: { type: 'string' } },
@@ -97,6 +119,7 @@ const COMMANDS = {
     humans: { type: 'string' },
     fault: { type: 'string', multiple: true },
     records: { type: 'string' },
+    replay: { type: 'string', multiple: true },
   },
 } as const;
 
@@ -146,16 +169,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'get': {
         tooMany(2);
         const def = resolveResource(positionals[0]);
-        const conn = connect(values, io.env, o, exchangeOptions(values, o));
+        const recording = recordingFrom(values, io.env, o);
+        const conn = connect(values, io.env, o, alsoRecording(exchangeOptions(values, o), recording));
         secrets = conn.secrets;
-        return await getCommand(conn, o, def, positionals[1], values);
+        return await recorded(recording, conn, o, values.record as string, () => getCommand(conn, o, def, positionals[1], values));
       }
       case 'list': {
         tooMany(1);
         const def = resolveResource(positionals[0]);
-        const conn = connect(values, io.env, o, exchangeOptions(values, o));
+        const recording = recordingFrom(values, io.env, o);
+        const conn = connect(values, io.env, o, alsoRecording(exchangeOptions(values, o), recording));
         secrets = conn.secrets;
-        return await listCommand(conn, o, def, values);
+        return await recorded(recording, conn, o, values.record as string, () =>
+          withInterrupt(io.signals, (signal) => listCommand(conn, o, def, values, { signal, writeStdout: (text) => void io.stdout.write(text) })),
+        );
       }
       case 'validate':
         return await validateCommand(o, positionals, values, io.stdin);
@@ -166,8 +193,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         tooMany(0);
         return await typesCommand(o, values);
       case 'sandbox':
-        tooMany(0);
-        return await sandboxCommand(o, values, io.signals);
+        // `--replay a.har b.har`: the recordings after the first may follow as plain arguments.
+        if (!values.replay) tooMany(0);
+        return await sandboxCommand(o, { ...values, replay: values.replay ? [...(values.replay as string[]), ...positionals] : undefined }, io.signals);
     }
   } catch (err) {
     const usage = err instanceof HealthDataError && err.kind === 'usage';
@@ -179,10 +207,55 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   return 2;
 }
 
+/** The connection's options with every exchange also kept by the recording (--record). */
+function alsoRecording(options: ConnectOptions, recording: CliRecording | undefined): ConnectOptions {
+  if (!recording) return options;
+  if (options.needsCredentials === false) throw usageError('--curl sends nothing, so there is nothing to --record.');
+  const shown = options.onExchange;
+  return {
+    ...options,
+    onExchange: (exchange) => {
+      recording.recorder.add(exchange);
+      shown?.(exchange);
+    },
+  };
+}
+
+/**
+ * Runs a command and then, with --record, writes what it exchanged, whether it succeeded or not
+ * (a failed run's replies are worth keeping too).
+ */
+async function recorded(recording: CliRecording | undefined, conn: Connection, o: Output, file: string, work: () => Promise<number>): Promise<number> {
+  if (!recording) return work();
+  let code: number | undefined;
+  try {
+    code = await work();
+    return code;
+  } finally {
+    const count = recording.save([...conn.secrets, conn.client.currentToken?.token]);
+    o.err(`${count} exchange${count === 1 ? '' : 's'} recorded to ${printable(file, 80)}`);
+  }
+}
+
+/** Runs `work` with a signal that Ctrl-C (SIGINT/SIGTERM) aborts, so a long list stops cleanly. */
+async function withInterrupt<T>(signals: NodeJS.EventEmitter, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  signals.once('SIGINT', stop);
+  signals.once('SIGTERM', stop);
+  try {
+    return await work(controller.signal);
+  } finally {
+    signals.off('SIGINT', stop);
+    signals.off('SIGTERM', stop);
+  }
+}
+
 if (require.main === module) {
-  // `health-data validate … | head`: a reader that stops early is no failure of ours.
+  // `health-data list … | head`: the reader went away; stop quietly, as other tools do.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
   });
   runCli(process.argv.slice(2), {
     stdout: process.stdout,

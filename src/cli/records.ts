@@ -9,6 +9,7 @@ import { Finding, validate } from '../core/validation';
 import type { Connection } from './connection';
 import { printCurl } from './exchanges';
 import { Output, countFindings, mark, paint, printable, table } from './output';
+import { ExportFlags, exportCommand, exportFormatOf } from './export';
 
 export function resolveResource(name: string | undefined): ResourceDefinition {
   const names = RESOURCES.map((r) => r.cliName).join(', ');
@@ -151,14 +152,19 @@ const encodePointerSegment = (s: string): string => s.replace(/~/g, '~0').replac
 /** Ids longer than this are shortened in the table (ObjectIds have 24 characters). */
 const MAX_ID_WIDTH = 40;
 
-export interface ListFlags {
+export interface ListFlags extends ExportFlags {
   from?: string;
   to?: string;
   source?: string;
   limit?: string;
   all?: boolean;
-  json?: boolean;
   curl?: boolean;
+}
+
+/** Where an export's text goes when there is no --out, and what stops it (Ctrl-C). */
+export interface ListIo {
+  writeStdout: (text: string) => void;
+  signal: AbortSignal;
 }
 
 /** The date-range rule's problem in the CLI's words, naming its flags. */
@@ -176,7 +182,7 @@ export function rangeProblemText(problem: DateRangeProblem): string {
   }
 }
 
-export async function listCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: ListFlags): Promise<number> {
+export async function listCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: ListFlags, io: ListIo): Promise<number> {
   const range = dateRangeProblem(flags.from, flags.to);
   if (range) throw new HealthDataError('usage', rangeProblemText(range));
   let limit: number | undefined;
@@ -187,19 +193,17 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
     }
   }
   if (flags.source !== undefined && !flags.source.trim()) throw new HealthDataError('usage', '--source is empty.');
-
+  const format = exportFormatOf(flags);
   const query = { startDate: flags.from, endDate: flags.to, source: flags.source?.trim(), limit, all: Boolean(flags.all) };
   if (flags.curl) {
     if (flags.all) o.out('# The first page; the next pages follow the Link header (rel="next") or offset=… .');
     return printCurl(conn, o, conn.client.listUrl(def.kind, query));
   }
-  const result = await conn.client.list(def.kind, query);
+  if (format) return exportCommand(conn, o, def, query, format, flags, io.writeStdout, io.signal);
+
+  const result = await conn.client.list(def.kind, query, { signal: io.signal });
   const validations = result.records.map((r) => validate(r, def.kind));
   const invalid = validations.filter((v) => !v.valid).length;
-  if (flags.json) {
-    o.out(JSON.stringify(result.records, null, 2));
-    return invalid ? 1 : 0;
-  }
   let idsCut = 0;
   const rows = result.records.map((r, i) => {
     const findings = validations[i].findings;

@@ -6,6 +6,7 @@ import { HealthDataError } from '../core/errors';
 import { DEFAULT_PORT } from '../sandbox/defaults';
 import { ExtraRecords, FaultRule, checkExtraRecords, describeSandbox, parseFaultSpec, startSandbox } from '../sandbox/server';
 import type { Output } from './output';
+import { readRecordings } from './recording';
 
 export interface SandboxFlags {
   port?: string;
@@ -15,6 +16,7 @@ export interface SandboxFlags {
   humans?: string;
   fault?: string[];
   records?: string;
+  replay?: string[];
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -64,6 +66,12 @@ export async function sandboxCommand(o: Output, flags: SandboxFlags, signals: No
     }
   }
   const extraRecords = flags.records !== undefined ? readRecordsFile(flags.records) : undefined;
+  const replay = flags.replay ? readRecordings(flags.replay) : undefined;
+  if (replay) {
+    for (const flag of ['days', 'seed', 'humans'] as const) {
+      if (flags[flag] !== undefined) throw new HealthDataError('usage', `--${flag} does not apply to --replay: the recordings are the data.`);
+    }
+  }
   const port = wholeNumber('port', flags.port, 0, 65535) ?? DEFAULT_PORT;
   const sandbox = await startSandbox({
     host: flags.host ?? '127.0.0.1',
@@ -73,6 +81,7 @@ export async function sandboxCommand(o: Output, flags: SandboxFlags, signals: No
     seed: flags.seed,
     faults,
     extraRecords,
+    replay,
   }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') throw new HealthDataError('usage', `Port ${port} is in use: pass --port 0 for a free one, or another port.`);
     throw err;

@@ -16,6 +16,9 @@ import { registerTreeCommands } from './tree/commands';
 import { RecordsTreeProvider } from './tree/recordsTreeProvider';
 import { registerValidationReport } from './validationReport';
 import { ExchangeHistory, ExchangeViews, HistoryTreeProvider, createHistory, registerWorkbench } from './workbench';
+import { registerExportCommands } from './export/commands';
+import { RecordingController } from './recording/recordingController';
+import { registerRecordingCommands } from './recording/commands';
 
 export interface HealthDataExtensionApi {
   /** For the integration tests: the live session and the sandbox controller. */
@@ -29,6 +32,8 @@ export interface HealthDataExtensionApi {
   readonly historyView: HistoryTreeProvider;
   readonly exchangeViews: ExchangeViews;
   readonly statusBar: TokenStatusBar;
+  /** Start/Stop Recording's state. */
+  readonly recording: RecordingController;
   /** The extension's mementos, which it never writes a secret to (the tests search them). */
   readonly globalState: vscode.Memento;
   readonly workspaceState: vscode.Memento;
@@ -53,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const workbench = registerWorkbench(context.extensionUri, session, history, recordViews);
   const statusBar = new TokenStatusBar(session);
   const payloadValidator = new DocumentValidator(log);
+  const recording = new RecordingController(session);
   context.subscriptions.push(
     log,
     credentials,
@@ -66,6 +72,9 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...registerRequestCommands(session, tree, recordViews),
     ...registerPayloadValidation(log, payloadValidator),
     ...registerValidationReport(payloadValidator),
+    recording,
+    ...registerExportCommands(session, tree),
+    ...registerRecordingCommands(session, sandbox, recording),
     ...registerCopyAsCode(session),
     ...registerCompare(session),
     recordViews,
@@ -74,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   );
   const activationMs = performance.now() - started;
   log.debug(`activated in ${activationMs.toFixed(1)} ms`);
-  return { session, sandbox, tree, recordViews, history, historyView: workbench.historyView, exchangeViews: workbench.exchangeViews, statusBar, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
+  return { session, sandbox, tree, recordViews, history, historyView: workbench.historyView, exchangeViews: workbench.exchangeViews, statusBar, recording, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

@@ -6,6 +6,7 @@ import type { Timers } from './http';
 import type { SandboxConfig } from './options';
 import type { RecordStore } from './store';
 import type { TokenIssuer } from './tokens';
+import type { ReplayData } from '../core/recording';
 
 export interface SandboxRequestLog {
   method: string;
@@ -30,4 +31,6 @@ export interface SandboxContext {
   readonly faults: FaultBook;
   readonly timers: Timers;
   readonly requests: SandboxRequestLog[];
+  /** Set when the sandbox serves recordings instead of generated data. */
+  readonly replay?: ReplayData;
 }

@@ -5,6 +5,7 @@ import { formatDate } from '../core/dates';
 import { DEFAULT_DAYS, DEFAULT_HUMANS, DEFAULT_SEED } from './data';
 import type { ExtraRecords } from './extraRecords';
 import type { FaultRule } from './faults';
+import type { ReplayData } from '../core/recording';
 
 export interface SandboxOptions {
   host?: string;               // default '127.0.0.1'
@@ -36,6 +37,8 @@ export interface SandboxOptions {
    * JSON objects, by kind. See extraRecords.ts.
    */
   extraRecords?: ExtraRecords;
+  /** Serve these recordings instead of generated data (see replay.ts); days, seed and humans then do not apply. */
+  replay?: ReplayData;
   log?: (line: string) => void;
 }
 
@@ -66,7 +69,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Days, humans and today are checked by generateDataset, which runs next. */
 export function resolveOptions(options: SandboxOptions): SandboxConfig {
-  const humans = options.humans ?? DEFAULT_HUMANS;
+  const humans = options.replay ? Math.max(1, options.replay.humans.length) : options.humans ?? DEFAULT_HUMANS;
   const now = options.now ?? Date.now();
   if (!Number.isFinite(now)) throw new Error(`now must be a time in epoch milliseconds, got ${now}`);
   const config: SandboxConfig = {

@@ -9,6 +9,7 @@ import type { SandboxContext } from './context';
 import { DEFAULT_LATENCY_MS, Endpoint, FaultRule, parseFaultHeader } from './faults';
 import { Exchange, deliver, sendError, sendJson } from './http';
 import { ListQuery, parseListQuery } from './query';
+import { notRecorded, recordedReply, replayListProblem } from './replay';
 
 type Route =
   | { type: 'token' }
@@ -55,11 +56,14 @@ export async function route(ctx: SandboxContext, ex: Exchange): Promise<void> {
   if ('refusal' in identity) return unauthorized(ctx, ex, identity);
   const { caller } = identity;
   if (found.type === 'list') return serveList(ctx, ex, found.def, caller);
+  // A replay answers a recorded single-record request with exactly what was recorded.
+  const recorded = recordedReply(ctx, ex);
+  if (recorded) return deliver(ex, ctx.timers, recorded.status, recorded.body, { 'Content-Type': recorded.contentType });
   const human = humanOf(ctx, ex, caller);
-  if ('error' in human) return sendError(ex, ctx.timers, human.status, human.error);
+  if ('error' in human) return sendError(ex, ctx.timers, human.status, notRecorded(ctx, human.error));
   if (found.type === 'latest') {
     const latest = ctx.store.latest(found.def.kind, human.id);
-    if (!latest) return sendError(ex, ctx.timers, 404, `No ${noun(found.def)} yet`);
+    if (!latest) return sendError(ex, ctx.timers, 404, notRecorded(ctx, `No ${noun(found.def)} yet`));
     return sendJson(ex, ctx.timers, 200, latest);
   }
   return serveItem(ctx, ex, found.def, found.segment, caller, human.id);
@@ -126,12 +130,12 @@ async function serveItem(ctx: SandboxContext, ex: Exchange, def: ResourceDefinit
   if (def.byDate && DATE_SEGMENT.test(key)) {
     if (!isCalendarDate(key)) return sendError(ex, ctx.timers, 400, `${key} is not a real date`);
     const record = ctx.store.onDate(def.kind, humanId, key);
-    if (!record) return sendError(ex, ctx.timers, 404, `No ${noun(def)} for ${key}`);
+    if (!record) return sendError(ex, ctx.timers, 404, notRecorded(ctx, `No ${noun(def)} for ${key}`));
     return sendJson(ex, ctx.timers, 200, record);
   }
   const record = ctx.store.byId(def.kind, key);
   if (!record || (caller.kind === 'user' && record.humanId !== caller.humanId)) {
-    return sendError(ex, ctx.timers, 404, `No ${noun(def)} with id "${key}"`);
+    return sendError(ex, ctx.timers, 404, notRecorded(ctx, `No ${noun(def)} with id "${key}"`));
   }
   return sendJson(ex, ctx.timers, 200, record);
 }
@@ -143,6 +147,8 @@ async function serveList(ctx: SandboxContext, ex: Exchange, def: ResourceDefinit
     if (query.humanId !== undefined && query.humanId !== caller.humanId) return sendError(ex, ctx.timers, 403, 'This access token may read its own human only');
     query.humanId = caller.humanId;
   }
+  const problem = replayListProblem(ctx, def, query);
+  if (problem) return sendError(ex, ctx.timers, 404, problem);
   const fault = ex.faults.outcome?.fault;
   // 'oldest-first': the same list in the other order, as some services page it.
   const filtered = ctx.store.list(def.kind, query);

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { IncomingMessage, ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { redact } from '../core/errors';
+import type { ReplayData } from '../core/recording';
 import { RESOURCES, resource } from '../core/resources';
 import type { SandboxContext, SandboxRequestLog } from './context';
 import { Dataset, generateDataset } from './data';
@@ -15,6 +16,7 @@ import { SandboxConfig, SandboxOptions, resolveOptions } from './options';
 import { ADMIN_PREFIX } from './admin';
 import { route } from './routes';
 import { RecordStore } from './store';
+import { replayDataset } from './replay';
 import { TokenIssuer } from './tokens';
 
 export type { SandboxRequestLog } from './context';
@@ -38,6 +40,8 @@ export interface Sandbox {
   readonly requests: SandboxRequestLog[];
   /** The settings in force, defaults filled in. */
   readonly config: Readonly<SandboxConfig>;
+  /** The recordings served, when the sandbox replays. */
+  readonly replay?: ReplayData;
   /** The standing fault rules, `times` being what is left of each. */
   readonly faults: FaultRule[];
   addFault(rule: FaultRule): void;
@@ -53,7 +57,8 @@ const MAX_LOGGED_REQUESTS = 10_000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const config = resolveOptions(options);
-  const dataset = mergeExtraRecords(generateDataset(config), checkExtraRecords(options.extraRecords));
+  const served = options.replay ? replayDataset(options.replay) : generateDataset(config);
+  const dataset = mergeExtraRecords(served, checkExtraRecords(options.extraRecords));
   const faults = new FaultBook();
   for (const rule of options.faults ?? []) faults.add(rule);
   const ctx: SandboxContext = {
@@ -63,6 +68,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     timers: new Timers(),
     requests: [],
+    ...(options.replay ? { replay: options.replay } : {}),
   };
   const log = options.log ?? (() => undefined);
   let origin = '';
@@ -88,6 +94,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clientId: config.clientId,
     clientSecret: config.clientSecret,
     dataset,
+    ...(options.replay ? { replay: options.replay } : {}),
     requests: ctx.requests,
     config,
     get faults() {
@@ -182,7 +189,9 @@ export function describeSandbox(sandbox: Sandbox): string[] {
     `  base_url       ${sandbox.baseUrl}`,
     `  client id      ${sandbox.clientId}`,
     `  client secret  ${sandbox.clientSecret}   (the sandbox's documented default, not a real secret)`,
-    `  data           ${config.days} days to ${config.today}, ${config.humans} humans, seed ${JSON.stringify(config.seed)}: ${counts}`,
+    sandbox.replay
+      ? `  data           replayed from ${sandbox.replay.sources.join(', ')}: ${counts}, ${sandbox.replay.replies.size} recorded single-record replies`
+      : `  data           ${config.days} days to ${config.today}, ${config.humans} humans, seed ${JSON.stringify(config.seed)}: ${counts}`,
   ];
   const faults = sandbox.faults;
   if (faults.length > 0) lines.push(`  faults         ${faults.map(formatFaultRule).join(', ')}`);

@@ -6,7 +6,8 @@
 // progress titles, status bar messages, the tree, the status bar, webview HTML and messages,
 // open documents, diagnostics and the clipboard. Zero hits.
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { comparableExchanges } from '../../src/core/exchanges';
@@ -22,6 +23,9 @@ import { EXTENSION_ID, closeUntitledEditors, extensionApi, filesUnder, resetSett
 const SECRET = 'hde-sweep-secret-6f2d91c4a7e8';
 const USER_TOKEN = 'hde-sweep-user-token-0b7e35a9d2c1';
 const SANDBOX_ISSUER = 'health-data-sandbox';
+/** Where the sweep's recording and export go: the workspace folder (searched with the profile), else a temporary folder. */
+let out: string | undefined;
+const outDir = (): string => (out ??= vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? mkdtempSync(join(tmpdir(), 'hde-sweep-')));
 
 /** Every text a sink showed, with where it was shown. */
 const shown: Array<[string, string]> = [];
@@ -173,6 +177,8 @@ describe('reliability: no secret or token in any sink', function () {
         await run('healthData.showExchange', { exchangeId: mint.id });
         await waitFor('the exchange view to say ready', () => (api.exchangeViews.get(mint.id)?.readyCount ?? 0) >= 1, 20_000);
       },
+      // On from here to stopRecording: the recording sees the client token, the user token, the query presentation.
+      'healthData.startRecording': () => run('healthData.startRecording'),
       'healthData.copyToken': async () => {
         await run('healthData.copyToken');
         // Copied because it was asked for; then gone again.
@@ -214,7 +220,19 @@ describe('reliability: no secret or token in any sink', function () {
       // Into the workspace folder, whose files the search below reads.
       'healthData.exportValidationReport': () =>
         run('healthData.exportValidationReport', { uris: [doc.uri], target: vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'sweep-report.sarif') }),
-      'healthData.setUserAccessToken': () => run('healthData.setUserAccessToken', { token: USER_TOKEN }),
+      'healthData.setUserAccessToken': async () => {
+        await run('healthData.setUserAccessToken', { token: USER_TOKEN });
+        await run('healthData.activity.getByDate', { date: activity.date });
+      },
+      // The files it writes are searched too, with the rest of the workspace folder.
+      'healthData.stopRecording': () => run('healthData.stopRecording', { uri: join(outDir(), 'sweep.har') }),
+      'healthData.exportRecords': () => run('healthData.exportRecords', { kind: 'activity', start, end, format: 'csv', uri: join(outDir(), 'sweep.csv') }),
+      'healthData.startSandboxFromRecording': async () => {
+        await run('healthData.startSandboxFromRecording', { uris: [join(outDir(), 'sweep.har')] });
+        await run('healthData.activity.list', { all: true });
+        await run('healthData.stopSandbox');
+        await run('healthData.selectEnvironment', { environment: DEFAULT_ENVIRONMENT });
+      },
       'healthData.selectEnvironment': () => run('healthData.selectEnvironment', { environment: DEFAULT_ENVIRONMENT }),
       'healthData.startSandbox': () => run('healthData.startSandbox'),
       'healthData.stopSandbox': async () => {
@@ -332,6 +350,11 @@ describe('reliability: no secret or token in any sink', function () {
     for (const name of ['globalState', 'workspaceState'] as const) {
       const memento = mementos[name];
       if (memento) for (const key of memento.keys()) note(`${name}.${key}`, memento.get(key));
+    }
+    for (const name of ['sweep.har', 'sweep.csv']) {
+      const file = join(outDir(), name);
+      assert.ok(existsSync(file), `${name} was not written`);
+      note(`file ${name}`, readFileSync(file, 'latin1'));
     }
     for (const [where, text] of shown) search(where, text);
 

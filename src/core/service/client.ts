@@ -68,6 +68,10 @@ export interface ListCallOptions extends CallOptions {
    * pages received so far (pages fetched in parallel may arrive out of list order).
    */
   onPage?: (records: unknown[], page: number) => void;
+  /** False: records reach onPage only, none are kept (see PagingPlan.keepRecords). */
+  keepRecords?: boolean;
+  /** One page at a time, handed to onPage in list order (see PagingPlan.inOrder). */
+  inOrder?: boolean;
 }
 
 export class HealthDataClient {
@@ -178,8 +182,10 @@ export class HealthDataClient {
       ...plan,
       all: query.all ?? true,
       concurrency: this.concurrency,
+      inOrder: opts.inOrder,
       maxPages: this.maxPages,
       onPage: opts.onPage,
+      keepRecords: opts.keepRecords,
       signal: opts.signal,
       secretParams: this.presentation.mode === 'query' ? [this.presentation.parameter] : [],
     });

@@ -41,6 +41,16 @@ export interface PagingPlan {
   concurrency: number;
   maxPages: number;
   onPage?: (records: unknown[], page: number) => void;
+  /**
+   * False: records go to onPage only and the result's `records` is empty, so a list of any
+   * length is read in the memory of a page or two (an export streams that way). Default true.
+   */
+  keepRecords?: boolean;
+  /**
+   * Pages one at a time, handed to onPage in list order (by offset where the total is known,
+   * as the parallel mode would address them). Default false.
+   */
+  inOrder?: boolean;
   signal?: AbortSignal;
   /** Query parameters that carry a credential: ignored when comparing pages, never shown. */
   secretParams: readonly string[];
@@ -74,11 +84,16 @@ class ListReader {
   private drainer: ReturnType<typeof setImmediate> | undefined;
   private deliveryError: { err: unknown } | undefined;
   private group: AbortController | undefined;
+  private readonly keeps: boolean;
+  /** Records handed to onPage so far (new to the list). */
+  private deliveredCount = 0;
 
   constructor(
     private readonly fetchPage: FetchPage,
     private readonly plan: PagingPlan,
-  ) {}
+  ) {
+    this.keeps = plan.keepRecords !== false;
+  }
 
   async read(): Promise<ListResult> {
     const { plan } = this;
@@ -98,12 +113,14 @@ class ListReader {
       const more = next !== undefined || (remaining !== undefined ? remaining > 0 : page.records.length > 0);
       if (more) this.stop('only the first page was asked for (all: false)');
     } else if (
-      remaining !== undefined && remaining > 0 && got > 0 && plan.concurrency > 1 &&
+      remaining !== undefined && remaining > 0 && got > 0 && (plan.concurrency > 1 || plan.inOrder === true) &&
       (next === undefined || resolveLink(next, firstUrl)?.searchParams.has('offset') === true)
     ) {
-      // The total is known and pages are addressed by offset: fetch the rest side by side. A
-      // first page shorter than asked while more remain is the server's cap on `limit`.
-      await this.readByOffsetInParallel(Math.min(got, plan.limit), plan.offset + got, this.total!);
+      // The total is known and pages are addressed by offset: fetch the rest side by side (one
+      // at a time when the caller wants pages in order). A first page shorter than asked while
+      // more remain is the server's cap on `limit`.
+      if (plan.inOrder) await this.readByOffset(got);
+      else await this.readByOffsetInParallel(Math.min(got, plan.limit), plan.offset + got, this.total!);
     } else if (linkHeader) {
       await this.followLinks(first, firstUrl);
     } else {
@@ -112,12 +129,14 @@ class ListReader {
     // Every record went through `delivered` on arrival: when it dropped none, the list in page
     // order has no repeats either, and need not be checked again.
     const records = idsSeen();
-    const all = this.delivered.dropped === 0 ? this.inOrder() : keepFirstOfEachId(records, this.inOrder());
+    const all = !this.keeps ? [] : this.delivered.dropped === 0 ? this.inOrder() : keepFirstOfEachId(records, this.inOrder());
+    if (!this.keeps) records.dropped = this.delivered.dropped;
+    const distinct = this.keeps ? all.length : this.deliveredCount;
     // Whatever the mode, a total that was not reached means records are missing (an ignored
     // offset, a chain of links that ended early, records deleted while paging).
     const expected = this.total === undefined ? undefined : this.total - plan.offset;
-    if (plan.all && expected !== undefined && all.length < expected) {
-      this.stop(`the service counted ${expected} records${plan.offset ? ` from offset ${plan.offset}` : ''}, but ${all.length} distinct records arrived`);
+    if (plan.all && expected !== undefined && distinct < expected) {
+      this.stop(`the service counted ${expected} records${plan.offset ? ` from offset ${plan.offset}` : ''}, but ${distinct} distinct records arrived`);
     }
     return {
       records: all,
@@ -147,7 +166,7 @@ class ListReader {
    */
   private receive(slot: number, records: unknown[], later = false): number {
     const page = ++this.pages;
-    (this.slots[slot] ??= []).push(...records);
+    if (this.keeps) (this.slots[slot] ??= []).push(...records);
     if (!later) return this.deliver(records, page);
     this.backlog.push({ records, page });
     this.drainer ??= setImmediate(() => {
@@ -165,6 +184,7 @@ class ListReader {
 
   private deliver(records: unknown[], page: number): number {
     const fresh = keepFirstOfEachId(this.delivered, records);
+    this.deliveredCount += fresh.length;
     this.plan.onPage?.(fresh, page);
     return fresh.length;
   }
@@ -244,7 +264,8 @@ class ListReader {
 
   /** Marks the result incomplete, unless a total says every record is here all the same. */
   private stopUnlessAllRead(reason: string): void {
-    if (this.total === undefined || keepFirstOfEachId(idsSeen(), this.inOrder()).length < this.total - this.plan.offset) this.stop(reason);
+    const distinct = this.keeps ? keepFirstOfEachId(idsSeen(), this.inOrder()).length : this.deliveredCount;
+    if (this.total === undefined || distinct < this.total - this.plan.offset) this.stop(reason);
   }
 
   /**

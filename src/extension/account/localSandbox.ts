@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { checkServiceUrl, isLoopbackHost } from '../../core/config';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../sandbox/defaults';
 import type { Sandbox } from '../../sandbox/server';
+import type { ReplayData } from '../../core/recording';
 import { Session } from './session';
 import { Environment, SANDBOX_ENVIRONMENT } from './environments';
 
@@ -59,8 +60,12 @@ export class SandboxController implements vscode.Disposable {
     return this.sandbox;
   }
 
-  /** Starts the sandbox (once: a second call while it starts or runs returns the same one). */
-  async start(): Promise<Sandbox> {
+  /**
+   * Starts the sandbox (once: a second call while it starts or runs returns the same one). With
+   * `replay`, a sandbox serving those recordings replaces whatever sandbox runs.
+   */
+  async start(replay?: ReplayData): Promise<Sandbox> {
+    if (replay) await this.stop();
     if (this.sandbox) return this.sandbox;
     if (!this.starting) {
       this.starting = (async () => {
@@ -68,6 +73,7 @@ export class SandboxController implements vscode.Disposable {
         const { startSandbox } = await import('../../sandbox/server');
         const sandbox = await startSandbox({
           port: 0,
+          ...(replay ? { replay } : {}),
           log: (line) => this.session.log.debug(`[sandbox] ${line}`),
         });
         this.sandbox = sandbox;
@@ -81,7 +87,7 @@ export class SandboxController implements vscode.Disposable {
         });
         await this.session.switchTo(SANDBOX_ENVIRONMENT);
         await vscode.commands.executeCommand('setContext', 'healthData.sandboxRunning', true);
-        this.session.log.info(`Local sandbox listening on ${sandbox.url}`);
+        this.session.log.info(replay ? `Local sandbox replaying ${replay.sources.join(', ')} on ${sandbox.url}` : `Local sandbox listening on ${sandbox.url}`);
         return sandbox;
       })().finally(() => {
         this.starting = undefined;

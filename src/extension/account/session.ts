@@ -20,6 +20,12 @@ export interface ActiveConnection {
   readonly generation: number;
 }
 
+/** An exchange of the session's client, with the credentials it held (for a recording to make sure of). */
+export interface SessionExchange {
+  readonly exchange: Exchange;
+  readonly secrets: readonly string[];
+}
+
 /** How many of the session's latest exchanges stay in memory for Copy as Code and Compare. */
 const RECENT_EXCHANGES = 100;
 
@@ -37,6 +43,12 @@ export class Session implements vscode.Disposable {
   private readonly exchangeEmitter = new vscode.EventEmitter<HistoryEntry>();
   /** Every request any client of the session made, once it ended, with its environment; never a secret. */
   readonly onDidExchange = this.exchangeEmitter.event;
+  private readonly wholeExchangeEmitter = new vscode.EventEmitter<SessionExchange>();
+  /**
+   * The same requests whole (credentials redacted, bodies uncut), with every credential the client
+   * held, for a recording to pseudonymize and check before it writes anything.
+   */
+  readonly onDidExchangeWhole = this.wholeExchangeEmitter.event;
   /** The environment, its settings or its credentials changed: reload what you show. */
   readonly onDidChange = this.changeEmitter.event;
   /** A client token was minted (or the connection was dropped, with undefined). */
@@ -50,6 +62,7 @@ export class Session implements vscode.Disposable {
       this.changeEmitter,
       this.tokenEmitter,
       this.exchangeEmitter,
+      this.wholeExchangeEmitter,
       vscode.workspace.onDidChangeConfiguration((e) => {
         // Only what changes the connection: not the view's grouping, validation or the sandbox URL
         // (the sandbox controller handles that one).
@@ -152,8 +165,10 @@ export class Session implements vscode.Disposable {
       onRequest: (entry) => this.logRequest(entry, [...secretsSeen]),
       onExchange: (exchange) => {
         // Redacted once more with every secret this session has seen, before anyone keeps it.
-        const secrets = [...secretsSeen, client.currentToken?.token];
+        const token = client.currentToken?.token;
+        const secrets = [...secretsSeen, token];
         this.keepExchange(toHistoryEntry(exchange, { secrets, bodyLimit: SESSION_BODY_LIMIT, environment: env.name }), env);
+        this.wholeExchangeEmitter.fire({ exchange, secrets: token ? [...secretsSeen, token] : [...secretsSeen] });
       },
     });
     const connection: ActiveConnection = { client, environment: env, generation };

@@ -55,7 +55,7 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
 
   /** Creates the view and registers the tree's commands. */
   register(): vscode.Disposable[] {
-    this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true, canSelectMany: true });
     this.updateViewText();
     return [this.view];
   }

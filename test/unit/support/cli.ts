@@ -19,12 +19,15 @@ function sink(): { stream: PassThrough; text: () => string } {
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
-/** Runs the CLI with `args`, `env` and, when given, `input` on its standard input (else none). */
-export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<CliRun> {
+/**
+ * Runs the CLI with `args`, `env` and, when given, `input` on its standard input (else none);
+ * `signals` stands in for the process (emit 'SIGINT' on it to press Ctrl-C).
+ */
+export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv = {}, input?: string, signals = new EventEmitter()): Promise<CliRun> {
   const out = sink();
   const err = sink();
   const stdin = Readable.from(input === undefined ? [] : [input]);
-  const code = await runCli(args, { stdout: out.stream, stderr: err.stream, stdin, env, signals: new EventEmitter() });
+  const code = await runCli(args, { stdout: out.stream, stderr: err.stream, stdin, env, signals });
   // Let the streams hand over what was written last.
   await new Promise((r) => setImmediate(r));
   return { args, code, stdout: out.text(), stderr: err.text() };

@@ -1,0 +1,81 @@
+// `health-data list … --format json|ndjson|csv [--out FILE]`: the list written as it is read,
+// page by page, to stdout or to a file that appears under its name only once complete.
+
+import { HealthDataError } from '../core/errors';
+import { ExportFormat, exportList, isExportFormat, openPartialFile, type PartialFile, EXPORT_FORMATS } from '../core/export';
+import type { ResourceDefinition } from '../core/resources';
+import type { ListQuery } from '../core/service';
+import { validate } from '../core/validation';
+import type { Connection } from './connection';
+import { Output, paint, printable } from './output';
+
+export interface ExportFlags {
+  format?: string;
+  json?: boolean;
+  out?: string;
+}
+
+/** The format the flags ask for, or undefined for the table; `--json` is `--format json`. */
+export function exportFormatOf(flags: ExportFlags): ExportFormat | undefined {
+  if (flags.format !== undefined) {
+    if (!isExportFormat(flags.format)) {
+      throw new HealthDataError('usage', `--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${printable(flags.format, 30)}".`);
+    }
+    if (flags.json && flags.format !== 'json') throw new HealthDataError('usage', `--json is --format json; it cannot go with --format ${flags.format}.`);
+    return flags.format;
+  }
+  if (flags.json) return 'json';
+  if (flags.out !== undefined) throw new HealthDataError('usage', '--out needs --format json, ndjson or csv.');
+  return undefined;
+}
+
+/**
+ * Streams the list to stdout (`write`) or to `--out`; progress and the summary go to stderr
+ * only when writing a file, so stdout stays the data. Exit 1 when a record is invalid or the
+ * list is incomplete.
+ */
+export async function exportCommand(
+  conn: Connection,
+  o: Output,
+  def: ResourceDefinition,
+  query: ListQuery,
+  format: ExportFormat,
+  flags: ExportFlags,
+  writeStdout: (text: string) => void,
+  signal: AbortSignal,
+): Promise<number> {
+  let file: PartialFile | undefined;
+  if (flags.out !== undefined) {
+    if (!flags.out.trim()) throw new HealthDataError('usage', '--out is empty.');
+    try {
+      file = openPartialFile(flags.out);
+    } catch (err) {
+      throw new HealthDataError('usage', `--out ${printable(flags.out, 80)}: cannot write there (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
+    }
+  }
+  let invalid = 0;
+  try {
+    const summary = await exportList(conn.client, def.kind, query, format, {
+      write: file ? (text) => file.write(text) : writeStdout,
+      signal,
+      onProgress(_written, page) {
+        for (const r of page) if (!validate(r, def.kind).valid) invalid++;
+      },
+    });
+    if (!summary.complete && query.all !== false) {
+      const what = file ? `nothing was written to ${printable(flags.out ?? '', 80)}` : 'the output above is incomplete';
+      throw new HealthDataError('http', `The list is incomplete: ${summary.stopReason ?? 'paging stopped early'}; ${what}.`);
+    }
+    file?.commit();
+    if (file) {
+      const parts = [`${summary.records} ${def.label.toLowerCase()} written to ${printable(flags.out ?? '', 80)} (${format}, ${summary.pages} page${summary.pages === 1 ? '' : 's'})`];
+      if (summary.duplicatesDropped) parts.push(`${summary.duplicatesDropped} duplicate${summary.duplicatesDropped === 1 ? '' : 's'} dropped`);
+      if (invalid) parts.push(paint(o, 'red', `${invalid} invalid`));
+      o.err(parts.join(', '));
+    }
+    if (!summary.complete) o.err(paint(o, 'yellow', 'More records exist: add --all to export every page.'));
+    return invalid ? 1 : 0;
+  } finally {
+    file?.discard();
+  }
+}

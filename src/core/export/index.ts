@@ -1,0 +1,4 @@
+export * from './csvCells';
+export * from './encoders';
+export * from './exportList';
+export * from './partialFile';
