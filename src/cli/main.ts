@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { HealthDataError, redact } from '../core/errors';
 import { CONNECTION_OPTIONS, connect } from './connection';
+import { coverageOfService, fileCoverageCommand, serviceCoverageCommand } from './coverage';
 import { Output, makeOutput } from './output';
 import { getCommand, listCommand, resolveResource, tokenCommand } from './records';
 import { sandboxCommand } from './sandbox';
@@ -21,10 +22,13 @@ Usage:
                                                      one record; \`get body-fat\` alone is the latest reading
   health-data list <resource> [--from D] [--to D] [--source S] [--limit N] [--all]
   health-data validate <file...> [--kind K]          exit 1 when any record has an error (- reads stdin)
+  health-data coverage <resource> [--from D] [--to D] [--source S]
+                                                     which fields each source sends, over every page
+  health-data coverage <file...> [--kind K]          the same over payload files (./activity for a file so named)
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
 
-Connection (token, get, list):
+Connection (token, get, list, coverage of a resource):
   --base-url URL      data host (or HEALTH_DATA_BASE_URL)
   --auth-url URL      token host (or HEALTH_DATA_AUTH_URL; defaults to the base URL)
   --auth-header NAME  header that carries the token (default Authorization)
@@ -36,7 +40,9 @@ Credentials come from the environment only (flags show in \`ps\`):
   (a per-user access token used for data calls instead of the client token).
 
 Output:
-  --json              get: the record; list: a JSON array; validate: a report object; token: expiry and claims
+  --json              get: the record; list: a JSON array; validate: a report object; token: expiry and claims;
+                      coverage: {resource, from, to, records, sources, overlaps, notes} (an array of them
+                      when files hold several kinds)
   --no-color          no colour (also NO_COLOR=1); colour is used only on a terminal
 
 Faults for the sandbox (--fault, repeatable): latency, 429, 500, 502, 503, html, malformed-json,
@@ -44,11 +50,12 @@ Faults for the sandbox (--fault, repeatable): latency, 429, 500, 502, 503, html,
   non-jwt-token, repeat-page, link-loop; with parameters: 429:retry-after=2, latency:ms=3000,
   503:times=2:path=/activities
 
-Exit codes: 0 ok, 1 a request failed or a record is invalid, 2 usage error.`;
+Exit codes: 0 ok, 1 a request failed, a file could not be read or a record is invalid
+(coverage: never for records), 2 usage error.`;
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
   signals: NodeJS.EventEmitter;
@@ -69,6 +76,14 @@ const COMMANDS = {
     all: { type: 'boolean' },
   },
   validate: { ...COMMON, kind: { type: 'string' } },
+  coverage: {
+    ...COMMON,
+    ...CONNECTION_OPTIONS,
+    from: { type: 'string' },
+    to: { type: 'string' },
+    source: { type: 'string' },
+    kind: { type: 'string' },
+  },
   sandbox: {
     ...COMMON,
     port: { type: 'string' },
@@ -140,6 +155,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       }
       case 'validate':
         return await validateCommand(o, positionals, values, io.stdin);
+      case 'coverage': {
+        const def = coverageOfService(positionals, values);
+        if (!def) return await fileCoverageCommand(o, positionals, values, io.stdin);
+        const conn = connect(values, io.env, o);
+        secrets = conn.secrets;
+        return await serviceCoverageCommand(conn, o, def, values);
+      }
       case 'sandbox':
         tooMany(0);
         return await sandboxCommand(o, values, io.signals);

@@ -7,12 +7,14 @@ import { FINDING_KINDS, type Finding, type FindingKind } from '../core/validatio
 export interface Output {
   out(line?: string): void;
   err(line?: string): void;
+  /** A progress line on standard error, rewritten in place; only on a terminal. Empty clears it. */
+  progress(text: string): void;
   readonly color: boolean;
 }
 
 export function makeOutput(
   stdout: NodeJS.WritableStream & { isTTY?: boolean },
-  stderr: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream & { isTTY?: boolean },
   env: NodeJS.ProcessEnv,
   noColorFlag = false,
 ): Output {
@@ -22,6 +24,9 @@ export function makeOutput(
     color,
     out: (line = '') => stdout.write(`${line}\n`),
     err: (line = '') => stderr.write(`${line}\n`),
+    progress: (text) => {
+      if (stderr.isTTY) stderr.write(`\r\u001b[K${text}`);
+    },
   };
 }
 

@@ -16,7 +16,7 @@ interface FileReport {
   records: Array<{ index: number | null; kind: string | null; id: string | null; valid: boolean; findings: Array<{ kind: string; path: string; message: string }> }>;
 }
 
-async function readPayload(file: string, stdin: NodeJS.ReadableStream): Promise<string> {
+export async function readPayload(file: string, stdin: NodeJS.ReadableStream): Promise<string> {
   if (file === '-') {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -42,7 +42,7 @@ async function readPayload(file: string, stdin: NodeJS.ReadableStream): Promise<
   return readFile(file, 'utf8');
 }
 
-function parsePayload(text: string): unknown {
+export function parsePayload(text: string): unknown {
   if (!text.trim()) throw new Error('is empty');
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

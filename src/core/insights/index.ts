@@ -1,0 +1,3 @@
+export * from './byKind';
+export * from './coverage';
+export * from './trends';
