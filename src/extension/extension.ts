@@ -3,6 +3,7 @@
 
 import * as vscode from 'vscode';
 import { registerAccountCommands } from './account/commands';
+import { InsightsViews, registerInsightsCommands } from './insights/commands';
 import { Credentials } from './account/credentials';
 import { registerPayloadValidation } from './payloadValidation';
 import { RecordViews } from './recordView/recordViews';
@@ -20,6 +21,8 @@ export interface HealthDataExtensionApi {
   readonly tree: RecordsTreeProvider;
   /** The open record panels. */
   readonly recordViews: RecordViews;
+  /** The data coverage and trends panels. */
+  readonly insights: InsightsViews;
   readonly statusBar: TokenStatusBar;
   /** The extension's mementos, which it never writes a secret to (the tests search them). */
   readonly globalState: vscode.Memento;
@@ -42,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const tree = new RecordsTreeProvider(session, sandbox);
   const recordViews = new RecordViews(context.extensionUri, session);
   const statusBar = new TokenStatusBar(session);
+  const insights = registerInsightsCommands(context.extensionUri, session, tree, recordViews);
   context.subscriptions.push(
     log,
     credentials,
@@ -54,12 +58,13 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...registerTreeCommands(tree, recordViews),
     ...registerRequestCommands(session, tree, recordViews),
     ...registerPayloadValidation(log),
+    ...insights.disposables,
     recordViews,
     ...recordViews.register(),
   );
   const activationMs = performance.now() - started;
   log.debug(`activated in ${activationMs.toFixed(1)} ms`);
-  return { session, sandbox, tree, recordViews, statusBar, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
+  return { session, sandbox, tree, recordViews, insights: insights.views, statusBar, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

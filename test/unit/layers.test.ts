@@ -91,13 +91,34 @@ describe('layers', () => {
     assert.deepEqual(cycles, []);
   });
 
-  it('the webview script imports its own folder and the host/webview protocol, nothing else', () => {
-    const protocol = join(root, 'src', 'core', 'views', 'recordViewProtocol.ts');
-    const webview = join(root, 'src', 'webview');
-    const offenders = sourceFiles(webview)
-      .filter((f) => f.endsWith('.ts'))
-      .flatMap((f) => relativeImports(f).filter((t) => t !== protocol && dirname(t) !== webview).map((t) => `${relative(root, f)} -> ${relative(root, t)}`));
+  // Each webview's folder and the one protocol module it may import besides its own files.
+  const WEBVIEWS: ReadonlyArray<{ folder: string; protocol: string }> = [
+    { folder: 'src/webview', protocol: 'src/core/views/recordViewProtocol.ts' },
+    { folder: 'src/webview/insights', protocol: 'src/core/views/insightsProtocol.ts' },
+  ];
+
+  it('each webview script imports its own folder and its host/webview protocol, nothing else', () => {
+    const all = sourceFiles(join(root, 'src', 'webview')).filter((f) => f.endsWith('.ts'));
+    const offenders: string[] = [];
+    for (const file of all) {
+      const view = WEBVIEWS.find((w) => dirname(file) === join(root, w.folder));
+      if (!view) {
+        offenders.push(`${relative(root, file)} belongs to no webview folder`);
+        continue;
+      }
+      for (const target of relativeImports(file)) {
+        if (target !== join(root, view.protocol) && dirname(target) !== dirname(file)) offenders.push(`${relative(root, file)} -> ${relative(root, target)}`);
+      }
+    }
+    assert.ok(all.some((f) => f.includes(`${join('webview', 'insights')}`)), 'the insights webview is checked');
     assert.deepEqual(offenders, []);
+  });
+
+  it('the insights protocol imports only types, so the insights webviews bundle no code of core', () => {
+    const text = readFileSync(join(root, 'src/core/views/insightsProtocol.ts'), 'utf8');
+    const imports = text.split('\n').filter((line) => /^(?:import|export)\b.*\bfrom\s+['"]\./.test(line));
+    assert.ok(imports.length > 0);
+    assert.deepEqual(imports.filter((line) => !/^(?:import|export) type\b/.test(line)), []);
   });
 
   it('the cycle check itself finds a cycle, through an entry file too', () => {

@@ -5,58 +5,9 @@
 import { localDateOf } from '../dates';
 import { ResourceKind, resource } from '../resources';
 import { schemaFor } from '../validation';
+import type { CoverageNote, CoverageReport, FieldCoverage, Overlap, SourceCoverage, ValueClass, Verdict } from './reportTypes';
 
-export type Verdict = 'provided' | 'never' | 'sometimes';
 export const VERDICTS: readonly Verdict[] = ['provided', 'sometimes', 'never'];
-
-export interface FieldCoverage {
-  field: string;
-  nonZero: number;
-  zero: number;
-  null: number;
-  absent: number;
-  verdict: Verdict;
-}
-
-export interface SourceCoverage {
-  /** null for records without a string `source`. */
-  source: string | null;
-  records: number;
-  days: number;
-  firstDate: string | null;
-  lastDate: string | null;
-  fields: FieldCoverage[];
-}
-
-export interface Overlap {
-  date: string;
-  humanId: string;
-  sources: string[];
-}
-
-export type NoteKind = 'notRecords' | 'undated' | 'noTzOffset' | 'units' | 'unknownFields' | 'deprecatedFields';
-
-export interface CoverageNote {
-  kind: NoteKind;
-  /** The source the note is about; null when it is about records without one, or about none. */
-  source: string | null;
-  /** Records (or items) the note counts. */
-  count: number;
-  /** Units, or field names, with how many records carry each: `percent ×12`. */
-  items: Array<{ name: string; count: number }>;
-  message: string;
-}
-
-/** The `--json` shape of `health-data coverage`. */
-export interface CoverageReport {
-  resource: string;
-  from: string | null;
-  to: string | null;
-  records: number;
-  sources: SourceCoverage[];
-  overlaps: Overlap[];
-  notes: CoverageNote[];
-}
 
 export interface CoverageOptions {
   /** The range asked for; without one, the first and last date seen. */
@@ -91,9 +42,6 @@ export function sourceKey(record: unknown): string | null {
 export function isRecordObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
-
-/** What a cell counts a value as. */
-export type ValueClass = 'nonZero' | 'zero' | 'null' | 'absent';
 
 export function classifyValue(record: Record<string, unknown>, field: string): ValueClass {
   if (!hasOwn.call(record, field)) return 'absent';

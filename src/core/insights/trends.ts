@@ -5,35 +5,7 @@
 import { parseTzOffset } from '../dates';
 import { ResourceKind, TrendChartDefinition, resource } from '../resources';
 import { isRecordObject, sourceKey } from './coverage';
-
-export interface TrendSeries {
-  source: string;
-  field: string;
-  /** Part of a min–max band (drawn thin, the band shaded between). */
-  band: boolean;
-  /** Aligned with the chart's `xs`; null where the source has no value. */
-  values: Array<number | null>;
-  /** Index of the record behind each value in the records given, -1 where none. */
-  refs: number[];
-  /** x indices where the source sent 0 for a zero-default field: drawn as marked gaps. */
-  gaps: number[];
-  /** The source sends no non-zero value of this field in these records: nothing to draw. */
-  never: boolean;
-}
-
-export interface TrendChart {
-  id: string;
-  kind: ResourceKind;
-  title: string;
-  unit: string;
-  /** `day`: xs are UTC midnights of dates; `instant`: local wall time written as UTC. */
-  time: 'day' | 'instant';
-  /** Seconds since 1970, ascending, distinct. */
-  xs: number[];
-  series: TrendSeries[];
-  /** Pairs of indices into `series`: [lower, upper]. */
-  bands: Array<[number, number]>;
-}
+import type { TrendChart, TrendSeries } from './reportTypes';
 
 export interface HumanCount {
   humanId: string;
@@ -134,20 +106,22 @@ function chartOf(
       const v = r[field];
       if (typeof v !== 'number' || !Number.isFinite(v)) continue;
       s.refs[at] = index;
-      if (v === 0 && zeroDefault.has(field)) {
+      if (v === 0) {
+        // A 0 of a zero-default field is the service's default, not a measurement.
         s.gaps.push(at);
-        continue;
-      }
+        if (zeroDefault.has(field)) continue;
+      } else s.never = false;
       s.values[at] = v;
-      if (v !== 0) s.never = false;
     }
   }
   for (const s of series) {
-    // Coverage's "never": 0 or nothing on every record. Its zeros are no data either.
     if (s.never) {
-      s.gaps = [];
+      // Coverage's "never" (0 or nothing on every record): its zeros are defaults too.
       s.values.fill(null);
-    } else s.gaps.sort((a, b) => a - b);
+    } else if (!zeroDefault.has(s.field)) {
+      s.gaps = [];
+    }
+    s.gaps.sort((a, b) => a - b);
   }
   const bands: Array<[number, number]> = [];
   if (chart.band) {

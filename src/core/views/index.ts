@@ -3,3 +3,4 @@ export * from './labels';
 export * from './recordViewModel';
 export * from './recordViewProtocol';
 export * from './treeModel';
+export * from './insightsProtocol';
