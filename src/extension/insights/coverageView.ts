@@ -56,7 +56,7 @@ export class CoverageView implements vscode.Disposable {
         title: vscode.l10n.t('Data Coverage'),
         bundle: 'coverage',
         bundleCss: false,
-        onMessage: (m) => this.receive(m),
+        onMessage: (m) => this.handleMessage(m),
       });
       this.panel.onDidClose(() => (this.panel = undefined));
     } else {
@@ -97,7 +97,8 @@ export class CoverageView implements vscode.Disposable {
     return model;
   }
 
-  private receive(message: InsightsWebviewMessage): void {
+  /** What a message from the webview asks for (the tests send them here as the webview would). */
+  handleMessage(message: InsightsWebviewMessage): void {
     switch (message.type) {
       case 'reload':
         void this.load(this.kind);

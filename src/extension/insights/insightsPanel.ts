@@ -18,6 +18,7 @@ export interface InsightsPanelOptions {
 export class InsightsPanel implements vscode.Disposable {
   readonly panel: vscode.WebviewPanel;
   private ready = false;
+  private readies = 0;
   private pending: InsightsHostMessage | undefined;
   private disposed = false;
   private readonly disposables: vscode.Disposable[] = [];
@@ -62,6 +63,7 @@ export class InsightsPanel implements vscode.Disposable {
     if (!message) return;
     if (message.type === 'ready') {
       this.ready = true;
+      this.readies++;
       if (this.pending) void this.send(this.pending);
     }
     this.options.onMessage(message);
@@ -82,6 +84,11 @@ export class InsightsPanel implements vscode.Disposable {
     } catch {
       // The panel closed in between: nothing to show it to.
     }
+  }
+
+  /** How many loads of the webview said 'ready' (its script ran under the CSP); for tests. */
+  get readyCount(): number {
+    return this.readies;
   }
 
   reveal(): void {

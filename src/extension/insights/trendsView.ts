@@ -40,7 +40,7 @@ export class TrendsView implements vscode.Disposable {
         title: vscode.l10n.t('Trends'),
         bundle: 'trends',
         bundleCss: true,
-        onMessage: (m) => this.receive(m),
+        onMessage: (m) => this.handleMessage(m),
       });
       this.panel.onDidClose(() => (this.panel = undefined));
     } else {
@@ -106,7 +106,8 @@ export class TrendsView implements vscode.Disposable {
     return model;
   }
 
-  private receive(message: InsightsWebviewMessage): void {
+  /** What a message from the webview asks for (the tests send them here as the webview would). */
+  handleMessage(message: InsightsWebviewMessage): void {
     switch (message.type) {
       case 'reload':
         if (this.filter) void this.load();
