@@ -51,11 +51,17 @@ export function registerInsightsCommands(
 ): { views: InsightsViews; disposables: vscode.Disposable[] } {
   const deps = { extensionUri, session, filters: treeFilters(tree), recordViews };
   const views = { coverage: new CoverageView(deps), trends: new TrendsView(deps) };
+  const pickKindAndShow = async () => {
+    const kind = await pickKind();
+    return kind ? views.coverage.show(kind) : undefined;
+  };
   const disposables = registerCommands(
     {
       'healthData.showCoverage': async (arg?: unknown) => {
-        const kind = kindOf(arg) ?? (await pickKind());
-        return kind ? views.coverage.show(kind) : undefined;
+        const kind = kindOf(arg);
+        if (!kind && arg !== undefined) session.log.debug(`Show Data Coverage: no resource in the argument (${typeof arg}: ${arg && typeof arg === 'object' ? Object.keys(arg).join(',') : String(arg)})`);
+        if (!kind) return pickKindAndShow();
+        return views.coverage.show(kind);
       },
       'healthData.showTrends': async (arg?: unknown) => {
         const a = arg && typeof arg === 'object' ? (arg as { start?: unknown; end?: unknown }) : {};

@@ -107,7 +107,7 @@ function cell(source: SourceCoverage, f: FieldCoverage, zeroDefault: boolean): H
   for (const which of CLASSES) {
     const n = f[which];
     if (!n) continue;
-    const b = button(`${n} ${t(which)}`, () => post({ type: 'cell', source: source.source, field: f.field, which }), 'count');
+    const b = button(`${t(which)} ×${n}`, () => post({ type: 'cell', source: source.source, field: f.field, which }), 'count');
     b.dataset.which = which;
     b.setAttribute('aria-label', t('cellRecords', sourceName(source.source), f.field, t(which), n));
     counts.append(b);

@@ -209,8 +209,8 @@ function chartFigure(chart: TrendChart): HTMLElement {
 }
 
 /**
- * Marked gaps: where a source sent a defaulted 0, a hollow ring on the x axis and a dotted tick
- * above it, in the series' colour, never a point at 0. Also writes the plot's geometry and scales
+ * Marked gaps: where a source sent a defaulted 0, a hollow ring just above the x axis and a
+ * dotted tick above it, in the series' colour, never a point at 0. Also writes the plot's geometry and scales
  * on the figure, so a test can find a point's pixel.
  */
 function drawGaps(u: uPlot, chart: TrendChart, colourOf: (s: TrendSeries) => string, figure: HTMLElement): void {
@@ -220,9 +220,13 @@ function drawGaps(u: uPlot, chart: TrendChart, colourOf: (s: TrendSeries) => str
   const xMax = u.scales.x.max ?? 0;
   const bottom = u.bbox.top + u.bbox.height;
   let drawn = 0;
+  let row = 0;
   ctx.save();
   chart.series.forEach((s, i) => {
     if (!u.series[i + 1].show || s.gaps.length === 0) return;
+    // Each series with gaps has a row of its own above the axis, so markers of two sources on
+    // one day never hide each other.
+    const lift = row++ * 10 * dpr;
     ctx.strokeStyle = colourOf(s);
     ctx.lineWidth = 1.5 * dpr;
     for (const at of s.gaps) {
@@ -231,12 +235,12 @@ function drawGaps(u: uPlot, chart: TrendChart, colourOf: (s: TrendSeries) => str
       const px = u.valToPos(x, 'x', true);
       ctx.setLineDash([2 * dpr, 2 * dpr]);
       ctx.beginPath();
-      ctx.moveTo(px, bottom - 6 * dpr);
-      ctx.lineTo(px, bottom - 18 * dpr);
+      ctx.moveTo(px, bottom - lift - 9 * dpr);
+      ctx.lineTo(px, bottom - lift - 16 * dpr);
       ctx.stroke();
       ctx.setLineDash([]);
       ctx.beginPath();
-      ctx.arc(px, bottom - 4 * dpr, 3.5 * dpr, 0, 2 * Math.PI);
+      ctx.arc(px, bottom - lift - 4.5 * dpr, 3.5 * dpr, 0, 2 * Math.PI);
       ctx.stroke();
       drawn++;
     }
