@@ -5,6 +5,7 @@
 import { activationTime, bundleSize } from './bundle';
 import { Result, machine, round } from './harness';
 import { heapVsJson } from './heap';
+import { coverageVsParse, trendsVsParse } from './insights';
 import { SERVE_FLAG, listVsRaw, serveSandbox } from './list';
 import { renderVsParse } from './render';
 import { treeVsParse } from './tree';
@@ -16,6 +17,8 @@ const BENCHMARKS: Record<string, () => Result | Promise<Result>> = {
   tree_vs_parse: treeVsParse,
   render_vs_parse: renderVsParse,
   heap_vs_json: heapVsJson,
+  coverage_vs_parse: coverageVsParse,
+  trends_vs_parse: trendsVsParse,
   bundle: bundleSize,
   activation: activationTime,
 };
@@ -35,8 +38,12 @@ function summary(name: string, r: Result): string {
       return `model ${d.modelMs} ms / JSON.parse ${d.parseMs} ms, ${d.recordBytes} bytes`;
     case 'heap_vs_json':
       return `tree ${d.treeModelMiB} MiB / parsed JSON ${d.parsedJsonMiB} MiB`;
+    case 'coverage_vs_parse':
+      return `coverage ${d.coverageMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records`;
+    case 'trends_vs_parse':
+      return `series ${d.seriesMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records of ${d.sources} sources over ${d.days} days`;
     case 'bundle':
-      return `extension.js ${d.extensionJsBytes} B / ${d.budgetBytes} B; .vsix ${d.vsixBytes ?? '?'} B`;
+      return `extension.js ${d.extensionJsBytes} B / ${d.budgetBytes} B; webviews ${d.webviewBytes ?? '?'}; .vsix ${d.vsixBytes ?? '?'} B`;
     case 'activation':
       return `${d.activationMs} ms / ${d.budgetMs} ms`;
     default:

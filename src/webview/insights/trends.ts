@@ -166,7 +166,8 @@ function chartFigure(chart: TrendChart): HTMLElement {
         width: s.band ? 1 : 2,
         dash: !s.band && mainFields.indexOf(s.field) > 0 ? [6, 4] : undefined,
         spanGaps: chart.time === 'instant',
-        points: { show: chart.time === 'instant' ? true : undefined, size: 5 },
+        // Points always where they stay apart, so a day between two gaps still shows.
+        points: { show: chart.time === 'instant' || chart.xs.length <= 400, size: 5 },
       })),
     ],
     bands: chart.bands.map(([lower, upper]) => ({ series: [upper + 1, lower + 1] as [number, number], fill: withAlpha(colourOf(chart.series[lower]), 0.15) })),
