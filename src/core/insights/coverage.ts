@@ -2,7 +2,7 @@
 // (non-zero, zero, null, absent, and a verdict), the days two sources report for one human, and
 // notes (readings without tzOffset, units, fields outside the schema, deprecated fields).
 
-import { localDateOf } from '../dates';
+import { isCalendarDate, localDateOf } from '../dates';
 import { ResourceKind, resource } from '../resources';
 import { schemaFor } from '../validation';
 import type { CoverageNote, CoverageReport, FieldCoverage, Overlap, SourceCoverage, ValueClass, Verdict } from './reportTypes';
@@ -59,14 +59,33 @@ export function verdictOf(c: Pick<FieldCoverage, 'nonZero' | 'zero' | 'null' | '
 interface SourceTally {
   source: string | null;
   records: number;
-  dates: Set<string>;
+  /** The dates of each human's records (null: records without a humanId). */
+  byHuman: Map<string | null, Set<string>>;
+  lastHuman: string | null | undefined;
+  lastDates: Set<string> | undefined;
   undated: number;
   /** Per schema field: nonZero, zero, null counts (absent = records − the three). */
   counts: Int32Array;
+  /** Per schema field: records that carry it when it is deprecated. */
+  deprecated: Int32Array;
   noTzOffset: number;
   units: Map<string, number>;
   unknown: Map<string, number>;
-  deprecated: Map<string, number>;
+  /**
+   * The keys of this source's previous record and their field indices (-1: not in the schema):
+   * a source's records mostly share their keys in order, and then each key costs one comparison.
+   */
+  shapeKeys: string[];
+  shapeIndex: number[];
+}
+
+function newTally(source: string | null, nFields: number): SourceTally {
+  return { source, records: 0, byHuman: new Map(), lastHuman: undefined, lastDates: undefined, undated: 0, counts: new Int32Array(nFields * 3), deprecated: new Int32Array(nFields), noTzOffset: 0, units: new Map(), unknown: new Map(), shapeKeys: [], shapeIndex: [] };
+}
+
+/** A unit as a note names it: the text, or what stands there instead. */
+function unitName(unit: unknown): string {
+  return typeof unit === 'string' ? unit : unit === undefined ? '(none)' : `(${unit === null ? 'null' : typeof unit})`;
 }
 
 /**
@@ -79,69 +98,142 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
   const fields = schemaFields(kind);
   const fieldIndex = new Map(fields.map((f, i) => [f, i]));
   const deprecated = deprecatedFields(kind);
+  const isDeprecated = fields.map((f) => deprecated.has(f));
   const nFields = fields.length;
   const tallies = new Map<string | null, SourceTally>();
-  /** `humanId \u0000 date` → the sources that report it. */
-  const days = new Map<string, { date: string; humanId: string; sources: Set<string | null> }>();
   let notRecords = 0;
-  let firstSeen: string | undefined;
-  let lastSeen: string | undefined;
   const timestamped = def.datingField === 'timestamp';
+  let lastSource: string | null | undefined;
+  let t = newTally(null, nFields);
+  let lastUnit: unknown;
+  let lastUnitCount = 0;
+  let unitTally: SourceTally | undefined;
+  const flushUnit = (): void => {
+    if (unitTally && lastUnitCount) unitTally.units.set(unitName(lastUnit), (unitTally.units.get(unitName(lastUnit)) ?? 0) + lastUnitCount);
+    lastUnitCount = 0;
+  };
 
-  for (const record of records) {
+  // for…in lists inherited enumerable keys too: only when Object.prototype has some (it never
+  // should) is each key checked to be the record's own.
+  let inherited = false;
+  for (const key in {}) inherited = key !== undefined;
+
+  for (let r = 0; r < records.length; r++) {
+    const record = records[r];
     if (!isRecordObject(record)) {
       notRecords++;
       continue;
     }
     const source = sourceKey(record);
-    let t = tallies.get(source);
-    if (!t) {
-      t = { source, records: 0, dates: new Set(), undated: 0, counts: new Int32Array(nFields * 3), noTzOffset: 0, units: new Map(), unknown: new Map(), deprecated: new Map() };
-      tallies.set(source, t);
+    if (source !== lastSource || lastSource === undefined) {
+      let found = tallies.get(source);
+      if (!found) tallies.set(source, (found = newTally(source, nFields)));
+      t = found;
+      lastSource = source;
     }
     t.records++;
     const counts = t.counts;
-    for (let i = 0; i < nFields; i++) {
-      const field = fields[i];
-      if (!hasOwn.call(record, field)) continue;
-      const v = record[field];
-      counts[i * 3 + (v === null ? 2 : v === 0 ? 1 : 0)]++;
-      if (deprecated.has(field)) bump(t.deprecated, field);
-    }
+    let k = 0;
+    let same = true;
+    let shapeKeys = t.shapeKeys;
+    let shapeIndex = t.shapeIndex;
     for (const key in record) {
-      if (hasOwn.call(record, key) && !fieldIndex.has(key)) bump(t.unknown, key);
+      // An enumerable key inherited from a changed Object.prototype is no field of the record.
+      if (inherited && !hasOwn.call(record, key)) continue;
+      let index: number;
+      if (same && k < shapeKeys.length && shapeKeys[k] === key) {
+        index = shapeIndex[k];
+      } else {
+        if (same) {
+          same = false;
+          shapeKeys = shapeKeys.slice(0, k);
+          shapeIndex = shapeIndex.slice(0, k);
+        }
+        index = fieldIndex.get(key) ?? -1;
+        shapeKeys.push(key);
+        shapeIndex.push(index);
+      }
+      k++;
+      if (index < 0) {
+        bump(t.unknown, key);
+        continue;
+      }
+      const v = record[key];
+      counts[index * 3 + (v === null ? 2 : v === 0 ? 1 : 0)]++;
+      if (isDeprecated[index]) t.deprecated[index]++;
     }
-    // Own keys that for…in skips (a `__proto__` key made by JSON.parse is enumerable, so only
-    // non-enumerable ones): none come from JSON, so nothing more to look at.
+    if (same && k !== shapeKeys.length) {
+      shapeKeys = shapeKeys.slice(0, k);
+      shapeIndex = shapeIndex.slice(0, k);
+    }
+    t.shapeKeys = shapeKeys;
+    t.shapeIndex = shapeIndex;
     if (timestamped) {
       const tz = record.tzOffset;
       if (tz === undefined || tz === null) t.noTzOffset++;
       const unit = record.unit;
-      bump(t.units, typeof unit === 'string' ? unit : unit === undefined ? '(none)' : `(${unit === null ? 'null' : typeof unit})`);
+      if (unit !== lastUnit || unitTally !== t) {
+        flushUnit();
+        lastUnit = unit;
+        unitTally = t;
+      }
+      lastUnitCount++;
     }
-    const date = localDateOf(record, kind);
+    let date: string | undefined;
+    if (timestamped) date = localDateOf(record, kind);
+    else {
+      const d = record.date;
+      date = typeof d === 'string' && isCalendarDate(d) ? d : undefined;
+    }
     if (date === undefined) {
       t.undated++;
       continue;
     }
-    t.dates.add(date);
-    if (firstSeen === undefined || date < firstSeen) firstSeen = date;
-    if (lastSeen === undefined || date > lastSeen) lastSeen = date;
-    const humanId = record.humanId;
-    if (typeof humanId === 'string') {
-      const key = `${humanId}\u0000${date}`;
-      let day = days.get(key);
-      if (!day) {
-        day = { date, humanId, sources: new Set() };
-        days.set(key, day);
+    const h = record.humanId;
+    const human = typeof h === 'string' ? h : null;
+    if (human !== t.lastHuman || t.lastDates === undefined) {
+      let dates = t.byHuman.get(human);
+      if (!dates) t.byHuman.set(human, (dates = new Set()));
+      t.lastHuman = human;
+      t.lastDates = dates;
+    }
+    t.lastDates.add(date);
+  }
+  flushUnit();
+
+  // Overlaps: per human, the sources of each date.
+  const perHuman = new Map<string, Map<string, Array<string | null>>>();
+  let firstSeen: string | undefined;
+  let lastSeen: string | undefined;
+  for (const tally of tallies.values()) {
+    for (const [human, dates] of tally.byHuman) {
+      for (const date of dates) {
+        if (firstSeen === undefined || date < firstSeen) firstSeen = date;
+        if (lastSeen === undefined || date > lastSeen) lastSeen = date;
       }
-      day.sources.add(source);
+      if (human === null) continue;
+      let byDate = perHuman.get(human);
+      if (!byDate) perHuman.set(human, (byDate = new Map()));
+      for (const date of dates) {
+        const list = byDate.get(date);
+        if (list) list.push(tally.source);
+        else byDate.set(date, [tally.source]);
+      }
     }
   }
+  const overlaps: Overlap[] = [];
+  for (const [humanId, byDate] of perHuman) {
+    for (const [date, list] of byDate) {
+      if (list.length > 1) overlaps.push({ date, humanId, sources: list.map((x) => x ?? '(no source)').sort() });
+    }
+  }
+  overlaps.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.humanId < b.humanId ? -1 : a.humanId > b.humanId ? 1 : 0));
 
   const ordered = [...tallies.values()].sort(bySource);
   const sources: SourceCoverage[] = ordered.map((t) => {
-    const sorted = [...t.dates].sort();
+    const all = new Set<string>();
+    for (const dates of t.byHuman.values()) for (const date of dates) all.add(date);
+    const sorted = [...all].sort();
     return {
       source: t.source,
       records: t.records,
@@ -158,13 +250,6 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
     };
   });
 
-  const overlaps: Overlap[] = [];
-  for (const day of days.values()) {
-    if (day.sources.size < 2) continue;
-    overlaps.push({ date: day.date, humanId: day.humanId, sources: [...day.sources].map((s) => s ?? '(no source)').sort() });
-  }
-  overlaps.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.humanId < b.humanId ? -1 : a.humanId > b.humanId ? 1 : 0));
-
   return {
     resource: def.cliName,
     from: options.from ?? firstSeen ?? null,
@@ -172,7 +257,7 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
     records: records.length,
     sources,
     overlaps,
-    notes: notesOf(kind, ordered, notRecords),
+    notes: notesOf(kind, ordered, notRecords, fields),
   };
 }
 
@@ -193,7 +278,7 @@ const itemsOf = (map: Map<string, number>): Array<{ name: string; count: number 
   [...map].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
 const listed = (items: Array<{ name: string; count: number }>): string => items.map((i) => `${i.name} (${i.count})`).join(', ');
 
-function notesOf(kind: ResourceKind, tallies: readonly SourceTally[], notRecords: number): CoverageNote[] {
+function notesOf(kind: ResourceKind, tallies: readonly SourceTally[], notRecords: number, fields: readonly string[]): CoverageNote[] {
   const def = resource(kind);
   const notes: CoverageNote[] = [];
   if (notRecords) {
@@ -215,8 +300,9 @@ function notesOf(kind: ResourceKind, tallies: readonly SourceTally[], notRecords
       const items = itemsOf(t.unknown);
       notes.push({ kind: 'unknownFields', source: t.source, count: items.reduce((n, i) => Math.max(n, i.count), 0), items, message: `${who}: fields the schema does not define: ${listed(items)}` });
     }
-    if (t.deprecated.size) {
-      const items = itemsOf(t.deprecated);
+    const deprecatedSent = new Map(fields.map((f, i) => [f, t.deprecated[i]] as [string, number]).filter(([, n]) => n > 0));
+    if (deprecatedSent.size) {
+      const items = itemsOf(deprecatedSent);
       notes.push({ kind: 'deprecatedFields', source: t.source, count: items.reduce((n, i) => Math.max(n, i.count), 0), items, message: `${who}: deprecated fields still sent: ${listed(items)}` });
     }
   }

@@ -2,7 +2,7 @@
 // resource table (`trendCharts`), one series per source and field on a shared time axis. A 0 the
 // service sent for a field the source lacks is a marked gap, never a point at 0.
 
-import { parseTzOffset } from '../dates';
+import { epochDayOf, parseTzOffset } from '../dates';
 import { ResourceKind, TrendChartDefinition, resource } from '../resources';
 import { isRecordObject, sourceKey } from './coverage';
 import type { TrendChart, TrendSeries } from './reportTypes';
@@ -23,16 +23,10 @@ export function humansOf(records: readonly unknown[]): HumanCount[] {
 }
 
 /** Seconds of a record's place on the axis, or NaN when it has none. */
-function xOf(record: Record<string, unknown>, timestamped: boolean, dayCache: Map<string, number>): number {
+function xOf(record: Record<string, unknown>, timestamped: boolean): number {
   if (!timestamped) {
     const date = record.date;
-    if (typeof date !== 'string') return NaN;
-    let x = dayCache.get(date);
-    if (x === undefined) {
-      x = /^\d{4}-\d{2}-\d{2}$/.test(date) ? Date.parse(`${date}T00:00:00Z`) / 1000 : NaN;
-      dayCache.set(date, x);
-    }
-    return x;
+    return typeof date === 'string' ? epochDayOf(date) * DAY_SECONDS : NaN;
   }
   const ts = record.timestamp;
   if (typeof ts !== 'string') return NaN;
@@ -42,6 +36,8 @@ function xOf(record: Record<string, unknown>, timestamped: boolean, dayCache: Ma
   return Math.floor(t / 1000) + (parseTzOffset(record.tzOffset) ?? 0) * 60;
 }
 
+const DAY_SECONDS = 86_400;
+
 /**
  * The charts of `kind` for the records of one human (all records when `humanId` is undefined,
  * which is right for a list of one human). Records of other humans, non-objects and records
@@ -50,68 +46,101 @@ function xOf(record: Record<string, unknown>, timestamped: boolean, dayCache: Ma
 export function buildTrends(kind: ResourceKind, records: readonly unknown[], humanId?: string): TrendChart[] {
   const def = resource(kind);
   const timestamped = def.datingField === 'timestamp';
-  const dayCache = new Map<string, number>();
+  const axis = axisOf(records, timestamped, humanId);
+  const zeroDefault = new Set(def.zeroDefaultFields);
+  return def.trendCharts.map((chart) => chartOf(kind, chart, records, axis, zeroDefault, timestamped));
+}
+
+/** Where each kept record sits: worked out once for all the charts of a resource. */
+interface Axis {
+  /** Indices into the records of the ones drawn. */
+  kept: number[];
+  /** Per kept record: its index in `xs`, and its source's index in `sources`. */
+  at: Int32Array;
+  source: Int32Array;
+  xs: number[];
+  sources: string[];
+}
+
+function axisOf(records: readonly unknown[], timestamped: boolean, humanId: string | undefined): Axis {
   const kept: number[] = [];
-  const keptX: number[] = [];
-  const sourceNames = new Set<string>();
+  const keptX = new Float64Array(records.length);
+  const keptSource = new Int32Array(records.length);
+  const sourceIndex = new Map<string, number>();
+  let lastName: string | undefined;
+  let lastIndex = -1;
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
     if (!isRecordObject(r)) continue;
     if (humanId !== undefined && r.humanId !== humanId) continue;
-    const x = xOf(r, timestamped, dayCache);
+    const x = xOf(r, timestamped);
     if (!Number.isFinite(x)) continue;
+    const name = sourceKey(r) ?? '(no source)';
+    if (name !== lastName) {
+      let index = sourceIndex.get(name);
+      if (index === undefined) sourceIndex.set(name, (index = sourceIndex.size));
+      lastName = name;
+      lastIndex = index;
+    }
+    keptX[kept.length] = x;
+    keptSource[kept.length] = lastIndex;
     kept.push(i);
-    keptX.push(x);
-    sourceNames.add(sourceKey(r) ?? '(no source)');
   }
-  const xs = [...new Set(keptX)].sort((a, b) => a - b);
-  const position = new Map<number, number>();
-  for (let i = 0; i < xs.length; i++) position.set(xs[i], i);
-  const sources = [...sourceNames].sort();
-  const zeroDefault = new Set(def.zeroDefaultFields);
-  return def.trendCharts.map((chart) => chartOf(kind, chart, records, kept, keptX, xs, position, sources, zeroDefault, timestamped));
+  // The distinct xs, ascending; each record's place found by binary search.
+  const sorted = keptX.slice(0, kept.length).sort();
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i];
+  const unique = sorted.subarray(0, distinct);
+  // Sources by name: renumber the order they were met in.
+  const sources = [...sourceIndex.keys()].sort();
+  const renumber = new Int32Array(sourceIndex.size);
+  for (const [name, index] of sourceIndex) renumber[index] = sources.indexOf(name);
+  const at = new Int32Array(kept.length);
+  const source = new Int32Array(kept.length);
+  for (let k = 0; k < kept.length; k++) {
+    const x = keptX[k];
+    let lo = 0;
+    let hi = distinct - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (unique[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    at[k] = lo;
+    source[k] = renumber[keptSource[k]];
+  }
+  return { kept, at, source, xs: Array.from(unique), sources };
 }
 
-function chartOf(
-  kind: ResourceKind,
-  chart: TrendChartDefinition,
-  records: readonly unknown[],
-  kept: readonly number[],
-  keptX: readonly number[],
-  xs: readonly number[],
-  position: ReadonlyMap<number, number>,
-  sources: readonly string[],
-  zeroDefault: ReadonlySet<string>,
-  timestamped: boolean,
-): TrendChart {
+function chartOf(kind: ResourceKind, chart: TrendChartDefinition, records: readonly unknown[], axis: Axis, zeroDefault: ReadonlySet<string>, timestamped: boolean): TrendChart {
   const fields = chart.band ? [...chart.fields, ...chart.band] : [...chart.fields];
+  const { kept, at, source, xs, sources } = axis;
   const n = xs.length;
+  const nFields = fields.length;
+  // Source-major: the series of source s and field f is series[s * nFields + f].
   const series: TrendSeries[] = [];
-  const slot = new Map<string, TrendSeries>();
-  for (const source of sources) {
+  for (const name of sources) {
     for (const field of fields) {
-      const s: TrendSeries = { source, field, band: !chart.fields.includes(field), values: new Array<number | null>(n).fill(null), refs: new Array<number>(n).fill(-1), gaps: [], never: true };
-      series.push(s);
-      slot.set(`${source}\u0000${field}`, s);
+      series.push({ source: name, field, band: !chart.fields.includes(field), values: new Array<number | null>(n).fill(null), refs: new Array<number>(n).fill(-1), gaps: [], never: true });
     }
   }
-  for (let k = 0; k < kept.length; k++) {
-    const index = kept[k];
-    const r = records[index] as Record<string, unknown>;
-    const at = position.get(keptX[k])!;
-    const source = sourceKey(r) ?? '(no source)';
-    for (const field of fields) {
-      const s = slot.get(`${source}\u0000${field}`)!;
-      if (s.refs[at] !== -1) continue; // the first record of a source at this x stands
-      const v = r[field];
+  for (let f = 0; f < nFields; f++) {
+    const field = fields[f];
+    const defaulted = zeroDefault.has(field);
+    for (let k = 0; k < kept.length; k++) {
+      const s = series[source[k] * nFields + f];
+      const x = at[k];
+      if (s.refs[x] !== -1) continue; // the first record of a source at this x stands
+      const index = kept[k];
+      const v = (records[index] as Record<string, unknown>)[field];
       if (typeof v !== 'number' || !Number.isFinite(v)) continue;
-      s.refs[at] = index;
+      s.refs[x] = index;
       if (v === 0) {
         // A 0 of a zero-default field is the service's default, not a measurement.
-        s.gaps.push(at);
-        if (zeroDefault.has(field)) continue;
+        s.gaps.push(x);
+        if (defaulted) continue;
       } else s.never = false;
-      s.values[at] = v;
+      s.values[x] = v;
     }
   }
   for (const s of series) {
@@ -132,7 +161,7 @@ function chartOf(
       if (upper >= 0 && !s.never && !series[upper].never) bands.push([i, upper]);
     }
   }
-  return { id: chart.id, kind, title: chart.title, unit: chart.unit, time: timestamped ? 'instant' : 'day', xs: [...xs], series, bands };
+  return { id: chart.id, kind, title: chart.title, unit: chart.unit, time: timestamped ? 'instant' : 'day', xs: xs.slice(), series, bands };
 }
 
 /** `2026-11-20` or `2026-11-20 23:30` for an x of a chart. */
