@@ -150,7 +150,7 @@ function overlaps(list: readonly Overlap[]): HTMLElement {
     row.append(el('td', undefined, o.date), el('td', 'mono', o.humanId), el('td', undefined, o.sources.join(' + ')));
     table.tBodies[0].append(row);
   }
-  section.append(el('p', undefined, t('records', list.length)), table);
+  section.append(el('p', undefined, t('overlapDays', list.length)), table);
   if (list.length > MAX_OVERLAP_ROWS) section.append(el('p', undefined, t('cellMore', list.length - MAX_OVERLAP_ROWS)));
   return section;
 }
