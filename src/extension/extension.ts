@@ -4,6 +4,8 @@
 import * as vscode from 'vscode';
 import { registerAccountCommands } from './account/commands';
 import { InsightsViews, registerInsightsCommands } from './insights/commands';
+import { registerCompare } from './compare/commands';
+import { registerCopyAsCode } from './copyAsCode/commands';
 import { Credentials } from './account/credentials';
 import { registerPayloadValidation } from './payloadValidation';
 import { RecordViews } from './recordView/recordViews';
@@ -59,6 +61,8 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...registerRequestCommands(session, tree, recordViews),
     ...registerPayloadValidation(log),
     ...insights.disposables,
+    ...registerCopyAsCode(session),
+    ...registerCompare(session),
     recordViews,
     ...recordViews.register(),
   );
