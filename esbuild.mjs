@@ -1,4 +1,4 @@
-// Bundles the extension, the CLI, the webview script and the benchmarks. `--production`
+// Bundles the extension, the CLI, the webview scripts and the benchmarks. `--production`
 // minifies and drops source maps; `--watch` rebuilds and prints lines a problem matcher reads.
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -87,6 +87,15 @@ const targets = [
     format: 'iife',
     target: 'es2022',
   },
+  // The insights webviews, each a bundle of its own: the trends one carries uPlot (and its CSS,
+  // written beside it as dist/trends.css), which neither the extension nor the record view loads.
+  ...['coverage', 'trends'].map((name) => ({
+    entryPoints: [`src/webview/insights/${name}.ts`],
+    outfile: `dist/${name}.js`,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  })),
   {
     entryPoints: ['src/webview/exchange/main.ts'],
     outfile: 'dist/exchangeView.js',

@@ -50,7 +50,7 @@ export function bundleSize(): Result {
   const bytes = statSync(extension).size;
   const others = Object.fromEntries(
     readdirSync(dist)
-      .filter((f) => f.endsWith('.js') && f !== 'extension.js' && f !== 'bench.js')
+      .filter((f) => (f.endsWith('.js') || f.endsWith('.css')) && f !== 'extension.js' && f !== 'bench.js')
       .map((f) => [f, statSync(join(dist, f)).size]),
   );
   const vsix = packageVsix();
@@ -61,6 +61,8 @@ export function bundleSize(): Result {
       extensionJsBytes: bytes,
       budgetBytes: BUNDLE_BUDGET_BYTES,
       otherDistBytes: others,
+      // What each webview loads: the record view's script, the coverage script, the trends script with uPlot and its CSS.
+      webviewBytes: ['webview.js', 'exchangeView.js', 'coverage.js', 'trends.js', 'trends.css'].map((f) => `${f} ${others[f] ?? '?'}`).join(', '),
       vsixBytes: vsix.bytes ?? null,
       vsixFiles: vsix.files ?? null,
       ...(vsix.note ? { vsixNote: vsix.note } : {}),

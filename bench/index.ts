@@ -7,6 +7,7 @@ import { Result, machine, round } from './harness';
 import { FIRST_VALIDATION_FLAG, firstValidationChild, firstVsWarm } from './firstValidation';
 import { heapVsJson } from './heap';
 import { EXPORT_SERVE_FLAG, exportHeap, serveExportSandbox } from './export';
+import { coverageVsParse, trendsVsParse } from './insights';
 import { SERVE_FLAG, listVsRaw, serveSandbox } from './list';
 import { renderVsParse } from './render';
 import { treeVsParse } from './tree';
@@ -20,6 +21,8 @@ const BENCHMARKS: Record<string, () => Result | Promise<Result>> = {
   render_vs_parse: renderVsParse,
   heap_vs_json: heapVsJson,
   export_heap: exportHeap,
+  coverage_vs_parse: coverageVsParse,
+  trends_vs_parse: trendsVsParse,
   bundle: bundleSize,
   activation: activationTime,
 };
@@ -43,8 +46,12 @@ function summary(name: string, r: Result): string {
       return `peak heap growth ${d.peakGrowthMiB} MiB / ${d.budgetMiB} MiB, ${d.records} records streamed (held whole: ${d.wholeListHeldMiB} MiB)`;
     case 'heap_vs_json':
       return `tree ${d.treeModelMiB} MiB / parsed JSON ${d.parsedJsonMiB} MiB`;
+    case 'coverage_vs_parse':
+      return `coverage ${d.coverageMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records`;
+    case 'trends_vs_parse':
+      return `series ${d.seriesMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records of ${d.sources} sources over ${d.days} days`;
     case 'bundle':
-      return `extension.js ${d.extensionJsBytes} B / ${d.budgetBytes} B; .vsix ${d.vsixBytes ?? '?'} B`;
+      return `extension.js ${d.extensionJsBytes} B / ${d.budgetBytes} B; webviews ${d.webviewBytes ?? '?'}; .vsix ${d.vsixBytes ?? '?'} B`;
     case 'activation':
       return `${d.activationMs} ms / ${d.budgetMs} ms`;
     default:

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { HealthDataError, redact } from '../core/errors';
 import { CONNECTION_OPTIONS, Connection, ConnectOptions, connect } from './connection';
+import { coverageOfService, fileCoverageCommand, serviceCoverageCommand } from './coverage';
 import { Output, makeOutput, printable } from './output';
 import { exchangeOptions } from './exchanges';
 import { getCommand, listCommand, resolveResource, tokenCommand } from './records';
@@ -33,6 +34,9 @@ Usage:
                                                      in text, repeated findings grouped unless --all-findings
   health-data schemas [--out DIR]                    the records' JSON Schemas (2020-12); without --out, one JSON object
   health-data types [--out FILE]                     TypeScript declarations of the records, made from the schemas
+  health-data coverage <resource> [--from D] [--to D] [--source S]
+                                                     which fields each source sends, over every page
+  health-data coverage <file...> [--kind K]          the same over payload files (./activity for a file so named)
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
   health-data sandbox --replay FILE.har [FILE.har...] [--port N] [--fault F]...
@@ -47,7 +51,7 @@ Recording (get, list):
   --shift-dates DAYS  move every date and timestamp by DAYS days (negative: back)
   --keep-weekdays     with --shift-dates: round to whole weeks, so each date keeps its weekday
 
-Connection (token, get, list):
+Connection (token, get, list, coverage of a resource):
   --base-url URL      data host (or HEALTH_DATA_BASE_URL)
   --auth-url URL      token host (or HEALTH_DATA_AUTH_URL; defaults to the base URL)
   --auth-header NAME  header that carries the token (default Authorization)
@@ -60,7 +64,8 @@ Credentials come from the environment only (flags show in \`ps\`):
 
 Output:
   --json              get: the record; list: a JSON array (= --format json); validate: a report object;
-                      token: expiry and claims
+                      token: expiry and claims; coverage: {resource, from, to, records, sources,
+                      overlaps, notes} (an array of them when files hold several kinds)
   --format F          list: json, ndjson (a record a line) or csv (schema field order, nested values as
                       JSON text, cells starting = + - @ tab CR prefixed with ' against formula injection);
                       validate: text (default), json, sarif (SARIF 2.1.0), junit (JUnit XML) or
@@ -76,11 +81,12 @@ Faults for the sandbox (--fault, repeatable): latency, 429, 500, 502, 503, html,
   non-jwt-token, repeat-page, link-loop, oldest-first; with parameters: 429:retry-after=2, latency:ms=3000,
   503:times=2:path=/activities
 
-Exit codes: 0 ok, 1 a request failed or a record is invalid, 2 usage error.`;
+Exit codes: 0 ok, 1 a request failed, a file could not be read or a record is invalid
+(coverage: never for records), 2 usage error.`;
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
   signals: NodeJS.EventEmitter;
@@ -110,6 +116,14 @@ const COMMANDS = {
   validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true }, 'all-findings': { type: 'boolean' } },
   schemas: { ...COMMON, out: { type: 'string' } },
   types: { ...COMMON, out: { type: 'string' } },
+  coverage: {
+    ...COMMON,
+    ...CONNECTION_OPTIONS,
+    from: { type: 'string' },
+    to: { type: 'string' },
+    source: { type: 'string' },
+    kind: { type: 'string' },
+  },
   sandbox: {
     ...COMMON,
     port: { type: 'string' },
@@ -186,6 +200,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       }
       case 'validate':
         return await validateCommand(o, positionals, values, io.stdin);
+      case 'coverage': {
+        const def = coverageOfService(positionals, values);
+        if (!def) return await fileCoverageCommand(o, positionals, values, io.stdin);
+        const conn = connect(values, io.env, o);
+        secrets = conn.secrets;
+        return await serviceCoverageCommand(conn, o, def, values);
+      }
       case 'schemas':
         tooMany(0);
         return await schemasCommand(o, values);

@@ -9,12 +9,14 @@ export interface Output {
   /** Text as it is, no newline added (a report written piece by piece). */
   write(text: string): void;
   err(line?: string): void;
+  /** A progress line on standard error, rewritten in place; only on a terminal. Empty clears it. */
+  progress(text: string): void;
   readonly color: boolean;
 }
 
 export function makeOutput(
   stdout: NodeJS.WritableStream & { isTTY?: boolean },
-  stderr: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream & { isTTY?: boolean },
   env: NodeJS.ProcessEnv,
   noColorFlag = false,
 ): Output {
@@ -27,6 +29,9 @@ export function makeOutput(
       if (text) stdout.write(text);
     },
     err: (line = '') => stderr.write(`${line}\n`),
+    progress: (text) => {
+      if (stderr.isTTY) stderr.write(`\r\u001b[K${text}`);
+    },
   };
 }
 

@@ -24,7 +24,7 @@ import { VERSION } from './version';
 /** Files larger than this are refused with a message instead of exhausting memory. */
 export const MAX_PAYLOAD_BYTES = 100 * 1024 * 1024;
 
-async function readPayload(file: string, stdin: NodeJS.ReadableStream): Promise<string> {
+export async function readPayload(file: string, stdin: NodeJS.ReadableStream): Promise<string> {
   if (file === '-') {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -158,4 +158,15 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     o.out(`${summaryLine(o, tally)}; ${format} report written to ${printable(flags.out ?? '', 120)}`);
   }
   return tally.failed ? 1 : 0;
+}
+
+/** A payload's JSON, its byte-order mark dropped; what is wrong with it as the end of "<file> …". */
+export function parsePayload(text: string): unknown {
+  if (!text.trim()) throw new Error('is empty');
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message.replace(/^Unexpected token.*?(, ".*")? is not valid JSON$/s, 'unexpected character') : '';
+    throw new Error(`is not valid JSON (${printable(detail, 120)})`);
+  }
 }

@@ -38,6 +38,23 @@ export function calendarDateAt(s: string): number {
   return day > lastDay(year, month) ? -1 : year * 10_000 + month * 100 + day;
 }
 
+/**
+ * Days since 1970-01-01 of a real calendar date written YYYY-MM-DD, NaN for anything else;
+ * counted on the text (Howard Hinnant's days-from-civil), for charts that place thousands.
+ */
+export function epochDayOf(date: string): number {
+  const n = date.length === 10 ? calendarDateAt(date) : -1;
+  if (n < 0) return NaN;
+  const day = n % 100;
+  const month = Math.floor(n / 100) % 100;
+  const y = Math.floor(n / 10_000) - (month <= 2 ? 1 : 0);
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
 /** True for a real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
 export function isCalendarDate(text: string): boolean {
   if (text.length !== 10) return false;

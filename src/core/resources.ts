@@ -40,6 +40,18 @@ export interface ResourceDefinition {
   readonly icon: string;
   /** The array of heart rate zones the record view shows as a table, for kinds that have one. */
   readonly zonesField?: string;
+  /** The charts "Show Trends" draws: one series per source and field, a min–max band per source. */
+  readonly trendCharts: readonly TrendChartDefinition[];
+}
+
+export interface TrendChartDefinition {
+  /** Unique among all charts: the DOM id and the tests' handle. */
+  readonly id: string;
+  readonly title: string;
+  readonly unit: string;
+  readonly fields: readonly string[];
+  /** Two fields drawn as a shaded band, lower then upper. */
+  readonly band?: readonly [string, string];
 }
 
 export const ACTIVITY_NUMBER_FIELDS = [
@@ -71,6 +83,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
     keyFields: ['value', 'restingHR', 'averageHR', 'minHR', 'maxHR'],
     icon: 'pulse',
     zonesField: 'zones',
+    trendCharts: [{ id: 'heartRate', title: 'Heart rate per day', unit: 'bpm', fields: ['restingHR', 'averageHR'], band: ['minHR', 'maxHR'] }],
   },
   {
     kind: 'activity',
@@ -88,6 +101,11 @@ export const RESOURCES: readonly ResourceDefinition[] = [
     signatureFields: ['steps', 'distance', 'vigorous', 'moderate', 'light', 'sedentary', 'calories'],
     keyFields: [...ACTIVITY_NUMBER_FIELDS],
     icon: 'flame',
+    trendCharts: [
+      { id: 'steps', title: 'Steps per day', unit: 'steps', fields: ['steps'] },
+      { id: 'calories', title: 'Calories per day', unit: 'kcal', fields: ['calories'] },
+      { id: 'distance', title: 'Distance per day', unit: 'm', fields: ['distance'] },
+    ],
   },
   {
     kind: 'bodyFat',
@@ -106,6 +124,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
     signatureFields: ['timestamp', 'tzOffset', 'unit'],
     keyFields: ['timestamp', 'tzOffset', 'value', 'unit'],
     icon: 'person',
+    trendCharts: [{ id: 'bodyFat', title: 'Body fat per reading (local time)', unit: '%', fields: ['value'] }],
   },
 ];
 

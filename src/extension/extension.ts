@@ -3,6 +3,7 @@
 
 import * as vscode from 'vscode';
 import { registerAccountCommands } from './account/commands';
+import { InsightsViews, registerInsightsCommands } from './insights/commands';
 import { registerCompare } from './compare/commands';
 import { registerCopyAsCode } from './copyAsCode/commands';
 import { Credentials } from './account/credentials';
@@ -31,6 +32,8 @@ export interface HealthDataExtensionApi {
   readonly history: ExchangeHistory;
   readonly historyView: HistoryTreeProvider;
   readonly exchangeViews: ExchangeViews;
+  /** The data coverage and trends panels. */
+  readonly insights: InsightsViews;
   readonly statusBar: TokenStatusBar;
   /** Start/Stop Recording's state. */
   readonly recording: RecordingController;
@@ -59,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const statusBar = new TokenStatusBar(session);
   const payloadValidator = new DocumentValidator(log);
   const recording = new RecordingController(session);
+  const insights = registerInsightsCommands(context.extensionUri, session, tree, recordViews);
   context.subscriptions.push(
     log,
     credentials,
@@ -75,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     recording,
     ...registerExportCommands(session, tree),
     ...registerRecordingCommands(session, sandbox, recording),
+    ...insights.disposables,
     ...registerCopyAsCode(session),
     ...registerCompare(session),
     recordViews,
@@ -83,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   );
   const activationMs = performance.now() - started;
   log.debug(`activated in ${activationMs.toFixed(1)} ms`);
-  return { session, sandbox, tree, recordViews, history, historyView: workbench.historyView, exchangeViews: workbench.exchangeViews, statusBar, recording, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
+  return { session, sandbox, tree, recordViews, history, historyView: workbench.historyView, exchangeViews: workbench.exchangeViews, insights: insights.views, statusBar, recording, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

@@ -69,12 +69,14 @@ interface Day {
 }
 
 type ActivityNumbers = Pick<ActivitySummary, (typeof ACTIVITY_NUMBER_FIELDS)[number]>;
-interface ActivityDraft { source: string; numbers: ActivityNumbers; sourceData: Record<string, unknown> }
+interface ActivityDraft { source: string; numbers: ActivityNumbers; sourceData: Record<string, unknown>; extra?: Record<string, number> }
 interface HeartRateDraft { source: string; value?: number; zones: Zone[]; restingHR: number; averageHR: number; maxHR: number; minHR: number; sourceData: Record<string, unknown> }
 interface ReadingDraft { source: string; instantMs: number; timestamp: string; tzOffset?: string; unit: string; value: number }
 
 interface Profile {
   activity(day: Day): ActivityDraft;
+  /** Some days a second source reports the same day for the same human (summing double counts). */
+  secondActivity?(day: Day): ActivityDraft | undefined;
   heartRate?(day: Day, activity: ActivityNumbers): HeartRateDraft;
   scale?(day: Day): ReadingDraft[];
 }
@@ -108,6 +110,12 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
       if (profile.heartRate) dataset.heartRate.push(heartRateRecord(day, profile.heartRate(day, activity.numbers)));
       for (const draft of profile.scale?.(day) ?? []) {
         if (draft.instantMs <= nowMs) readings.push({ instantMs: draft.instantMs, record: bodyFatRecord(day, draft) });
+      }
+      if (profile.secondActivity) {
+        // A random stream of its own, so the records drawn above stay what they were before.
+        const side: Day = { ...day, rng: new Random(`${seed}|${human.index}|${date}|second source`) };
+        const second = profile.secondActivity(side);
+        if (second) dataset.activity.push(activityRecord(side, second));
       }
     }
     // Every reading of this pass belongs to `date` locally, so newest-instant-first within the
@@ -156,7 +164,7 @@ function summaryStamps(day: Day): Stamps {
   return stamps(day, createdMs, createdMs + day.rng.int(0, 15 * HOUR_MS));
 }
 
-function activityRecord(day: Day, draft: ActivityDraft): ActivitySummary {
+function activityFields(day: Day, draft: ActivityDraft): ActivitySummary {
   const { id, createdAt, updatedAt } = summaryStamps(day);
   const n = draft.numbers;
   const { humanId, userId } = day.human;
@@ -165,6 +173,12 @@ function activityRecord(day: Day, draft: ActivityDraft): ActivitySummary {
     duration: n.duration, distance: n.distance, steps: n.steps, vigorous: n.vigorous, moderate: n.moderate, light: n.light, sedentary: n.sedentary, calories: n.calories,
     sourceData: draft.sourceData, createdAt, updatedAt,
   };
+}
+
+function activityRecord(day: Day, draft: ActivityDraft): ActivitySummary {
+  const record = activityFields(day, draft);
+  if (draft.extra) for (const [name, value] of Object.entries(draft.extra)) record[name] = value;
+  return record;
 }
 
 function heartRateRecord(day: Day, draft: HeartRateDraft): HeartRateSummary {
@@ -273,16 +287,18 @@ const wristTrackerProfile: Profile = {
 };
 
 /** Human 2: a phone platform that knows duration, distance and calories only; a scale in UTC. */
+function phoneActivity(day: Day): ActivityDraft {
+  const { rng } = day;
+  const duration = rng.int(600, 5400);
+  return {
+    source: 'googlefit',
+    numbers: { ...ZERO_ACTIVITY, duration, distance: round(duration * rng.between(1.3, 2.3), 1), calories: Math.round((duration / 60) * rng.between(5, 10)) },
+    sourceData: {},
+  };
+}
+
 const phoneProfile: Profile = {
-  activity(day) {
-    const { rng } = day;
-    const duration = rng.int(600, 5400);
-    return {
-      source: 'googlefit',
-      numbers: { ...ZERO_ACTIVITY, duration, distance: round(duration * rng.between(1.3, 2.3), 1), calories: Math.round((duration / 60) * rng.between(5, 10)) },
-      sourceData: {},
-    };
-  },
+  activity: phoneActivity,
   scale(day) {
     const { rng, human } = day;
     const instantMs = day.startMs + rng.int(6 * 3600, 9 * 3600) * 1000;
@@ -301,9 +317,15 @@ const stepCounterProfile: Profile = {
       source: 'moves',
       numbers: { ...ZERO_ACTIVITY, steps, calories: round(steps * rng.between(0.045, 0.06), 2), sedentary: rng.int(200, 900) },
       sourceData: {},
+      // A field outside the schema, as sources add them: reported as unknown, never an error.
+      extra: { activeMinutes: Math.round(steps / 110) },
     };
   },
 };
+
+// Some days a phone platform reports the step counter's day too (duration, distance and
+// calories, never steps): two sources for one human on one date, so summing double counts.
+stepCounterProfile.secondActivity = (day) => (day.rng.chance(0.2) ? phoneActivity(day) : undefined);
 
 const PROFILES: readonly Profile[] = [wristTrackerProfile, phoneProfile, stepCounterProfile];
 

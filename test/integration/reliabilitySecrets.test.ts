@@ -240,6 +240,10 @@ describe('reliability: no secret or token in any sink', function () {
         await run('healthData.selectEnvironment', { environment: DEFAULT_ENVIRONMENT });
       },
       'healthData.clearCredentials': () => run('healthData.clearCredentials', { environment: DEFAULT_ENVIRONMENT, confirm: false }),
+      'healthData.showCoverage': async () => {
+        for (const { kind } of RESOURCES) await run('healthData.showCoverage', kind);
+      },
+      'healthData.showTrends': () => run('healthData.showTrends'),
       'healthData.copyAsCode': () => copyEveryExchange(),
       'healthData.compareExchanges': () => compareEveryPair(),
     };
@@ -338,6 +342,12 @@ describe('reliability: no secret or token in any sink', function () {
       const panel = api.recordViews.get(info.key)!;
       note('webview html', panel.panel.webview.html);
       note('record view model', panel.currentModel);
+    }
+    for (const view of [api.insights.coverage, api.insights.trends]) {
+      assert.ok(view.currentModel, 'an insights panel was shown');
+      note('insights model', view.currentModel);
+      const panel = view.currentPanel;
+      if (panel) note('insights webview html and posted messages', [panel.panel.webview.html, panel.posted]);
     }
     for (const d of vscode.workspace.textDocuments) note(`document ${d.uri.toString()}`, d.getText());
     for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) note(`diagnostics of ${uri.toString()}`, diagnostics.map((d) => d.message));

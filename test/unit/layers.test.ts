@@ -98,10 +98,12 @@ describe('layers', () => {
     const allowed = new Map([
       [webview, join(views, 'recordViewProtocol.ts')],
       [join(webview, 'exchange'), join(views, 'exchangeViewProtocol.ts')],
+      [join(webview, 'insights'), join(views, 'insightsProtocol.ts')],
     ]);
     const shared = join(webview, 'dom.ts');
     const files = sourceFiles(webview).filter((f) => f.endsWith('.ts'));
     assert.ok(files.some((f) => dirname(f) === join(webview, 'exchange')), 'the exchange view script was not found');
+    assert.ok(files.some((f) => dirname(f) === join(webview, 'insights')), 'the insights scripts were not found');
     const offenders = files.flatMap((f) => {
       const protocol = allowed.get(dirname(f));
       if (!protocol) return [`${relative(root, f)} is in no known webview folder`];
@@ -110,6 +112,13 @@ describe('layers', () => {
         .map((t) => `${relative(root, f)} -> ${relative(root, t)}`);
     });
     assert.deepEqual(offenders, []);
+  });
+
+  it('the insights protocol imports only types, so the insights webviews bundle no code of core', () => {
+    const text = readFileSync(join(root, 'src/core/views/insightsProtocol.ts'), 'utf8');
+    const imports = text.split('\n').filter((line) => /^(?:import|export)\b.*\bfrom\s+['"]\./.test(line));
+    assert.ok(imports.length > 0);
+    assert.deepEqual(imports.filter((line) => !/^(?:import|export) type\b/.test(line)), []);
   });
 
   it('the cycle check itself finds a cycle, through an entry file too', () => {

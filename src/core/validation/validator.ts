@@ -251,6 +251,21 @@ function wrapperFieldOf(payload: object): (typeof WRAPPER_FIELDS)[number] | unde
   return undefined;
 }
 
+/** The records of a list payload (an array or a wrapper) with their pointer prefix; undefined for one record. */
+function listOf(payload: unknown): { records: unknown[]; prefix: string } | undefined {
+  if (Array.isArray(payload)) return { records: payload, prefix: '' };
+  if (payload !== null && typeof payload === 'object') {
+    const field = wrapperFieldOf(payload);
+    if (field !== undefined) return { records: (payload as Record<string, unknown[]>)[field], prefix: `/${field}` };
+  }
+  return undefined;
+}
+
+/** The records of a payload as the service returns it: one record, an array, or a wrapper object. */
+export function payloadRecords(payload: unknown): unknown[] {
+  return listOf(payload)?.records ?? [payload];
+}
+
 /**
  * Validates a payload as the service returns it: one record, an array of records, or a wrapper
  * object `{data|items|results: [...]}`. One result per record, with its pointer in the payload.
@@ -259,18 +274,9 @@ function wrapperFieldOf(payload: object): (typeof WRAPPER_FIELDS)[number] | unde
 export function validatePayload(payload: unknown, kind?: ResourceKind, options?: ValidateOptions): RecordValidation[] {
   const clock = clockFor(options);
   try {
-    let records: unknown[] | undefined;
-    let prefix = '';
-    if (Array.isArray(payload)) {
-      records = payload;
-    } else if (payload !== null && typeof payload === 'object') {
-      const field = wrapperFieldOf(payload);
-      if (field !== undefined) {
-        records = (payload as Record<string, unknown[]>)[field];
-        prefix = `/${field}`;
-      }
-    }
-    if (records === undefined) return [single(payload, kind, clock, undefined, '')];
+    const list = listOf(payload);
+    if (list === undefined) return [single(payload, kind, clock, undefined, '')];
+    const { records, prefix } = list;
     // push, not new Array(n): a large preallocated array starts out sparse and slow in V8.
     const results: RecordValidation[] = [];
     for (let i = 0; i < records.length; i++) results.push(single(records[i], kind, clock, i, prefix === '' ? indexPointer(i) : `${prefix}/${i}`));

@@ -6,3 +6,4 @@ export * from './treeModel';
 export * from './exchangeViewModel';
 export * from './exchangeViewProtocol';
 export * from './listOrder';
+export * from './insightsProtocol';

@@ -1,6 +1,7 @@
-// The record view's HTML shell: a strict Content-Security-Policy, the stylesheet and the script
-// from the extension's own files, and nothing else. The record never goes into the HTML: it
-// comes by postMessage once the script says it is ready, and the script inserts it as text.
+// The HTML shell of the record view (and of the insights webviews): a strict
+// Content-Security-Policy, stylesheets and one script from the extension's own files, nothing
+// else. No record goes into the HTML: data comes by postMessage once the script says it is
+// ready, and the script inserts it as text.
 // Imports no 'vscode', so the unit tests can check it.
 
 import { randomBytes } from 'node:crypto';
@@ -43,6 +44,11 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 }
 
 export function recordViewHtml(parts: ShellParts): string {
+  return webviewHtml({ ...parts, styleUris: [parts.styleUri, ...(parts.extraStyleUris ?? [])] });
+}
+
+/** The shell of any of the extension's webviews: its stylesheets, one script, nothing else. */
+export function webviewHtml(parts: Omit<ShellParts, 'styleUri'> & { readonly styleUris: readonly string[] }): string {
   const csp = contentSecurityPolicy(parts.cspSource, parts.nonce);
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(parts.lang)}">
@@ -50,8 +56,8 @@ export function recordViewHtml(parts: ShellParts): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeHtml(parts.styleUri)}">
-${(parts.extraStyleUris ?? []).map((uri) => `<link rel="stylesheet" href="${escapeHtml(uri)}">\n`).join('')}<title>${escapeHtml(parts.title)}</title>
+${parts.styleUris.map((uri) => `<link rel="stylesheet" href="${escapeHtml(uri)}">`).join('\n')}
+<title>${escapeHtml(parts.title)}</title>
 </head>
 <body>
 <main id="app" aria-busy="true"></main>

@@ -36,7 +36,11 @@ describe('sandbox data', () => {
   it('has one summary per day per source and 1-3 scale readings a day', () => {
     const d = generateDataset({ today: TODAY, days: 30, humans: 3 });
     assert.equal(d.humans.length, 3);
-    assert.equal(d.activity.length, 90);
+    // One summary per day per human and source; some days the third human's phone reports too.
+    const secondSource = d.activity.filter((r) => r.humanId === d.humans[2] && r.source === 'googlefit').length;
+    assert.ok(secondSource >= 1 && secondSource <= 15, `second-source days: ${secondSource}`);
+    assert.equal(d.activity.length, 90 + secondSource);
+    assert.equal(new Set(d.activity.map((r) => `${r.humanId} ${r.source} ${r.date}`)).size, d.activity.length);
     assert.equal(d.heartRate.length, 30, 'only the wrist tracker has heart rate');
     const withings = d.bodyFat.filter((r) => r.source === 'withings');
     const omron = d.bodyFat.filter((r) => r.source === 'omron');
@@ -54,7 +58,10 @@ describe('sandbox data', () => {
   it('cycles the three profiles for more humans and rejects counts out of range', () => {
     const d = generateDataset({ today: TODAY, days: 2, humans: 10 });
     assert.equal(new Set(d.humans).size, 10);
-    assert.equal(d.activity.length, 20);
+    // Humans 3, 6 and 9 have the step counter, whose days a phone sometimes reports as well.
+    const stepCounters = new Set([d.humans[2], d.humans[5], d.humans[8]]);
+    const secondSource = d.activity.filter((r) => stepCounters.has(r.humanId) && r.source === 'googlefit').length;
+    assert.equal(d.activity.length, 20 + secondSource);
     assert.equal(d.heartRate.length, 2 * 4);
     assert.throws(() => generateDataset({ days: 0 }), /days must be a whole number from 1 to 3650/);
     assert.throws(() => generateDataset({ days: 3651 }), /days/);
@@ -127,10 +134,26 @@ describe('sandbox data', () => {
     const third3 = ofHuman(data.activity, third);
     const moves = third3.filter((r) => r.source === 'moves');
     const misfit = third3.filter((r) => r.source === 'misfit');
-    assert.equal(moves.length + misfit.length, third3.length);
+    const phone = third3.filter((r) => r.source === 'googlefit');
+    assert.equal(moves.length + misfit.length + phone.length, third3.length);
+    assert.equal(moves.length + misfit.length, 365, 'the step counter or the band reports every day');
     assert.ok(misfit.length > 10 && misfit.length < 100, `misfit days: ${misfit.length}`);
     for (const r of moves) assert.deepEqual(zeroes(r), ['duration', 'distance', 'vigorous', 'moderate', 'light']);
     for (const r of misfit) assert.deepEqual(zeroes(r), [...ACTIVITY_NUMBER_FIELDS]);
+    // The phone never sends steps, and the days it reports are days the step counter reports too.
+    assert.ok(phone.length > 365 * 0.1 && phone.length < 365 * 0.3, `phone days: ${phone.length}`);
+    const counterDays = new Set([...moves, ...misfit].map((r) => r.date));
+    for (const r of phone) {
+      assert.deepEqual(zeroes(r), ['steps', 'vigorous', 'moderate', 'light', 'sedentary']);
+      assert.ok(counterDays.has(r.date), r.date);
+    }
+    // The step counter adds a field the schema does not define: unknown, never an error.
+    for (const r of moves) {
+      assert.equal(typeof r.activeMinutes, 'number');
+      const findings = validate(r, 'activity').findings;
+      assert.deepEqual(findings.filter((f) => f.kind === 'unknown').map((f) => f.path), ['/activeMinutes']);
+      assert.ok(!findings.some((f) => f.kind === 'error'));
+    }
   });
 
   it('has heart rate summaries with the four zones and numbers in range; about one day in ten without value', () => {

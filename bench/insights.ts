@@ -1,0 +1,40 @@
+// Insights: coverage of 100,000 records against JSON.parse of them (goal 0.3), and the trend
+// series of ten years of a human with three activity sources against JSON.parse of those
+// records (goal 0.1): the panels must cost little next to reading the data at all.
+
+import { buildTrends, computeCoverage } from '../src/core/insights';
+import { RESOURCES } from '../src/core/resources';
+import { generateDataset } from '../src/sandbox/data';
+import { SEED, TEN_YEARS, TODAY, records } from './datasets';
+import { Result, pairDetail, sideBySide } from './harness';
+
+export async function coverageVsParse(): Promise<Result> {
+  const corpus = records(100_000);
+  let sources = 0;
+  const coverAll = () => {
+    sources = 0;
+    for (const { kind } of RESOURCES) sources += computeCoverage(kind, corpus.lists[kind]).sources.length;
+  };
+  const parseAll = () => {
+    for (const { kind } of RESOURCES) JSON.parse(corpus.texts[kind]);
+  };
+  const pair = await sideBySide(coverAll, parseAll);
+  return { ratio: pair.ratio, goal: 0.3, detail: { records: corpus.count, jsonBytes: corpus.bytes, sources, ...pairDetail(pair, 'coverage', 'parse') } };
+}
+
+export async function trendsVsParse(): Promise<Result> {
+  // The step counter's human: the step counter, the band some days, the phone some days.
+  const dataset = generateDataset({ seed: SEED, today: TODAY, days: TEN_YEARS, humans: 3 });
+  const human = dataset.humans[2];
+  const text = JSON.stringify(dataset.activity.filter((r) => r.humanId === human));
+  const list = JSON.parse(text) as unknown[];
+  let points = 0;
+  const series = () => {
+    points = 0;
+    for (const chart of buildTrends('activity', list, human)) points += chart.xs.length * chart.series.length;
+  };
+  const parse = () => JSON.parse(text);
+  const pair = await sideBySide(series, parse, { runs: 11, turns: 5 });
+  const sources = new Set(list.map((r) => (r as { source: string }).source)).size;
+  return { ratio: pair.ratio, goal: 0.1, detail: { records: list.length, sources, days: TEN_YEARS, points, jsonBytes: text.length, ...pairDetail(pair, 'series', 'parse') } };
+}

@@ -1,0 +1,131 @@
+// `health-data coverage`: which fields each source really sends, over every page of a list call
+// or over payload files (read as `validate` reads them), as a matrix of words or as JSON.
+
+import { dateRangeProblem } from '../core/dates';
+import { HealthDataError } from '../core/errors';
+import { CoverageReport, FieldCoverage, computeCoverage, splitByKind } from '../core/insights';
+import { ResourceDefinition, findResource } from '../core/resources';
+import { payloadRecords } from '../core/validation';
+import type { Connection } from './connection';
+import { Output, paint, printable, table } from './output';
+import { rangeProblemText, resolveResource } from './records';
+import { parsePayload, readPayload } from './validate';
+
+export interface CoverageFlags {
+  from?: string;
+  to?: string;
+  source?: string;
+  kind?: string;
+  json?: boolean;
+}
+
+/** `coverage activity` asks the service; anything else names files (`./activity` is a file). */
+export function coverageOfService(positionals: readonly string[], flags: CoverageFlags): ResourceDefinition | undefined {
+  if (positionals.length !== 1 || flags.kind !== undefined) return undefined;
+  return findResource(positionals[0]);
+}
+
+export async function serviceCoverageCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: CoverageFlags): Promise<number> {
+  const range = dateRangeProblem(flags.from, flags.to);
+  if (range) throw new HealthDataError('usage', rangeProblemText(range));
+  if (flags.source !== undefined && !flags.source.trim()) throw new HealthDataError('usage', '--source is empty.');
+  let fetched = 0;
+  const result = await conn.client.list(
+    def.kind,
+    { startDate: flags.from, endDate: flags.to, source: flags.source?.trim(), all: true },
+    {
+      onPage: (records, page) => {
+        fetched += records.length;
+        o.progress(`${def.label}: ${fetched} records, ${page} page${page === 1 ? '' : 's'}…`);
+      },
+    },
+  );
+  o.progress('');
+  const report = computeCoverage(def.kind, result.records, { from: flags.from, to: flags.to });
+  if (flags.json) {
+    o.out(JSON.stringify(report, null, 2));
+    return 0;
+  }
+  printCoverage(o, report);
+  if (!result.complete) o.out(paint(o, 'yellow', 'The list is incomplete: paging stopped early, so the counts cover part of the range.'));
+  return 0;
+}
+
+export async function fileCoverageCommand(o: Output, files: readonly string[], flags: CoverageFlags, stdin: NodeJS.ReadableStream): Promise<number> {
+  if (files.length === 0) throw new HealthDataError('usage', 'Name a resource (heart-rate, activity, body-fat) or at least one file (- for standard input).');
+  for (const flag of ['from', 'to', 'source'] as const) {
+    if (flags[flag] !== undefined) throw new HealthDataError('usage', `--${flag} works with a resource from the service, not with files.`);
+  }
+  const kind = flags.kind !== undefined ? resolveResource(flags.kind).kind : undefined;
+  const records: unknown[] = [];
+  let failed = false;
+  for (const file of files) {
+    try {
+      for (const r of payloadRecords(parsePayload(await readPayload(file, stdin)))) records.push(r);
+    } catch (err) {
+      o.err(`health-data: ${printable(`${file === '-' ? 'standard input' : file} ${err instanceof Error ? err.message : String(err)}`, 200)}`);
+      failed = true;
+    }
+  }
+  const split = splitByKind(records, kind);
+  if (split.undetected) {
+    o.err(`health-data: ${split.undetected} item${split.undetected === 1 ? '' : 's'} of no detectable kind left out (name it with --kind).`);
+  }
+  if (split.lists.length === 0) {
+    if (!failed) o.err('health-data: no records of a known kind in the files.');
+    return 1;
+  }
+  const reports = split.lists.map(({ kind: k, records: list }) => computeCoverage(k, list));
+  if (flags.json) o.out(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2));
+  else reports.forEach((report, i) => {
+    if (i) o.out();
+    printCoverage(o, report);
+  });
+  return failed ? 1 : 0;
+}
+
+/** `provided 90/90`, `never 0/90 (0 ×90)`, `sometimes 84/90 (0 ×6)`: words, colour only helps. */
+export function coverageCell(o: Output, f: FieldCoverage, records: number): string {
+  const parts: string[] = [];
+  if (f.zero) parts.push(`0 ×${f.zero}`);
+  if (f.null) parts.push(`null ×${f.null}`);
+  if (f.absent) parts.push(`absent ×${f.absent}`);
+  const colour = f.verdict === 'provided' ? 'green' : f.verdict === 'never' ? 'red' : 'yellow';
+  return `${paint(o, colour, f.verdict)} ${f.nonZero}/${records}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+}
+
+const MAX_OVERLAP_LINES = 20;
+
+export function printCoverage(o: Output, report: CoverageReport): void {
+  const def = findResource(report.resource)!;
+  const range = report.from && report.to ? `${report.from} – ${report.to}` : 'no dates';
+  o.out(paint(o, 'bold', `${def.label}: ${report.records} record${report.records === 1 ? '' : 's'}, ${range}`));
+  if (report.sources.length === 0) {
+    o.out('No records from any source.');
+  } else {
+    for (const s of report.sources) {
+      const dates = s.firstDate ? `${s.firstDate} – ${s.lastDate}` : 'no dates';
+      o.out(`  ${printable(s.source ?? '(no source)', 40)}: ${s.records} record${s.records === 1 ? '' : 's'}, ${s.days} day${s.days === 1 ? '' : 's'}, ${dates}`);
+    }
+    o.out();
+    const headers = ['field', ...report.sources.map((s) => printable(s.source ?? '(no source)', 24))];
+    const rows = report.sources[0].fields.map((f, i) => [f.field, ...report.sources.map((s) => coverageCell(o, s.fields[i], s.records))]);
+    for (const line of table(o, headers, rows)) o.out(line);
+    o.out(paint(o, 'dim', `provided: non-zero on every record; never: 0, null or absent on every record${def.zeroDefaultFields.length ? ` (for ${def.zeroDefaultFields.join(', ')}: the source does not provide it, the service sends 0)` : ''}; sometimes: in between.`));
+  }
+  o.out();
+  if (report.overlaps.length === 0) {
+    o.out('Overlaps: none (no day has two sources for one human).');
+  } else {
+    o.out(paint(o, 'bold', `Overlaps: ${report.overlaps.length} day${report.overlaps.length === 1 ? '' : 's'} with two or more sources for one human (summing them double counts)`));
+    for (const ov of report.overlaps.slice(0, MAX_OVERLAP_LINES)) {
+      o.out(`  ${ov.date}  human ${printable(ov.humanId, 14)}  ${ov.sources.map((s) => printable(s, 24)).join(' + ')}`);
+    }
+    if (report.overlaps.length > MAX_OVERLAP_LINES) o.out(`  … and ${report.overlaps.length - MAX_OVERLAP_LINES} more (--json lists every one)`);
+  }
+  if (report.notes.length) {
+    o.out();
+    o.out(paint(o, 'bold', 'Notes:'));
+    for (const note of report.notes) o.out(`  - ${printable(note.message, 300)}`);
+  }
+}

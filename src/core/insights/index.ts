@@ -1,0 +1,4 @@
+export * from './byKind';
+export * from './coverage';
+export * from './trends';
+export * from './reportTypes';

@@ -1,0 +1,55 @@
+// Loads every page of a resource for the Records view's range and source, with a cancellable
+// progress notification that counts the records as they come: what the insights panels stand on.
+
+import * as vscode from 'vscode';
+import { HealthDataError } from '../../core/errors';
+import { ResourceKind, resource } from '../../core/resources';
+import type { Session } from '../account/session';
+
+export interface InsightsFilter {
+  readonly start: string;
+  readonly end: string;
+  readonly source: string | undefined;
+}
+
+export interface LoadedList {
+  kind: ResourceKind;
+  records: unknown[];
+  complete: boolean;
+}
+
+/** Every record of each kind, one after another under one progress notification; throws 'cancelled' when cancelled. */
+export async function loadEveryPage(session: Session, kinds: readonly ResourceKind[], filter: InsightsFilter): Promise<LoadedList[]> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Health Data: loading records for insights'), cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      const listener = token.onCancellationRequested(() => abort.abort());
+      try {
+        const connection = await session.connection();
+        const lists: LoadedList[] = [];
+        for (const kind of kinds) {
+          if (token.isCancellationRequested) throw new HealthDataError('cancelled', vscode.l10n.t('Cancelled.'));
+          const label = resource(kind).label;
+          let count = 0;
+          progress.report({ message: vscode.l10n.t('{0}: {1} records', label, 0) });
+          const result = await connection.client.list(
+            kind,
+            { startDate: filter.start, endDate: filter.end, source: filter.source, all: true },
+            {
+              signal: abort.signal,
+              onPage: (records) => {
+                count += records.length;
+                progress.report({ message: vscode.l10n.t('{0}: {1} records', label, count) });
+              },
+            },
+          );
+          lists.push({ kind, records: result.records, complete: result.complete });
+        }
+        return lists;
+      } finally {
+        listener.dispose();
+      }
+    },
+  );
+}

@@ -1,0 +1,145 @@
+// "Show Trends": charts of the three resources for one human over the Records view's range (or
+// one typed in the panel), every page loaded with progress and cancel; a point opens its record.
+
+import * as vscode from 'vscode';
+import { HealthDataError } from '../../core/errors';
+import { buildTrends, humansOf } from '../../core/insights';
+import { RESOURCES, ResourceKind, resource } from '../../core/resources';
+import { InsightsWebviewMessage, TRENDS_VIEW_TYPE, TrendsViewModel } from '../../core/views';
+import { customRangeProblem } from '../tree/filters';
+import { errorMessage } from '../shared/showError';
+import type { InsightsDeps } from './coverageView';
+import { InsightsPanel } from './insightsPanel';
+import { InsightsFilter, LoadedList, loadEveryPage } from './loadEveryPage';
+import { trendsStrings } from './strings';
+
+export class TrendsView implements vscode.Disposable {
+  private panel: InsightsPanel | undefined;
+  private lists: LoadedList[] = [];
+  private filter: (InsightsFilter & { description: string }) | undefined;
+  private humanId: string | undefined;
+  private model: TrendsViewModel | undefined;
+  private seq = 0;
+
+  constructor(private readonly deps: InsightsDeps) {}
+
+  get currentModel(): TrendsViewModel | undefined {
+    return this.model;
+  }
+
+  get currentPanel(): InsightsPanel | undefined {
+    return this.panel;
+  }
+
+  /** Opens (or reuses) the panel over the Records view's range, or `range` when given. */
+  async show(range?: { start: string; end: string }): Promise<TrendsViewModel | undefined> {
+    if (!this.panel || this.panel.isDisposed) {
+      this.panel = new InsightsPanel({
+        extensionUri: this.deps.extensionUri,
+        viewType: TRENDS_VIEW_TYPE,
+        title: vscode.l10n.t('Trends'),
+        bundle: 'trends',
+        bundleCss: true,
+        onMessage: (m) => this.handleMessage(m),
+      });
+      this.panel.onDidClose(() => (this.panel = undefined));
+    } else {
+      this.panel.reveal();
+    }
+    const tree = this.deps.filters.insightsFilter();
+    if (range) {
+      const problem = customRangeProblem(range.start, range.end);
+      if (problem) throw new HealthDataError('usage', vscode.l10n.t('Range not changed: {0}', problem));
+    }
+    this.filter = range ? { ...tree, start: range.start, end: range.end, description: `${range.start} – ${range.end}` } : tree;
+    return this.load();
+  }
+
+  private heading(): string {
+    const f = this.filter!;
+    const env = this.deps.session.active?.name;
+    return [f.description, f.source ? vscode.l10n.t('source {0}', f.source) : undefined, env].filter(Boolean).join(' · ');
+  }
+
+  private async load(): Promise<TrendsViewModel | undefined> {
+    const seq = ++this.seq;
+    const filter = this.filter!;
+    const base = { heading: this.heading(), start: filter.start, end: filter.end, humans: [], sections: [] };
+    this.publish({ ...base, status: { state: 'loading', message: vscode.l10n.t('Loading every page of the three resources…') } });
+    try {
+      const lists = await loadEveryPage(this.deps.session, RESOURCES.map((r) => r.kind), filter);
+      if (seq !== this.seq) return undefined;
+      this.lists = lists;
+      const humans = humansOf(lists.flatMap((l) => l.records));
+      if (!humans.some((h) => h.humanId === this.humanId)) this.humanId = humans[0]?.humanId;
+      return this.render();
+    } catch (err) {
+      if (seq !== this.seq) return undefined;
+      this.lists = [];
+      const cancelled = err instanceof HealthDataError && err.kind === 'cancelled';
+      const message = cancelled ? vscode.l10n.t('Loading was cancelled. Reload to try again.') : vscode.l10n.t('Loading failed: {0}', errorMessage(this.deps.session, err));
+      if (!cancelled) this.deps.session.log.warn(message);
+      return this.publish({ ...base, status: { state: cancelled ? 'cancelled' : 'error', message } });
+    }
+  }
+
+  private render(): TrendsViewModel {
+    const filter = this.filter!;
+    const humans = humansOf(this.lists.flatMap((l) => l.records));
+    const sections = this.lists.map((list) => {
+      const def = resource(list.kind);
+      const charts = buildTrends(list.kind, list.records, this.humanId);
+      const empty = charts.every((c) => c.xs.length === 0);
+      const message = empty
+        ? vscode.l10n.t('No {0} for this human in this range.', def.label.toLowerCase())
+        : list.complete
+          ? undefined
+          : vscode.l10n.t('Incomplete: paging stopped early.');
+      return { kind: list.kind, label: def.label, charts: empty ? [] : charts, message };
+    });
+    return this.publish({ heading: this.heading(), start: filter.start, end: filter.end, humans, humanId: this.humanId, sections });
+  }
+
+  private publish(model: TrendsViewModel): TrendsViewModel {
+    this.model = model;
+    this.panel?.post({ type: 'trends', model, strings: trendsStrings() });
+    return model;
+  }
+
+  /** What a message from the webview asks for (the tests send them here as the webview would). */
+  handleMessage(message: InsightsWebviewMessage): void {
+    switch (message.type) {
+      case 'reload':
+        if (this.filter) void this.load();
+        return;
+      case 'setRange': {
+        const problem = customRangeProblem(message.start.trim(), message.end.trim());
+        if (problem) {
+          this.panel?.post({ type: 'rangeRefused', message: vscode.l10n.t('Range not changed: {0}', problem) });
+          return;
+        }
+        const tree = this.deps.filters.insightsFilter();
+        const start = message.start.trim();
+        const end = message.end.trim();
+        this.filter = { ...tree, start, end, description: start === end ? start : `${start} – ${end}` };
+        void this.load();
+        return;
+      }
+      case 'selectHuman':
+        this.humanId = message.humanId;
+        if (this.lists.length) this.render();
+        return;
+      case 'open': {
+        const record = this.lists.find((l) => l.kind === message.kind)?.records[message.ref];
+        if (record !== undefined) this.deps.recordViews.createOrShow(message.kind as ResourceKind, record);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
+}

@@ -1,0 +1,171 @@
+// The data coverage webview: fields × sources, each cell its counts and a verdict as a word and
+// an icon; a count lists its records (each opens in the record view); overlaps and notes.
+
+import type { CoverageNote, CoverageViewModel, FieldCoverage, InsightsHostMessage, Overlap, RecordRef, SourceCoverage, ValueClass, Verdict } from '../../core/views/insightsProtocol';
+import { button, el, post, setStrings, statusLine, t } from './dom';
+
+const ICONS: Record<Verdict, string> = { provided: '✓', sometimes: '◐', never: '⊘' };
+const CLASSES: readonly ValueClass[] = ['nonZero', 'zero', 'null', 'absent'];
+const MAX_OVERLAP_ROWS = 500;
+
+const app = document.getElementById('app')!;
+let model: CoverageViewModel | undefined;
+let cellPanel: HTMLElement | undefined;
+
+window.addEventListener('message', (event: MessageEvent<InsightsHostMessage>) => {
+  const m = event.data;
+  if (m.type === 'coverage') {
+    setStrings(m.strings);
+    model = m.model;
+    render();
+  } else if (m.type === 'cellRecords' && cellPanel) {
+    showCellRecords(m.source, m.field, m.which, m.records, m.more);
+  }
+});
+
+function render(): void {
+  if (!model) return;
+  app.replaceChildren();
+  app.setAttribute('aria-busy', String(model.status?.state === 'loading'));
+  const header = el('header', 'toolbar');
+  header.append(el('h1', undefined, t('title')));
+  const kinds = el('div', 'tabs');
+  kinds.setAttribute('role', 'group');
+  kinds.setAttribute('aria-label', t('resource'));
+  for (const k of model.kinds) {
+    const b = button(k.label, () => post({ type: 'selectKind', kind: k.kind }), 'tab');
+    b.setAttribute('aria-pressed', String(k.kind === model.kind));
+    kinds.append(b);
+  }
+  header.append(kinds, button(t('reload'), () => post({ type: 'reload' })));
+  app.append(header, el('p', 'heading', model.heading), statusLine(model.status));
+  if (model.incomplete) app.append(el('p', 'status status-error', t('incomplete', model.incomplete)));
+  const report = model.report;
+  if (!report) return;
+  if (report.sources.length === 0) {
+    app.append(el('p', undefined, t('noRecords')));
+  } else {
+    app.append(sourcesList(report.sources), matrix(report.sources), el('p', 'legend', t('legend')));
+    cellPanel = el('section', 'cell-records');
+    cellPanel.setAttribute('aria-live', 'polite');
+    cellPanel.append(el('p', 'hint', t('cellHint')));
+    app.append(cellPanel);
+  }
+  app.append(overlaps(report.overlaps));
+  app.append(notes(report.notes));
+}
+
+function sourceName(source: string | null): string {
+  return source ?? t('noSource');
+}
+
+function sourcesList(sources: SourceCoverage[]): HTMLElement {
+  const ul = el('ul', 'sources');
+  for (const s of sources) {
+    const li = el('li');
+    li.append(el('strong', 'source-name', sourceName(s.source)), document.createTextNode(` — ${t('sourceSummary', s.records, s.days, s.firstDate ?? '—', s.lastDate ?? '—')}`));
+    ul.append(li);
+  }
+  return ul;
+}
+
+function matrix(sources: SourceCoverage[]): HTMLElement {
+  const table = el('table', 'matrix');
+  const head = el('tr');
+  head.append(el('th', undefined, t('field')));
+  for (const s of sources) {
+    const th = el('th', 'source-name', sourceName(s.source));
+    th.scope = 'col';
+    head.append(th);
+  }
+  table.append(el('thead'), el('tbody'));
+  table.tHead!.append(head);
+  const zeroDefault = new Set(model!.zeroDefaultFields);
+  sources[0].fields.forEach((f, i) => {
+    const row = el('tr');
+    const th = el('th', 'field', f.field);
+    th.scope = 'row';
+    row.append(th);
+    for (const s of sources) row.append(cell(s, s.fields[i], zeroDefault.has(f.field)));
+    table.tBodies[0].append(row);
+  });
+  return table;
+}
+
+function cell(source: SourceCoverage, f: FieldCoverage, zeroDefault: boolean): HTMLTableCellElement {
+  const td = el('td', `cell verdict-${f.verdict}`);
+  td.dataset.source = source.source ?? '';
+  td.dataset.field = f.field;
+  td.dataset.verdict = f.verdict;
+  const verdict = el('span', 'verdict');
+  const icon = el('span', 'verdict-icon', ICONS[f.verdict]);
+  icon.setAttribute('aria-hidden', 'true');
+  verdict.append(icon, el('span', 'verdict-word', t(f.verdict)));
+  if (f.verdict === 'never' && zeroDefault) verdict.title = t('neverZeroDefault');
+  td.append(verdict);
+  const counts = el('span', 'counts');
+  for (const which of CLASSES) {
+    const n = f[which];
+    if (!n) continue;
+    const b = button(`${t(which)} ×${n}`, () => post({ type: 'cell', source: source.source, field: f.field, which }), 'count');
+    b.dataset.which = which;
+    b.setAttribute('aria-label', t('cellRecords', sourceName(source.source), f.field, t(which), n));
+    counts.append(b);
+  }
+  td.append(counts);
+  return td;
+}
+
+function showCellRecords(source: string | null, field: string, which: ValueClass, records: RecordRef[], more: number): void {
+  if (!cellPanel || !model) return;
+  const kind = model.kind;
+  cellPanel.replaceChildren(el('h2', undefined, t('cellRecords', sourceName(source), field, t(which), records.length + more)));
+  const ul = el('ul', 'record-list');
+  for (const r of records) {
+    const li = el('li');
+    const b = button(r.label, () => post({ type: 'open', kind, ref: r.ref }), 'link');
+    b.title = t('open');
+    li.append(b);
+    ul.append(li);
+  }
+  cellPanel.append(ul);
+  if (more) cellPanel.append(el('p', undefined, t('cellMore', more)));
+  (ul.querySelector('button') as HTMLButtonElement | null)?.focus();
+}
+
+function overlaps(list: readonly Overlap[]): HTMLElement {
+  const section = el('section', 'overlaps');
+  section.append(el('h2', undefined, t('overlaps')));
+  if (list.length === 0) {
+    section.append(el('p', undefined, t('noOverlaps')));
+    return section;
+  }
+  const table = el('table');
+  const head = el('tr');
+  for (const h of ['date', 'human', 'sources']) head.append(el('th', undefined, t(h)));
+  table.append(el('thead'), el('tbody'));
+  table.tHead!.append(head);
+  for (const o of list.slice(0, MAX_OVERLAP_ROWS)) {
+    const row = el('tr');
+    row.append(el('td', undefined, o.date), el('td', 'mono', o.humanId), el('td', undefined, o.sources.join(' + ')));
+    table.tBodies[0].append(row);
+  }
+  section.append(el('p', undefined, t('overlapDays', list.length)), table);
+  if (list.length > MAX_OVERLAP_ROWS) section.append(el('p', undefined, t('cellMore', list.length - MAX_OVERLAP_ROWS)));
+  return section;
+}
+
+function notes(list: readonly CoverageNote[]): HTMLElement {
+  const section = el('section', 'notes');
+  section.append(el('h2', undefined, t('notes')));
+  if (list.length === 0) section.append(el('p', undefined, t('noNotes')));
+  const ul = el('ul');
+  for (const n of list) {
+    const li = el('li', `note note-${n.kind}`, n.message);
+    ul.append(li);
+  }
+  section.append(ul);
+  return section;
+}
+
+post({ type: 'ready' });

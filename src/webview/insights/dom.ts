@@ -1,0 +1,48 @@
+// DOM helpers of the insights webviews: elements with text content only (never HTML parsed from
+// a string, so no record string can become markup), the host's strings, and messages.
+
+import type { InsightsStrings, InsightsWebviewMessage } from '../../core/views/insightsProtocol';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const api = acquireVsCodeApi();
+
+export function post(message: InsightsWebviewMessage): void {
+  api.postMessage(message);
+}
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+let strings: InsightsStrings = {};
+
+export function setStrings(next: InsightsStrings): void {
+  strings = next;
+}
+
+/** The host's translation of `key`, `{0}`… filled in. */
+export function t(key: string, ...args: Array<string | number>): string {
+  const template = strings[key] ?? key;
+  return template.replace(/\{(\d+)\}/g, (match, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : match));
+}
+
+export function button(text: string, onClick: () => void, className = 'button'): HTMLButtonElement {
+  const b = el('button', className, text);
+  b.type = 'button';
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** The status line: loading, failed or cancelled, read out by screen readers. */
+export function statusLine(status: { state: string; message: string } | undefined): HTMLElement {
+  const p = el('p', `status status-${status?.state ?? 'none'}`, status?.message ?? '');
+  p.setAttribute('role', 'status');
+  return p;
+}

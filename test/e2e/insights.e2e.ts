@@ -1,0 +1,241 @@
+/// <reference lib="dom" />
+// End to end, as a user sees it: the packaged .vsix in the real VS Code web workbench in
+// Chromium against a sandbox run here. Show Data Coverage from the Records view's resource row:
+// the cell of the phone platform's steps says "never"; a count lists its records and one opens
+// in the record view. Show Trends: the step counter's human, where the phone's defaulted zeros
+// are marked gaps (drawn on the canvas and listed in the chart's table view), and a click on a
+// point opens its record. Under each webview's CSP nothing is blocked. Once per theme, with
+// screenshots in test-results/screenshots/.
+//   node esbuild.mjs && npx tsc -p . && node scripts/e2e.mjs
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { buildTrends } from '../../src/core/insights';
+import { recordTitle } from '../../src/core/views';
+import { Sandbox, startSandbox } from '../../src/sandbox/server';
+import { Workbench, codeServerModule, findRepoRoot, packagedVsix } from './support/workbench';
+
+const THEMES = [
+  { slug: 'dark-modern', name: 'Default Dark Modern', bodyClass: 'vscode-dark' },
+  { slug: 'light-modern', name: 'Default Light Modern', bodyClass: 'vscode-light' },
+  { slug: 'high-contrast', name: 'Default High Contrast', bodyClass: 'vscode-high-contrast' },
+] as const;
+
+const VIEWPORT = { width: 1400, height: 1100 };
+const SEED = 'e2e-insights';
+const DAYS = 20;
+
+/** The insights webview whose document passes `ready`; fails with what was asked for. */
+async function insightsFrame(wb: Workbench, selector: string, what: string): Promise<Frame> {
+  const { frame } = await wb.webviewFrame(
+    (sel: string) => {
+      const app = document.getElementById('app');
+      return app !== null && app.getAttribute('aria-busy') === 'false' && document.querySelector(sel) !== null && document.visibilityState === 'visible';
+    },
+    selector,
+    what,
+    40_000,
+  );
+  return frame;
+}
+
+/** A record view showing `title`. */
+async function recordViewOf(wb: Workbench, title: string): Promise<void> {
+  await wb.webviewFrame((t: string) => document.querySelector('.heading .title')?.textContent === t, title, `the record view of ${title}`, 20_000);
+}
+
+describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-server', function () {
+  this.timeout(300_000);
+  let sandbox: Sandbox;
+  let extensionsDir: string;
+  let scratch: string;
+  const shotsDir = () => path.join(findRepoRoot(), 'test-results', 'screenshots');
+
+  before(async () => {
+    const cs = await codeServerModule();
+    cs.ensureCodeServer();
+    const vsix = packagedVsix();
+    scratch = cs.makeOwnedTempDir('hde-e2e-insights-');
+    extensionsDir = path.join(scratch, 'extensions');
+    cs.installExtension(vsix, extensionsDir);
+    sandbox = await startSandbox({ seed: SEED, days: DAYS });
+    fs.mkdirSync(shotsDir(), { recursive: true });
+  });
+
+  after(async () => {
+    await sandbox?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  for (const theme of THEMES) {
+    describe(`in ${theme.name}`, () => {
+      let wb: Workbench | undefined;
+
+      before(async () => {
+        wb = await Workbench.open({
+          extensionsDir,
+          viewport: VIEWPORT,
+          settings: {
+            'healthData.sandbox.url': sandbox.url,
+            'healthData.activeEnvironment': 'Local sandbox',
+            'workbench.colorTheme': theme.name,
+            'workbench.startupEditor': 'none',
+            'workbench.tips.enabled': false,
+            'security.workspace.trust.enabled': false,
+            'workbench.reduceMotion': 'on',
+          },
+        });
+        const item = await wb.waitForActivityBarItem('Health Data', 60_000);
+        await item.click();
+        await wb.revealTreeRow([(r) => r.text.startsWith('Activity summaries')], 'Activity summaries', 30_000);
+      });
+
+      afterEach(async function () {
+        if (this.currentTest?.state === 'failed' && wb) {
+          const file = await wb.screenshot(`insights-failed-${theme.slug}-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+          if (file) console.log(`    screenshot: ${file}`);
+        }
+      });
+
+      after(async () => {
+        await wb?.close();
+      });
+
+      it('Show Data Coverage on the activity row: the phone platform’s steps cell says “never”', async () => {
+        // The inline action on the resource row of the Records view.
+        // The rows settle first: a row re-rendered under the pointer would hand the command a stale node.
+        await wb!.revealTreeRow([(r) => r.text.startsWith('Activity summaries'), (r) => /Load more/.test(`${r.label} ${r.text}`)], 'the first pages loaded', 30_000);
+        await wb!.page.waitForTimeout(1500);
+        const index = await wb!.revealTreeRow([(r) => r.text.startsWith('Activity summaries')], 'Activity summaries');
+        const row = wb!.page.locator(`.part.sidebar .monaco-list-row[data-index="${index}"]`);
+        await row.hover();
+        await row.locator('.action-label[aria-label="Show Data Coverage"]').click();
+        const frame = await insightsFrame(wb!, '.matrix', 'the coverage matrix');
+        const cell = await frame.evaluate(() => {
+          const td = document.querySelector('td[data-source="googlefit"][data-field="steps"]');
+          const fitbit = document.querySelector('td[data-source="fitbit"][data-field="steps"]');
+          return {
+            word: td?.querySelector('.verdict-word')?.textContent,
+            icon: td?.querySelector('.verdict-icon')?.textContent,
+            counts: Array.from(td?.querySelectorAll('.count') ?? []).map((b) => b.textContent),
+            fitbit: fitbit?.querySelector('.verdict-word')?.textContent,
+            bodyClass: document.body.className,
+            tabs: Array.from(document.querySelectorAll('.tab[aria-pressed="true"]')).map((b) => b.textContent),
+          };
+        });
+        assert.equal(cell.word, 'never');
+        assert.equal(cell.icon, '⊘');
+        const phoneDays = sandbox.dataset.activity.filter((r) => r.source === 'googlefit').length;
+        assert.deepEqual(cell.counts, [`0 ×${phoneDays}`]);
+        assert.equal(cell.fitbit, 'provided');
+        assert.deepEqual(cell.tabs, ['Activity summaries']);
+        assert.ok(cell.bodyClass.split(/\s+/).includes(theme.bodyClass), cell.bodyClass);
+        await wb!.screenshotAs(path.join('screenshots', `coverage-${theme.slug}`));
+
+        // A count lists its records; one opens in the record view.
+        await frame.locator('td[data-source="googlefit"][data-field="steps"] .count').click();
+        const first = frame.locator('.record-list button').first();
+        await first.waitFor({ state: 'visible', timeout: 10_000 });
+        assert.equal(await frame.locator('.record-list button').count(), phoneDays);
+        const label = (await first.textContent()) ?? '';
+        assert.match(label, /^Activity \d{4}-\d{2}-\d{2} · googlefit · /);
+        await first.click();
+        await recordViewOf(wb!, label.split(' · ').slice(0, 2).join(' · '));
+      });
+
+      it('Show Trends: the phone’s defaulted zeros are marked gaps, and a click on a point opens its record', async () => {
+        await wb!.runCommand('Health Data: Show Trends');
+        let frame = await insightsFrame(wb!, 'figure[data-chart="steps"][data-gap-markers]', 'the trends charts');
+        const human = sandbox.dataset.humans[2];
+        await frame.locator('select#human').selectOption(human);
+        frame = await insightsFrame(wb!, `select#human option[value="${human}"]:checked`, 'the step counter’s human');
+        await frame.locator('figure[data-chart="steps"][data-gap-markers]').waitFor({ timeout: 10_000 });
+
+        const [steps] = buildTrends('activity', sandbox.dataset.activity, human);
+        const phone = steps.series.find((s) => s.source === 'googlefit')!;
+        const moves = steps.series.find((s) => s.source === 'moves')!;
+        assert.ok(phone.never && phone.gaps.length > 0, 'the sandbox has phone days for this human');
+        const allGaps = steps.series.reduce((n, s) => n + s.gaps.length, 0);
+
+        // The markers are drawn on the canvas: around a gap's x, near the axis, pixels of
+        // the phone's colour; half a day to the side (no marker, no line there), none.
+        const hex = /^#([0-9a-f]{6})/i.exec(await frame.locator('figure[data-chart="steps"] .legend-toggle', { hasText: 'googlefit' }).getAttribute('data-colour') ?? '')?.[1];
+        assert.ok(hex, 'the phone series has a theme colour');
+        const rgb = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+        const at = (x: number) =>
+          frame.evaluate(
+            ({ x, rgb }) => {
+              const fig = document.querySelector('figure[data-chart="steps"]') as HTMLElement;
+              const canvas = fig.querySelector('canvas') as HTMLCanvasElement;
+              const over = fig.querySelector('.u-over') as HTMLElement;
+              const d = fig.dataset;
+              const ratio = canvas.width / canvas.getBoundingClientRect().width;
+              const overBox = over.getBoundingClientRect();
+              const canvasBox = canvas.getBoundingClientRect();
+              const px = (overBox.left - canvasBox.left + ((x - Number(d.xMin)) / (Number(d.xMax) - Number(d.xMin))) * overBox.width) * ratio;
+              const bottom = (overBox.top - canvasBox.top + overBox.height) * ratio;
+              const w = Math.round(10 * ratio);
+              const h = Math.round(40 * ratio);
+              const data = canvas.getContext('2d')!.getImageData(Math.round(px - w / 2), Math.round(bottom - h), w, h).data;
+              let hits = 0;
+              for (let i = 0; i < data.length; i += 4) {
+                if (data[i + 3] > 100 && Math.abs(data[i] - rgb[0]) < 40 && Math.abs(data[i + 1] - rgb[1]) < 40 && Math.abs(data[i + 2] - rgb[2]) < 40) hits++;
+              }
+              return { hits, markers: Number(d.gapMarkers), note: Array.from(fig.querySelectorAll('.never-note')).map((n) => n.textContent).join(' | ') };
+            },
+            { x, rgb },
+          );
+        // A day only the phone defaulted (another source's ring sits in a row of its own anyway).
+        const only = phone.gaps.find((g) => steps.series.every((s) => s === phone || !s.gaps.includes(g)));
+        assert.ok(only !== undefined, 'a day where only the phone sent a defaulted 0');
+        const gapX = steps.xs[only];
+        const seen = await at(gapX);
+        const beside = await at(gapX + 43_200);
+        assert.equal(seen.markers, allGaps, 'every defaulted zero in view is marked');
+        assert.match(seen.note, /googlefit: never sends steps/);
+        assert.ok(seen.hits > 0, `no pixel of the marker's colour #${hex} at the phone's gap`);
+        assert.equal(beside.hits, 0, 'the marker is where the gap is, not everywhere');
+
+        // The chart's table view, reached from the keyboard, lists the gap as a gap.
+        const summary = frame.locator('figure[data-chart="steps"] details.table-view summary');
+        await summary.focus();
+        await summary.press('Enter');
+        const gapCells = frame.locator('figure[data-chart="steps"] details.table-view button.gap');
+        await gapCells.first().waitFor({ timeout: 10_000 });
+        assert.equal(await gapCells.count(), allGaps);
+        assert.equal(await gapCells.first().textContent(), '⊘ 0 sent: not provided');
+        await summary.press('Enter');
+        await wb!.screenshotAs(path.join('screenshots', `trends-${theme.slug}`));
+
+        // A click on the step counter's point of a day opens that day's record.
+        const point = moves.values.findIndex((v, i) => v !== null && i > 2);
+        const record = sandbox.dataset.activity[moves.refs[point]];
+        const box = await frame.evaluate(
+          ({ x, y }) => {
+            const fig = document.querySelector('figure[data-chart="steps"]') as HTMLElement;
+            const over = fig.querySelector('.u-over') as HTMLElement;
+            const d = fig.dataset;
+            const rect = over.getBoundingClientRect();
+            return {
+              x: ((x - Number(d.xMin)) / (Number(d.xMax) - Number(d.xMin))) * rect.width,
+              y: (1 - (y - Number(d.yMin)) / (Number(d.yMax) - Number(d.yMin))) * rect.height,
+            };
+          },
+          { x: steps.xs[point], y: moves.values[point]! },
+        );
+        const over = frame.locator('figure[data-chart="steps"] .u-over');
+        await over.hover({ position: box });
+        const tooltip = (await frame.locator('figure[data-chart="steps"] .tooltip').textContent()) ?? '';
+        assert.match(tooltip, new RegExp(`${record.date} · moves steps: ${record.steps} steps`));
+        await over.click({ position: box });
+        await recordViewOf(wb!, recordTitle(record, 'activity'));
+      });
+
+      it('under both webviews’ Content Security Policy nothing was blocked', () => {
+        const blocked = wb!.console.filter((m) => /Content Security Policy|Refused to/i.test(m.text));
+        assert.deepEqual(blocked.map((m) => m.text), []);
+      });
+    });
+  }
+});

@@ -1,0 +1,149 @@
+// The insights commands in a real extension host against the local sandbox: Show Data Coverage
+// (palette argument and the Records view's resource node) counts every record of the view's
+// range as the core does over the sandbox's own data; a cell lists its records and opens one;
+// Show Trends draws the three resources for one human, refuses a bad range, opens a point's record;
+// a failing service becomes a message in the panel, not an unhandled rejection.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { localDateOf } from '../../src/core/dates';
+import { computeCoverage } from '../../src/core/insights';
+import type { ResourceKind } from '../../src/core/resources';
+import type { CoverageViewModel, TrendsViewModel } from '../../src/core/views';
+import type { HealthDataExtensionApi } from '../../src/extension/extension';
+import { resetSettings, runningSandbox, treeRoots, waitFor, withSandbox } from './support/extension';
+
+describe('insights: data coverage and trends', function () {
+  this.timeout(60_000);
+  let api: HealthDataExtensionApi;
+
+  /** The sandbox's records of a kind inside the Records view's range: what the panels must count. */
+  const inRange = (kind: ResourceKind): unknown[] => {
+    const { start, end } = api.tree.dateRange;
+    return (runningSandbox(api).dataset[kind] as unknown[]).filter((r) => {
+      const date = localDateOf(r, kind);
+      return date !== undefined && date >= start && date <= end;
+    });
+  };
+
+  before(async () => {
+    await resetSettings();
+    api = await withSandbox();
+    await treeRoots(api);
+  });
+
+  afterEach(() => {
+    runningSandbox(api).clearFaults();
+    api.recordViews.closeAll();
+  });
+
+  after(() => {
+    api.insights.coverage.dispose();
+    api.insights.trends.dispose();
+  });
+
+  it('Show Data Coverage on the activity node counts every record of the range, as the core does over the sandbox data', async () => {
+    const roots = await treeRoots(api);
+    const node = roots.find((n) => n.type === 'resource' && n.kind === 'activity');
+    assert.ok(node, 'the activity root');
+    const model = (await vscode.commands.executeCommand('healthData.showCoverage', node)) as CoverageViewModel;
+    assert.ok(model.report, `no report: ${JSON.stringify(model.status)}`);
+    const { start, end } = api.tree.dateRange;
+    const expected = computeCoverage('activity', inRange('activity'), { from: start, to: end });
+    // Every page was loaded (more than one page of the default 50), and nothing counted twice.
+    assert.ok(expected.records > 50, `records in range: ${expected.records}`);
+    assert.deepEqual(model.report, expected);
+    // The real cases: the phone never sends steps; the step counter's days reported twice.
+    const googlefit = model.report.sources.find((s) => s.source === 'googlefit');
+    assert.equal(googlefit?.fields.find((f) => f.field === 'steps')?.verdict, 'never');
+    assert.equal(model.report.sources.find((s) => s.source === 'fitbit')?.fields.find((f) => f.field === 'steps')?.verdict, 'provided');
+    assert.ok(model.report.overlaps.length > 0 && model.report.overlaps.every((o) => o.sources.includes('googlefit') && o.sources.includes('moves')));
+    assert.ok(model.report.notes.some((n) => n.kind === 'unknownFields' && n.source === 'moves' && n.items.some((i) => i.name === 'activeMinutes')));
+    const panel = api.insights.coverage.currentPanel;
+    assert.ok(panel);
+    await waitFor('the coverage webview to say ready', () => panel.readyCount > 0, 20_000);
+    assert.equal(panel.panel.title, 'Data Coverage');
+  });
+
+  it('a cell lists its records, and one opens in the record view', async () => {
+    const model = (await vscode.commands.executeCommand('healthData.showCoverage', 'activity')) as CoverageViewModel;
+    assert.ok(model.report);
+    const view = api.insights.coverage;
+    const panel = view.currentPanel!;
+    view.handleMessage({ type: 'cell', source: 'googlefit', field: 'steps', which: 'zero' });
+    const listed = panel.posted.at(-1);
+    assert.ok(listed && listed.type === 'cellRecords');
+    const googlefit = model.report.sources.find((s) => s.source === 'googlefit')!;
+    assert.equal(listed.records.length + listed.more, googlefit.fields.find((f) => f.field === 'steps')!.zero);
+    assert.ok(listed.records.every((r) => r.label.includes('googlefit')));
+    view.handleMessage({ type: 'open', kind: 'activity', ref: listed.records[0].ref });
+    const opened = await waitFor('the record view', () => api.recordViews.panels().find((p) => p.kind === 'activity'));
+    assert.match(opened.title, /^Activity \d{4}-\d{2}-\d{2} · googlefit$/);
+  });
+
+  it('Show Data Coverage of body fat notes readings without tzOffset and the units per source', async () => {
+    const model = (await vscode.commands.executeCommand('healthData.showCoverage', { kind: 'bodyFat' })) as CoverageViewModel;
+    assert.ok(model.report);
+    assert.equal(model.report.records, inRange('bodyFat').length);
+    const noTz = model.report.notes.find((n) => n.kind === 'noTzOffset');
+    assert.equal(noTz?.source, 'omron');
+    assert.deepEqual(model.report.notes.filter((n) => n.kind === 'units').map((n) => [n.source, n.items.map((i) => i.name)]), [['omron', ['%']], ['withings', ['percent']]]);
+  });
+
+  it('a failing service becomes a message in the coverage panel', async () => {
+    runningSandbox(api).addFault({ fault: '500', path: '/heart_rate' });
+    const model = (await vscode.commands.executeCommand('healthData.showCoverage', 'heartRate')) as CoverageViewModel;
+    assert.equal(model.report, undefined);
+    assert.equal(model.status?.state, 'error');
+    assert.match(model.status!.message, /heart_rate\/summaries: 500 Internal Server Error/);
+  });
+
+  it('Show Trends draws the three resources for the human with most records; a point opens its record', async () => {
+    const model = (await vscode.commands.executeCommand('healthData.showTrends')) as TrendsViewModel;
+    assert.equal(model.status, undefined, JSON.stringify(model.status));
+    assert.deepEqual(model.sections.map((s) => s.kind), ['heartRate', 'activity', 'bodyFat']);
+    assert.equal(model.humanId, model.humans[0].humanId);
+    const activity = model.sections.find((s) => s.kind === 'activity')!;
+    assert.deepEqual(activity.charts.map((c) => c.id), ['steps', 'calories', 'distance']);
+    const steps = activity.charts[0];
+    const own = inRange('activity').filter((r) => (r as { humanId: string }).humanId === model.humanId);
+    assert.equal(steps.xs.length, new Set(own.map((r) => (r as { date: string }).date)).size);
+    // A point opens the record behind it.
+    const series = steps.series.find((s) => s.values.some((v) => v !== null))!;
+    const at = series.values.findIndex((v) => v !== null);
+    const trends = api.insights.trends;
+    await waitFor('the trends webview to say ready', () => trends.currentPanel!.readyCount > 0, 20_000);
+    trends.handleMessage({ type: 'open', kind: 'activity', ref: series.refs[at] });
+    const opened = await waitFor('the record view', () => api.recordViews.panels().find((p) => p.kind === 'activity'));
+    assert.ok(opened.title.includes(series.source), opened.title);
+  });
+
+  it('Show Trends over another human: the phone that never sends steps draws only marked gaps', async () => {
+    await vscode.commands.executeCommand('healthData.showTrends');
+    const trends = api.insights.trends;
+    const third = runningSandbox(api).dataset.humans[2];
+    trends.handleMessage({ type: 'selectHuman', humanId: third });
+    const model = await waitFor('the third human', () => (trends.currentModel?.humanId === third ? trends.currentModel : undefined));
+    const steps = model.sections.find((s) => s.kind === 'activity')!.charts.find((c) => c.id === 'steps')!;
+    const phone = steps.series.find((s) => s.source === 'googlefit')!;
+    assert.equal(phone.never, true);
+    assert.ok(phone.values.every((v) => v === null));
+    assert.ok(phone.gaps.length > 0);
+    const moves = steps.series.find((s) => s.source === 'moves')!;
+    assert.equal(moves.never, false);
+  });
+
+  it('Show Trends refuses a range that is no range, and takes a good one', async () => {
+    await vscode.commands.executeCommand('healthData.showTrends');
+    const trends = api.insights.trends;
+    const before = trends.currentModel;
+    trends.handleMessage({ type: 'setRange', start: '2026-02-30', end: '2026-03-01' });
+    const refused = trends.currentPanel!.posted.at(-1);
+    assert.ok(refused && refused.type === 'rangeRefused');
+    assert.match(refused.message, /2026-02-30 is not a real calendar date/);
+    assert.equal(trends.currentModel, before, 'the charts stay');
+    const { end } = api.tree.dateRange;
+    const model = (await vscode.commands.executeCommand('healthData.showTrends', { start: end, end })) as TrendsViewModel;
+    assert.equal(model.start, end);
+    assert.ok(model.sections.find((s) => s.kind === 'activity')!.charts[0].xs.length <= 1);
+  });
+});

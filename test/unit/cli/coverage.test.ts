@@ -1,0 +1,115 @@
+// `health-data coverage` against the sandbox on loopback and over files: the exact --json shape,
+// equal to the core's coverage of the sandbox's own records; the matrix in words; mixed-kind
+// files; usage errors and a failing service.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { computeCoverage } from '../../../src/core/insights';
+import { runCliInProcess as cli } from '../support/cli';
+import { useSandbox } from '../support/sandbox';
+
+describe('health-data coverage', () => {
+  const use = useSandbox({ days: 40 });
+  const env = () => ({ HEALTH_DATA_BASE_URL: use.sandbox.url, HEALTH_DATA_CLIENT_ID: use.sandbox.clientId, HEALTH_DATA_CLIENT_SECRET: use.sandbox.clientSecret });
+  const dir = mkdtempSync(join(tmpdir(), 'hde-coverage-'));
+
+  it('prints the issue’s JSON shape over every page, equal to the core’s coverage of the sandbox’s records', async () => {
+    const run = await cli(['coverage', 'activity', '--json'], env());
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout);
+    assert.deepEqual(Object.keys(report), ['resource', 'from', 'to', 'records', 'sources', 'overlaps', 'notes']);
+    assert.deepEqual(Object.keys(report.sources[0]), ['source', 'records', 'days', 'firstDate', 'lastDate', 'fields']);
+    assert.deepEqual(Object.keys(report.sources[0].fields[0]), ['field', 'nonZero', 'zero', 'null', 'absent', 'verdict']);
+    assert.deepEqual(Object.keys(report.overlaps[0]), ['date', 'humanId', 'sources']);
+    assert.ok(report.records > 100, 'more than two pages of 50');
+    assert.deepEqual(report, JSON.parse(JSON.stringify(computeCoverage('activity', use.sandbox.dataset.activity))));
+    assert.equal(run.stderr, '', 'no progress line when standard error is no terminal');
+  });
+
+  it('takes --from, --to and --source, and says so in the range', async () => {
+    const run = await cli(['coverage', 'activity', '--from', '2026-11-01', '--to', '2026-11-10', '--source', 'googlefit', '--json'], env());
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout);
+    assert.equal(report.from, '2026-11-01');
+    assert.equal(report.to, '2026-11-10');
+    assert.deepEqual(report.sources.map((s: { source: string }) => s.source), ['googlefit']);
+    const expected = use.sandbox.dataset.activity.filter((r) => r.source === 'googlefit' && r.date >= '2026-11-01' && r.date <= '2026-11-10');
+    assert.equal(report.records, expected.length);
+  });
+
+  it('prints a matrix in words: verdicts, counts, overlaps and notes, no colour off a terminal', async () => {
+    const run = await cli(['coverage', 'activity'], env());
+    assert.equal(run.code, 0, run.stderr);
+    assert.doesNotMatch(run.stdout, /\u001b\[/);
+    const header = run.stdout.split('\n').find((l) => l.startsWith('field'))!;
+    assert.deepEqual(header.split(/\s+/), ['field', 'fitbit', 'googlefit', 'misfit', 'moves']);
+    const steps = run.stdout.split('\n').find((l) => l.startsWith('steps'))!;
+    const phone = use.sandbox.dataset.activity.filter((r) => r.source === 'googlefit').length;
+    assert.match(steps, new RegExp(`never 0/${phone} \\(0 ×${phone}\\)`));
+    assert.match(steps, /^steps\s+provided \d+\/\d+\s/);
+    assert.match(run.stdout, /Overlaps: \d+ days with two or more sources for one human/);
+    assert.match(run.stdout, /moves: fields the schema does not define: activeMinutes/);
+    assert.match(run.stdout, /the source does not provide it, the service sends 0/);
+  });
+
+  it('reads files as validate does: several kinds give one report each, junk is counted and left out', async () => {
+    const data = use.sandbox.dataset;
+    const mixed = join(dir, 'mixed.json');
+    writeFileSync(mixed, JSON.stringify([...data.activity.slice(0, 5), ...data.bodyFat.slice(0, 3), { hello: 1 }, 'junk']));
+    const wrapped = join(dir, 'wrapped.json');
+    writeFileSync(wrapped, JSON.stringify({ data: data.activity.slice(5, 7) }));
+    const run = await cli(['coverage', mixed, wrapped, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const reports = JSON.parse(run.stdout);
+    assert.deepEqual(reports.map((r: { resource: string; records: number }) => [r.resource, r.records]), [['activity', 7], ['body-fat', 3]]);
+    assert.match(run.stderr, /2 items of no detectable kind left out \(name it with --kind\)/);
+    // Told the kind: one report; the object without a source is a record of no source, the
+    // string no record at all.
+    const told = await cli(['coverage', mixed, '--kind', 'activity', '--json']);
+    const one = JSON.parse(told.stdout);
+    assert.equal(one.resource, 'activity');
+    assert.equal(one.records, 10);
+    assert.equal(one.notes.find((n: { kind: string }) => n.kind === 'notRecords').count, 1);
+    assert.equal(one.sources.at(-1).source, null);
+    assert.equal(one.sources.at(-1).records, 1);
+    // Text, and standard input.
+    const text = await cli(['coverage', '-'], {}, JSON.stringify(data.bodyFat.slice(0, 4)));
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^Body fat readings: 4 records/);
+  });
+
+  it('a file that cannot be read is one line and exit 1; the others are still counted', async () => {
+    const good = join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify(use.sandbox.dataset.heartRate.slice(0, 2)));
+    const run = await cli(['coverage', join(dir, 'missing.json'), good, '--json']);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /missing\.json no such file/);
+    assert.equal(JSON.parse(run.stdout).records, 2);
+  });
+
+  it('refuses bad input before anything is sent', async () => {
+    const before = use.sandbox.requests.length;
+    for (const args of [
+      ['coverage', 'activity', '--from', '2026-02-30', '--to', '2026-03-01'],
+      ['coverage', 'activity', '--from', '2026-03-01'],
+      ['coverage', 'activity', '--source', ' '],
+      ['coverage', join(dir, 'good.json'), '--from', '2026-01-01', '--to', '2026-01-02'],
+      ['coverage'],
+    ]) {
+      const run = await cli(args, env());
+      assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, /^health-data: .+\nRun `health-data --help` for usage\.\n$/);
+    }
+    assert.equal(use.sandbox.requests.length, before);
+  });
+
+  it('a failing service: one line with the status, exit 1, nothing on standard output', async () => {
+    use.sandbox.addFault({ fault: '500', path: '/body_fat', times: 1 });
+    const run = await cli(['coverage', 'body-fat', '--json'], env());
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /body_fat\/readings: 500 Internal Server Error/);
+    assert.ok(!run.stderr.includes(use.sandbox.clientSecret));
+  });
+});

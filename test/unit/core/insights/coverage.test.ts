@@ -1,0 +1,172 @@
+// Field coverage: equal to a brute-force count on the sandbox's data for every resource; the
+// verdicts of the real cases; overlaps; notes; mixed kinds split; hostile records never break it.
+import * as assert from 'node:assert/strict';
+import { localDateOf } from '../../../../src/core/dates';
+import { ValueClass, cellRecords, computeCoverage, schemaFields, splitByKind, verdictOf } from '../../../../src/core/insights';
+import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
+import { schemaFor } from '../../../../src/core/validation';
+import { generateDataset } from '../../../../src/sandbox/data';
+import { assertPrototypesUnchanged, prototypeSnapshot, sharedHostileRecords } from '../../support/hostileRecords';
+
+type Obj = Record<string, unknown>;
+
+/** The slow, obvious count: every question answered by its own pass over the records. */
+function bruteForce(kind: ResourceKind, records: readonly unknown[]) {
+  const objects = records.filter((r): r is Obj => r !== null && typeof r === 'object' && !Array.isArray(r));
+  const sourceOf = (r: Obj) => (typeof r.source === 'string' ? r.source : null);
+  const names = [...new Set(objects.map(sourceOf))].sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1));
+  const has = (r: Obj, field: string) => Object.prototype.hasOwnProperty.call(r, field);
+  const fields = Object.keys(schemaFor(kind).properties!);
+  const sources = names.map((source) => {
+    const mine = objects.filter((r) => sourceOf(r) === source);
+    const dates = [...new Set(mine.map((r) => localDateOf(r, kind)).filter((d): d is string => d !== undefined))].sort();
+    return {
+      source,
+      records: mine.length,
+      days: dates.length,
+      firstDate: dates[0] ?? null,
+      lastDate: dates.at(-1) ?? null,
+      fields: fields.map((field) => {
+        const count = (test: (r: Obj) => boolean) => mine.filter(test).length;
+        const c = {
+          field,
+          nonZero: count((r) => has(r, field) && r[field] !== null && r[field] !== 0),
+          zero: count((r) => has(r, field) && r[field] === 0),
+          null: count((r) => has(r, field) && r[field] === null),
+          absent: count((r) => !has(r, field)),
+        };
+        const verdict = c.nonZero === 0 ? 'never' : c.nonZero === mine.length ? 'provided' : 'sometimes';
+        return { ...c, verdict };
+      }),
+    };
+  });
+  const overlaps: Array<{ date: string; humanId: string; sources: string[] }> = [];
+  const keys = new Set(objects.filter((r) => typeof r.humanId === 'string' && localDateOf(r, kind)).map((r) => `${r.humanId as string}|${localDateOf(r, kind)!}`));
+  for (const key of keys) {
+    const [humanId, date] = key.split('|');
+    const on = objects.filter((r) => r.humanId === humanId && localDateOf(r, kind) === date);
+    const srcs = [...new Set(on.map((r) => sourceOf(r) ?? '(no source)'))].sort();
+    if (srcs.length > 1) overlaps.push({ date, humanId, sources: srcs });
+  }
+  overlaps.sort((a, b) => a.date.localeCompare(b.date) || (a.humanId < b.humanId ? -1 : 1));
+  return { sources, overlaps };
+}
+
+describe('insights: field coverage', () => {
+  const data = generateDataset({ today: '2026-11-20', days: 120, humans: 4, seed: 'coverage' });
+
+  for (const def of RESOURCES) {
+    it(`equals a brute-force count on sandbox data: ${def.label.toLowerCase()}`, () => {
+      const records = data[def.kind] as unknown[];
+      const report = computeCoverage(def.kind, records);
+      const brute = bruteForce(def.kind, records);
+      assert.equal(report.resource, def.cliName);
+      assert.equal(report.records, records.length);
+      assert.deepEqual(report.sources, brute.sources);
+      assert.deepEqual(report.overlaps, brute.overlaps);
+      assert.deepEqual(report.sources[0].fields.map((f) => f.field), schemaFields(def.kind), 'fields in schema order');
+      assert.equal(report.from, report.sources.map((s) => s.firstDate!).sort()[0]);
+    });
+  }
+
+  it('says which source never sends steps, which always does, and which sometimes sends 0', () => {
+    const report = computeCoverage('activity', data.activity);
+    const verdict = (source: string, field: string) => report.sources.find((s) => s.source === source)?.fields.find((f) => f.field === field)?.verdict;
+    assert.equal(verdict('googlefit', 'steps'), 'never');
+    assert.equal(verdict('misfit', 'calories'), 'never');
+    assert.equal(verdict('fitbit', 'steps'), 'provided');
+    assert.equal(verdict('moves', 'steps'), 'provided');
+    assert.equal(verdict('fitbit', 'vigorous'), 'sometimes');
+    // Heart rate: `value` is missing some days, so it is provided only sometimes.
+    const hr = computeCoverage('heartRate', data.heartRate).sources[0].fields.find((f) => f.field === 'value')!;
+    assert.equal(hr.verdict, 'sometimes');
+    assert.ok(hr.absent > 0 && hr.zero === 0);
+  });
+
+  it('finds the days two sources report for one human, and only those', () => {
+    const human = 'h1';
+    const rec = (id: string, source: string, date: string, humanId = human) => ({ id, humanId, source, date, steps: 1 });
+    const report = computeCoverage('activity', [
+      rec('1', 'fitbit', '2026-01-01'),
+      rec('2', 'googlefit', '2026-01-01'),
+      rec('3', 'fitbit', '2026-01-02'),
+      rec('4', 'fitbit', '2026-01-02'), // the same source twice: no double counting between sources
+      rec('5', 'googlefit', '2026-01-03', 'h2'),
+      rec('6', 'fitbit', '2026-01-03'), // another human's day
+      rec('7', 'moves', '2026-01-01'),
+    ]);
+    assert.deepEqual(report.overlaps, [{ date: '2026-01-01', humanId: 'h1', sources: ['fitbit', 'googlefit', 'moves'] }]);
+    // Body fat readings overlap on their local date: 23:30 at -05:00 is the evening before in UTC terms.
+    const bodyFat = computeCoverage('bodyFat', [
+      { id: 'a', humanId: 'h', source: 'withings', timestamp: '2026-01-01T23:30:00-05:00', tzOffset: '-05:00', unit: 'percent', value: 20 },
+      { id: 'b', humanId: 'h', source: 'omron', timestamp: '2026-01-01T12:00:00Z', unit: '%', value: 21 },
+      { id: 'c', humanId: 'h', source: 'omron', timestamp: '2026-01-02T02:00:00Z', unit: '%', value: 21 },
+    ]);
+    assert.deepEqual(bodyFat.overlaps, [{ date: '2026-01-01', humanId: 'h', sources: ['omron', 'withings'] }]);
+  });
+
+  it('notes readings without tzOffset, units per source, fields outside the schema and deprecated ones', () => {
+    const report = computeCoverage('bodyFat', data.bodyFat);
+    const note = (kind: string, source: string) => report.notes.find((n) => n.kind === kind && n.source === source);
+    const omron = data.bodyFat.filter((r) => r.source === 'omron');
+    assert.equal(note('noTzOffset', 'omron')?.count, omron.length);
+    assert.equal(note('noTzOffset', 'withings'), undefined);
+    assert.deepEqual(note('units', 'omron')?.items, [{ name: '%', count: omron.length }]);
+    assert.deepEqual(note('units', 'withings')?.items.map((i) => i.name), ['percent']);
+    assert.equal(note('deprecatedFields', 'withings')?.items[0].name, 'userId');
+    const activity = computeCoverage('activity', data.activity);
+    const moves = data.activity.filter((r) => r.source === 'moves').length;
+    assert.deepEqual(activity.notes.find((n) => n.kind === 'unknownFields' && n.source === 'moves')?.items, [{ name: 'activeMinutes', count: moves }]);
+    assert.equal(activity.notes.filter((n) => n.kind === 'unknownFields').length, 1, 'only the step counter adds a field');
+  });
+
+  it('lists the records behind a cell', () => {
+    const records = data.activity as unknown[];
+    for (const which of ['nonZero', 'zero', 'null', 'absent'] as ValueClass[]) {
+      const refs = cellRecords(records, 'googlefit', 'steps', which);
+      const cell = computeCoverage('activity', records).sources.find((s) => s.source === 'googlefit')!.fields.find((f) => f.field === 'steps')!;
+      assert.equal(refs.length, cell[which], which);
+      assert.ok(refs.every((i) => (records[i] as Obj).source === 'googlefit'));
+    }
+  });
+
+  it('splits records of mixed kinds, counting the ones of no detectable kind', () => {
+    const mixed = [data.activity[0], data.bodyFat[0], data.heartRate[0], data.activity[1], { hello: 'world' }, 42, null];
+    const split = splitByKind(mixed);
+    assert.deepEqual(split.lists.map((l) => [l.kind, l.records.length]), [['heartRate', 1], ['activity', 2], ['bodyFat', 1]]);
+    assert.equal(split.undetected, 3);
+    // Told the kind, everything is of that kind: junk included, which coverage counts as not records.
+    const told = splitByKind(mixed, 'activity');
+    assert.equal(told.lists[0].records.length, mixed.length);
+    const report = computeCoverage('activity', told.lists[0].records);
+    assert.equal(report.notes.find((n) => n.kind === 'notRecords')?.count, 2);
+    assert.equal(report.records, mixed.length);
+  });
+
+  it('verdicts follow the counts', () => {
+    assert.equal(verdictOf({ nonZero: 0, zero: 3, null: 1, absent: 2 }), 'never');
+    assert.equal(verdictOf({ nonZero: 5, zero: 0, null: 0, absent: 0 }), 'provided');
+    assert.equal(verdictOf({ nonZero: 5, zero: 0, null: 0, absent: 1 }), 'sometimes');
+  });
+
+  it('never throws on hostile records, counts each once, and leaves the prototypes alone', function () {
+    this.timeout(60_000); // building the shared hostile records takes a few seconds
+    const before = prototypeSnapshot();
+    const hostile = sharedHostileRecords().filter((h) => !h.tooDeep);
+    for (const def of RESOURCES) {
+      const records = hostile.map((h) => h.record);
+      const report = computeCoverage(def.kind, records);
+      assert.equal(report.records, records.length);
+      const counted = report.sources.reduce((n, s) => n + s.records, 0) + (report.notes.find((n) => n.kind === 'notRecords')?.count ?? 0);
+      assert.equal(counted, records.length, 'every item is in one source or counted as not a record');
+      for (const s of report.sources) {
+        for (const f of s.fields) assert.equal(f.nonZero + f.zero + f.null + f.absent, s.records, `${String(s.source).slice(0, 20)} ${f.field}`);
+      }
+      // A `__proto__` key is a field outside the schema like any other.
+      const unknown = report.notes.filter((n) => n.kind === 'unknownFields').flatMap((n) => n.items.map((i) => i.name));
+      assert.ok(unknown.includes('__proto__'), 'the __proto__ key is reported');
+      assert.doesNotThrow(() => JSON.stringify(report));
+    }
+    assertPrototypesUnchanged(before);
+  });
+});
