@@ -2,6 +2,7 @@
 // minifies and drops source maps; `--watch` rebuilds and prints lines a problem matcher reads.
 import * as esbuild from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
+import { writeValidators } from './scripts/validators.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -24,15 +25,15 @@ const problemMatcherPlugin = {
 };
 
 /**
- * The extension's bundle leaves the ajv compiler (src/core/validation/schemaCompiler.ts, which schemas.ts
- * require()s on the first validation) to a file of its own, dist/schemaCompiler.js: activation
- * never reads it, and dist/extension.js stays small.
+ * The extension's bundle leaves the validators (src/core/validation/validators.generated.ts, which
+ * schemas.ts require()s on the first validation) to a file of their own, dist/validators.js:
+ * activation never reads them, and dist/extension.js stays small.
  */
-const lazySchemaCompilerPlugin = {
-  name: 'lazy-schema-compiler',
+const lazyValidatorsPlugin = {
+  name: 'lazy-validators',
   setup(build) {
-    build.onResolve({ filter: /^\.\/schemaCompiler$/ }, (args) =>
-      args.kind === 'require-call' ? { path: './schemaCompiler.js', external: true } : undefined,
+    build.onResolve({ filter: /^\.\/validators\.generated$/ }, (args) =>
+      args.kind === 'require-call' ? { path: './validators.js', external: true } : undefined,
     );
   },
 };
@@ -61,11 +62,11 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [...common.plugins, lazySchemaCompilerPlugin],
+    plugins: [...common.plugins, lazyValidatorsPlugin],
   },
   {
-    entryPoints: ['src/core/validation/schemaCompiler.ts'],
-    outfile: 'dist/schemaCompiler.js',
+    entryPoints: ['src/core/validation/validators.generated.ts'],
+    outfile: 'dist/validators.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -92,8 +93,13 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // As in the extension, so the first validation pays for loading them.
+    plugins: [...common.plugins, lazyValidatorsPlugin],
   },
 ].filter((t) => existsSync(t.entryPoints[0]));
+
+// The validators are generated from the schemas before anything is bundled (scripts/validators.mjs).
+writeValidators();
 
 if (watch) {
   const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...common, ...t })));

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Result, median, round } from './harness';
+import { Result, round } from './harness';
 
 export const BUNDLE_BUDGET_BYTES = 250_000;
 export const ACTIVATION_BUDGET_MS = 50;
@@ -43,32 +43,6 @@ function packageVsix(): { bytes?: number; files?: number; note?: string } {
   }
 }
 
-/**
- * What the first validation pays once the extension is up: reading dist/schemaCompiler.js and
- * compiling every schema, in a fresh node each time (median of 5).
- */
-function firstCompileMs(): number | undefined {
-  const compiler = join(dist, 'schemaCompiler.js');
-  if (!existsSync(compiler)) return undefined;
-  const schemas = join(root, 'src', 'core', 'schemas');
-  const script = `
-    const t = performance.now();
-    const { createSchemaCompiler } = require(${JSON.stringify(compiler)});
-    const fs = require('fs'), path = require('path');
-    const docs = fs.readdirSync(${JSON.stringify(schemas)}).filter((f) => f.endsWith('.schema.json'))
-      .map((f) => JSON.parse(fs.readFileSync(path.join(${JSON.stringify(schemas)}, f), 'utf8')));
-    const compile = createSchemaCompiler(docs);
-    for (const d of docs) compile(d.$id);
-    console.log(performance.now() - t);`;
-  const times: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-    if (r.status !== 0) return undefined;
-    times.push(Number(r.stdout.trim()));
-  }
-  return round(median(times), 1);
-}
-
 export function bundleSize(): Result {
   const built = productionBuild();
   const extension = join(dist, 'extension.js');
@@ -87,7 +61,6 @@ export function bundleSize(): Result {
       extensionJsBytes: bytes,
       budgetBytes: BUNDLE_BUDGET_BYTES,
       otherDistBytes: others,
-      firstValidationCompileMs: firstCompileMs() ?? null,
       vsixBytes: vsix.bytes ?? null,
       vsixFiles: vsix.files ?? null,
       ...(vsix.note ? { vsixNote: vsix.note } : {}),

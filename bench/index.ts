@@ -4,6 +4,7 @@
 
 import { activationTime, bundleSize } from './bundle';
 import { Result, machine, round } from './harness';
+import { FIRST_VALIDATION_FLAG, firstValidationChild, firstVsWarm } from './firstValidation';
 import { heapVsJson } from './heap';
 import { SERVE_FLAG, listVsRaw, serveSandbox } from './list';
 import { renderVsParse } from './render';
@@ -12,6 +13,7 @@ import { validateVsParse } from './validate';
 
 const BENCHMARKS: Record<string, () => Result | Promise<Result>> = {
   validate_vs_parse: validateVsParse,
+  first_vs_warm: firstVsWarm,
   list_vs_raw: listVsRaw,
   tree_vs_parse: treeVsParse,
   render_vs_parse: renderVsParse,
@@ -27,6 +29,8 @@ function summary(name: string, r: Result): string {
   switch (name) {
     case 'validate_vs_parse':
       return `validate ${d.validateMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records`;
+    case 'first_vs_warm':
+      return `first validation ${d.firstMs} ms / warm ${d.warmMs} ms, ${d.records} records with positions, fresh process`;
     case 'list_vs_raw':
       return `client ${d.clientMs} ms / bare GETs ${d.rawMs} ms, ${d.records} records in ${d.pages} pages`;
     case 'tree_vs_parse':
@@ -83,6 +87,8 @@ async function main(): Promise<void> {
 
 if (process.argv.includes(SERVE_FLAG)) {
   void serveSandbox();
+} else if (process.argv.includes(FIRST_VALIDATION_FLAG)) {
+  firstValidationChild();
 } else {
   main().catch((err: unknown) => {
     console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));

@@ -52,3 +52,6 @@ function withFastPath(full: FormatDefinition<string>, fast: (s: string) => boole
 
 export const DATE_FORMAT = withFastPath(fullDate, fastDate);
 export const DATE_TIME_FORMAT = withFastPath(fullDateTime, fastDateTime);
+
+/** The formats the generated validators (validators.generated.ts) read by name at run time. */
+export const AJV_FORMATS: Readonly<Record<string, FormatDefinition<string>>> = { date: DATE_FORMAT, 'date-time': DATE_TIME_FORMAT };

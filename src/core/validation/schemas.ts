@@ -1,9 +1,9 @@
-// The JSON Schemas of the service's records, compiled once with ajv on first use, and the facts
-// the validator needs from them (known fields, numbers, deprecations) precomputed per kind.
+// The JSON Schemas of the service's records, their validators (generated at build time by
+// scripts/validators.mjs, loaded on first use), and the facts the validator needs from them
+// (known fields, numbers, deprecations) precomputed per kind.
 
 import type { ValidateFunction } from 'ajv';
 import { ResourceKind, resource } from '../resources';
-import type { SchemaCompiler } from './schemaCompiler';
 import { pointerToken } from '../json';
 import heartRateSummarySchema from './schemas/heart-rate-summary.schema.json';
 import activitySummarySchema from './schemas/activity-summary.schema.json';
@@ -61,29 +61,25 @@ export function schemaFor(kind: ResourceKind): SchemaDocument {
   return doc;
 }
 
-let compiler: SchemaCompiler | undefined;
-const compiled = new Map<string, ValidateFunction>();
+let precompiled: Readonly<Record<string, ValidateFunction>> | undefined;
 
 /**
- * Loaded with require() at the first compile, not imported: the extension's bundle keeps ajv in a
- * file of its own (esbuild.mjs), which activation never reads.
+ * Loaded with require() on the first validation, not imported: the extension's bundle keeps the
+ * generated validators in a file of their own (dist/validators.js, esbuild.mjs), which activation
+ * never reads. Loading it compiles nothing: the code was generated from the schemas at build time.
  */
-function schemaCompiler(): SchemaCompiler {
-  if (!compiler) {
-    const { createSchemaCompiler } = require('./schemaCompiler') as typeof import('./schemaCompiler');
-    compiler = createSchemaCompiler(SCHEMA_DOCUMENTS.values());
+function validators(): Readonly<Record<string, ValidateFunction>> {
+  if (!precompiled) {
+    const generated = require('./validators.generated') as { VALIDATORS_BY_ID: Record<string, ValidateFunction> };
+    precompiled = generated.VALIDATORS_BY_ID;
   }
-  return compiler;
+  return precompiled;
 }
 
-/** The compiled validator of the schema with this `$id`, compiled on first use and cached. */
+/** The validator of the schema with this `$id` (generated from it at build time). */
 export function compiledSchema(id: string): ValidateFunction {
-  let fn = compiled.get(id);
-  if (!fn) {
-    fn = schemaCompiler()(id);
-    if (!fn) throw new Error(`No schema with $id ${id}`);
-    compiled.set(id, fn);
-  }
+  const fn = Object.prototype.hasOwnProperty.call(validators(), id) ? validators()[id] : undefined;
+  if (!fn) throw new Error(`No schema with $id ${id}`);
   return fn;
 }
 

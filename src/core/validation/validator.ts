@@ -61,8 +61,8 @@ function checkerFor(kind: ResourceKind): KindChecker {
 }
 
 /**
- * Compiles every kind's schema now instead of on first use (about 50 ms on a cold start), for an
- * idle moment after activation or before a benchmark. Validation never needs it.
+ * Loads the generated validators and looks up every kind's checker now instead of on first use,
+ * before a benchmark or in a worker that is about to validate. Validation never needs it.
  */
 export function prepareValidator(): void {
   for (const r of RESOURCES) checkerFor(r.kind);
