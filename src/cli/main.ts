@@ -3,6 +3,7 @@
 // stack trace, never a secret.
 
 import { parseArgs } from 'node:util';
+import { isMainThread } from 'node:worker_threads';
 import { HealthDataError, redact } from '../core/errors';
 import { CONNECTION_OPTIONS, connect } from './connection';
 import { Output, makeOutput } from './output';
@@ -20,7 +21,10 @@ Usage:
   health-data get <heart-rate|activity|body-fat> [<id>|<YYYY-MM-DD>]
                                                      one record; \`get body-fat\` alone is the latest reading
   health-data list <resource> [--from D] [--to D] [--source S] [--limit N] [--all]
-  health-data validate <file...> [--kind K]          exit 1 when any record has an error (- reads stdin)
+  health-data validate <file...> [--kind K] [--jobs N]
+                                                     exit 1 when any record has an error (- reads stdin);
+                                                     an array, a wrapped list or NDJSON, of any size;
+                                                     N worker threads (default: the number of cores)
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
 
@@ -68,7 +72,7 @@ const COMMANDS = {
     limit: { type: 'string' },
     all: { type: 'boolean' },
   },
-  validate: { ...COMMON, kind: { type: 'string' } },
+  validate: { ...COMMON, kind: { type: 'string' }, jobs: { type: 'string' } },
   sandbox: {
     ...COMMON,
     port: { type: 'string' },
@@ -154,7 +158,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   return 2;
 }
 
-if (require.main === module) {
+// Not in a worker thread: dist/cli.js is also the script of `validate`'s workers.
+if (require.main === module && isMainThread) {
   runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -255,11 +255,14 @@ describe('health-data CLI', function () {
       const report = JSON.parse(r.stdout);
       assert.equal(report.files.length, 2);
       assert.equal(report.files[0].records.length, 3);
-      assert.deepEqual(Object.keys(report.files[0].records[0]).sort(), ['findings', 'id', 'index', 'kind', 'valid']);
+      assert.deepEqual(Object.keys(report.files[0].records[0]).sort(), ['column', 'findings', 'id', 'index', 'kind', 'line', 'valid']);
       const badRecord = report.files[1].records[0];
       assert.equal(badRecord.valid, false);
-      assert.ok(badRecord.findings.some((f: { kind: string; path: string }) => f.kind === 'error' && f.path === '/steps'));
-      assert.deepEqual(Object.keys(badRecord.findings[0]).sort(), ['kind', 'message', 'path']);
+      const steps = badRecord.findings.find((f: { kind: string; path: string }) => f.kind === 'error' && f.path === '/steps');
+      assert.ok(steps);
+      assert.deepEqual(Object.keys(badRecord.findings[0]).sort(), ['column', 'kind', 'line', 'message', 'path']);
+      // The finding's line and column are where "steps" is in the file (one line: its offset + 1).
+      assert.deepEqual([steps.line, steps.column], [1, JSON.stringify(bad).indexOf('"steps"') + 1]);
     });
 
     it('gives a clear message for files that are missing, empty or not JSON, and goes on with the rest', async () => {
@@ -270,6 +273,41 @@ describe('health-data CLI', function () {
       assert.match(r.stdout, /empty\.json is empty/);
       assert.match(r.stdout, /broken\.json is not valid JSON/);
       assert.match(r.stdout, /#?record body_fat|record bodyFat/);
+    });
+
+    it('reads an array, a wrapped list and NDJSON as records with positions; --jobs 2 (worker threads) reports what --jobs 1 does', async () => {
+      const records = sandbox.dataset.activity.slice(0, 5).map((r, i) => (i === 3 ? { ...r, steps: -1 } : r));
+      const lines = records.map((r) => JSON.stringify(r));
+      const inputs = [
+        file('list.json', JSON.stringify(records, null, 2)),
+        file('wrapped.json', JSON.stringify({ data: records, links: { next: null } })),
+        file('records.ndjson', `${lines.join('\n')}\n`),
+      ];
+      const one = await run(['validate', ...inputs, '--json', '--jobs', '1']);
+      const two = await run(['validate', ...inputs, '--json', '--jobs', '2']);
+      assert.equal(one.code, 1);
+      assert.equal(two.code, 1);
+      assert.deepEqual(JSON.parse(two.stdout), JSON.parse(one.stdout));
+      const [list, wrapped, ndjson] = JSON.parse(one.stdout).files;
+      for (const f of [list, wrapped, ndjson]) {
+        assert.deepEqual(f.records.map((r: { index: number; valid: boolean }) => [r.index, r.valid]), [[0, true], [1, true], [2, true], [3, false], [4, true]], JSON.stringify(f).slice(0, 400));
+      }
+      const steps = (f: { records: Array<{ findings: Array<{ path: string; line: number; column: number }> }> }) =>
+        f.records[3].findings.find((x) => x.path.endsWith('/steps') || x.path === '/steps')!;
+      assert.equal(steps(list).path, '/3/steps');
+      assert.equal(steps(wrapped).path, '/data/3/steps');
+      assert.equal(steps(ndjson).path, '/steps');
+      // NDJSON: the fourth line; the pretty-printed list: the line of "steps" in the fourth record.
+      assert.deepEqual([steps(ndjson).line, steps(ndjson).column], [4, lines[3].indexOf('"steps"') + 1]);
+      const listLines = JSON.stringify(records, null, 2).split('\n');
+      const stepsLine = listLines.findIndex((l, i) => l.includes('"steps": -1') && i > 0);
+      assert.deepEqual([steps(list).line, steps(list).column], [stepsLine + 1, listLines[stepsLine].indexOf('"steps"') + 1]);
+      const text = await run(['validate', inputs[2], '--no-color']);
+      assert.match(text.stdout, new RegExp(`#3 activity \\S+: invalid .*\\n\\s+\\[error\\] /steps 4:${lines[3].indexOf('"steps"') + 1}  steps must be ≥ 0`));
+      assert.match(text.stdout, /5 records in 1 file, 1 invalid/);
+      const bad = await run(['validate', inputs[0], '--jobs', '0']);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--jobs must be a whole number from 1 to 256, got 0/);
     });
 
     it('reads standard input with -, and takes --kind', async () => {

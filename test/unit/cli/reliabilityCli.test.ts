@@ -8,7 +8,6 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_PAYLOAD_BYTES } from '../../../src/cli/validate';
 import { FaultRule, Sandbox, startSandbox } from '../../../src/sandbox/server';
 import { CliRun as Run, runCliInProcess } from '../support/cli';
 
@@ -189,13 +188,13 @@ describe('CLI reliability: bad input, faults and secrets', function () {
       return p;
     };
 
-    it(`a 200 MB file is refused by its size (over ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB), not read, and left as it was`, async () => {
-      // Sparse: 200 MB long, no disk used. Were it read, it would fail as "not valid JSON" instead.
+    it('a 200 MB file of NUL bytes is refused at its first byte (no size limit, nothing kept), and left as it was', async () => {
+      // Sparse: 200 MB long, no disk used. There is no size limit: it is refused for what it holds.
       const big = file('big.json', '');
       truncateSync(big, 200 * 1024 * 1024);
       const r = await cli(['validate', big, '--no-color']);
       assert.equal(r.code, 1);
-      assert.match(r.stdout, /big\.json is 200 MB; files over 100 MB are not validated/);
+      assert.match(r.stdout, /big\.json is not valid JSON \(unexpected character 0x00 at line 1, column 1\)/);
       assert.equal(statSync(big).size, 200 * 1024 * 1024);
     });
 
@@ -223,7 +222,9 @@ describe('CLI reliability: bad input, faults and secrets', function () {
         /blank\.json is empty/, /empty-list\.json holds an empty list: nothing to validate/, /a record must be a JSON object, got "<script>alert\(1\)<\/script>"/,
         /folder\.json is a directory, not a file/, /missing\.json no such file/, /good\.json/, /bom\.json/,
       ]) assert.match(r.stdout, pattern);
-      assert.match(r.stdout, /3 records in 11 files, 1 invalid, 8 files not validated/);
+      // The record before the cut is read and reported, then where the file stops being JSON.
+      assert.match(r.stdout, /cut\.json\n {2}#0 activity [^\n]*\n(?: {4}[^\n]*\n)*\[error\] [^\n]*cut\.json is not valid JSON \(the JSON ends inside a value at line 1, column 501\)/);
+      assert.match(r.stdout, /4 records in 11 files, 1 invalid, 8 files not validated/);
       inputs.forEach((p, i) => before[i] && assert.deepEqual(readFileSync(p), before[i], `${p} changed`));
     });
 

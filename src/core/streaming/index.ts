@@ -1,0 +1,2 @@
+export * from './recordSplitter';
+export * from './unitChecks';
