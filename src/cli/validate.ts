@@ -112,7 +112,8 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   const kind: ResourceKind | undefined = flags.kind !== undefined ? resolveResource(flags.kind).kind : undefined;
   const pool = new UnitPool(parseJobs(flags.jobs), kind);
   const totals = { records: 0, invalid: 0, unreadable: 0 };
-  const printer = flags.json ? jsonPrinter(o) : textPrinter(o);
+  const out = buffered(o);
+  const printer = flags.json ? jsonPrinter(out) : textPrinter(out);
   try {
     for (const file of files) {
       const sink = printer.file(file);
@@ -128,6 +129,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
         },
       };
       try {
+        out.flush();
         await validateStream(await openPayload(file, stdin), pool, counting);
         counting.end(undefined);
       } catch (err) {
@@ -138,12 +140,34 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     await pool.close();
   }
   printer.close(totals, files.length);
+  out.flush();
   return totals.invalid > 0 || totals.unreadable > 0 ? 1 : 0;
 }
 
 interface Printer {
   file(name: string): FileSink;
   close(totals: { records: number; invalid: number; unreadable: number }, files: number): void;
+}
+
+/** Lines gathered and written some 64 KB at a time: one write per record would cost more than its validation. */
+function buffered(o: Output): Output & { flush(): void } {
+  let lines: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (lines.length > 0) o.out(lines.join('\n'));
+    lines = [];
+    size = 0;
+  };
+  return {
+    color: o.color,
+    err: o.err,
+    out(line = '') {
+      lines.push(line);
+      size += line.length;
+      if (size > 65_536) flush();
+    },
+    flush,
+  };
 }
 
 /** `{"files": [{"file", "records": [...], "error"?}]}`, written as it comes: one record a line. */

@@ -1,2 +1,3 @@
 export * from './recordSplitter';
 export * from './unitChecks';
+export * from './recordPlaces';

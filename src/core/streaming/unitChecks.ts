@@ -3,7 +3,9 @@
 // input and the output are plain data that postMessage copies.
 
 import type { ResourceKind } from '../resources';
-import { FindingKind, PayloadTextValidation, validatePayload, validatePayloadText, validateRecordAt } from '../validation';
+import { parseJsonText } from '../json';
+import { FindingKind, PayloadTextValidation, validatePayloadText, validateRecordAt } from '../validation';
+import { recordPlaces } from './recordPlaces';
 import type { RecordUnit } from './recordSplitter';
 
 export interface PositionedFinding {
@@ -52,65 +54,69 @@ function positioner(text: string, unit: Pick<RecordUnit, 'line' | 'column'>): (o
   };
 }
 
-/**
- * The unit's records and findings placed on its text; when the text is too deeply nested to be
- * placed (the locator recurses), the findings without places, shown at the record's start.
- */
-function placedOrNot(text: string, unit: RecordUnit, kind: ResourceKind | undefined, now: number | undefined): PayloadTextValidation {
-  const record = unit.shape === 'element';
+/** Line and column of a syntax error of the unit's text, in the payload. */
+function syntaxMessage(text: string, at: (offset: number) => [number, number]): string | undefined {
+  const parsed = parseJsonText(text);
+  if (parsed.errors.length === 0) return undefined;
+  const first = parsed.errors[0];
+  const [line, column] = at(first.offset);
+  return `not valid JSON (${words(first.code)} at line ${line}, column ${column})`;
+}
+
+/** One record of a list: parsed, validated, and its findings placed by recordPlaces. */
+function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undefined, now: number | undefined): RecordReport {
+  const at = positioner(text, unit);
+  const index = unit.index ?? null;
+  let value: unknown;
   try {
-    return validatePayloadText(text, { kind, now, record });
+    value = JSON.parse(text);
   } catch {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return { syntaxErrors: [{ code: 'NestedTooDeeply', offset: 0, length: 0 }], records: [], findings: [], undetected: 0 };
-    }
-    const records = record ? [validateRecordAt(value, kind, { now }, undefined, '')] : validatePayload(value, kind, { now });
-    const findings = records.flatMap((r) =>
-      r.findings.map((f) => ({ ...f, pointer: r.pointer + f.path, offset: 0, length: 0, missing: false, index: r.index, recordId: r.id })),
-    );
-    return { syntaxErrors: [], records, findings, undetected: 0 };
+    // Too deep for JSON.parse, or no JSON: say where, as one error of this record.
+    const message = syntaxMessage(text, at) ?? 'not valid JSON (nested too deeply)';
+    const [line, column] = at(0);
+    const finding: PositionedFinding = { kind: 'error', path: unit.pointer, message: `the record is ${message}`, line, column };
+    return { index, kind: null, id: null, valid: false, line: unit.line, column: unit.column, findings: [finding] };
   }
+  const r = validateRecordAt(value, kind, { now }, unit.index, unit.pointer);
+  let places: Map<string, number> | undefined;
+  if (r.findings.length > 0) {
+    try {
+      places = recordPlaces(text, r.findings.map((f) => f.path));
+    } catch {
+      // A text too deep to walk: the findings are shown at the record's start.
+    }
+  }
+  const findings = r.findings.map((f): PositionedFinding => {
+    const [line, column] = at(places?.get(f.path) ?? 0);
+    return { kind: f.kind, path: unit.pointer + f.path, message: f.message, line, column };
+  });
+  return { index, kind: r.kind ?? null, id: r.id ?? null, valid: r.valid, line: unit.line, column: unit.column, findings };
 }
 
 /** Validates one unit. Never throws. */
 export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?: number): UnitResult {
   const text = unit.bytes.toString('utf8');
+  if (unit.shape === 'element') return { records: [checkElement(text, unit, kind, now)] };
+  // The payload kept whole (one record, or a rare wrapper whose fields name a kind first): placed
+  // as the editor places it.
   const at = positioner(text, unit);
-  const result = placedOrNot(text, unit, kind, now);
-  if (result.syntaxErrors.length > 0) {
-    const first = result.syntaxErrors[0];
-    const [line, column] = at(first.offset);
-    const message = `not valid JSON (${words(first.code)} at line ${line}, column ${column})`;
-    if (unit.shape === 'whole') return { syntaxError: message };
-    // One broken record of a list: that record is invalid, the others are still read.
-    const finding: PositionedFinding = { kind: 'error', path: unit.pointer, message: `the record is ${message}`, line, column };
-    return { records: [{ index: unit.index ?? null, kind: null, id: null, valid: false, line: unit.line, column: unit.column, findings: [finding] }] };
+  let result: PayloadTextValidation;
+  try {
+    result = validatePayloadText(text, { kind, now });
+  } catch {
+    const syntaxError = syntaxMessage(text, at) ?? 'not valid JSON (nested too deeply)';
+    return { syntaxError };
   }
-  const base = unit.shape === 'element' ? unit.pointer : '';
+  if (result.syntaxErrors.length > 0) return { syntaxError: syntaxMessage(text, at) ?? 'not valid JSON' };
   const findingsByRecord = new Map<number, PositionedFinding[]>();
   const records: RecordReport[] = result.records.map((r, i) => {
     const findings: PositionedFinding[] = [];
     findingsByRecord.set(i, findings);
-    return {
-      index: unit.shape === 'element' ? (unit.index ?? null) : (r.index ?? null),
-      kind: r.kind ?? null,
-      id: r.id ?? null,
-      valid: r.valid,
-      // A record of the rare wrapper kept whole is placed at the payload's start.
-      line: unit.line,
-      column: unit.column,
-      findings,
-    };
+    return { index: r.index ?? null, kind: r.kind ?? null, id: r.id ?? null, valid: r.valid, line: unit.line, column: unit.column, findings };
   });
-  // Findings come in record order; each one names its record by index (undefined: the only one).
-  let recordIndex = 0;
   for (const f of result.findings) {
-    if (f.index !== undefined && unit.shape === 'whole') recordIndex = f.index;
     const [line, column] = at(f.offset);
-    findingsByRecord.get(recordIndex)?.push({ kind: f.kind, path: base + f.pointer, message: f.message, line, column });
+    findingsByRecord.get(f.index ?? 0)?.push({ kind: f.kind, path: f.pointer, message: f.message, line, column });
   }
   return { records };
 }

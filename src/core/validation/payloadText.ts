@@ -5,7 +5,7 @@
 import { Finding } from './findings';
 import { PropertyContext, TextEditSpec, propertiesAt, removePropertyEdit, renamePropertyEdit, JsonSyntaxError, JsonTextOptions, PointerSpans, Span, ValueSpan, locatePointers, parentPointer, parseJsonText } from '../json';
 import { RESOURCES, ResourceKind } from '../resources';
-import { RecordValidation, ValidateOptions, schemaFor, validate, validatePayload, validateRecordAt } from './validator';
+import { RecordValidation, ValidateOptions, schemaFor, validate, validatePayload } from './validator';
 
 export interface PlacedFinding extends Finding, Span {
   /** JSON Pointer of the field in the whole payload: `/3/value` for the fourth record's value. */
@@ -31,8 +31,6 @@ export interface PayloadTextOptions extends JsonTextOptions, ValidateOptions {
   readonly kind?: ResourceKind;
   /** The kind of the records whose kind cannot be detected from their fields. */
   readonly fallbackKind?: ResourceKind;
-  /** The text is one record (an element of a list read piece by piece), never a list or a wrapper. */
-  readonly record?: boolean;
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -76,7 +74,7 @@ export function validatePayloadText(text: string, options: PayloadTextOptions = 
   const parsed = parseJsonText(text, options);
   if (parsed.errors.length > 0) return { syntaxErrors: parsed.errors, records: [], findings: [], undetected: 0 };
   const payload = parsed.value;
-  const records = options.record ? [validateRecordAt(payload, options.kind, options, undefined, '')] : validatePayload(payload, options.kind, options);
+  const records = validatePayload(payload, options.kind, options);
   let undetected = 0;
   if (options.kind === undefined) {
     for (let i = 0; i < records.length; i++) {

@@ -1,7 +1,10 @@
 // The splitter cuts a payload read in chunks into records with their positions, whatever the
 // chunk boundaries, and refuses what is no JSON with a line and column.
 import * as assert from 'node:assert/strict';
-import { RecordSplitter, RecordUnit, SplitError, checkUnit } from '../../../../src/core/streaming';
+import { RecordSplitter, RecordUnit, SplitError, checkUnit, recordPlaces } from '../../../../src/core/streaming';
+import { validatePayloadText } from '../../../../src/core/validation';
+import { generateDataset } from '../../../../src/sandbox/data';
+import { hostileRecords } from '../../support/hostileRecords';
 
 /** Splits `text` fed in pieces of `size` bytes. */
 function split(text: string | Buffer, size = 1 << 20): RecordUnit[] {
@@ -110,5 +113,35 @@ describe('checkUnit', () => {
     assert.match(result.records[0].findings[0].message, /the record is not valid JSON \(comma expected at line 1, column 11\)/);
     const whole = checkUnit(split('{"id": 1 2}')[0], undefined);
     assert.deepEqual(whole, { syntaxError: 'not valid JSON (comma expected at line 1, column 10)' });
+  });
+});
+
+describe('recordPlaces', () => {
+  it('starts every finding where the editor places it, on sandbox records and on hostile ones, pretty-printed or not', function () {
+    this.timeout(60_000); // hostile records of 5,000 zones, placed twice over
+    const dataset = generateDataset({ seed: 'places', today: '2026-11-20', days: 30, humans: 2 });
+    const sandboxRecords: unknown[] = [...dataset.heartRate, ...dataset.activity, ...dataset.bodyFat].map((r, i) =>
+      i % 3 === 0 ? { ...(r as object), steps: -1, zones: [{ name: 'x', min: 'a' }] } : r,
+    );
+    const hostile = hostileRecords(60).filter((h) => !h.tooDeep).map((h) => h.record);
+    let compared = 0;
+    const texts = [...sandboxRecords.flatMap((r) => [JSON.stringify(r), JSON.stringify(r, null, 2)]), ...hostile.map((r) => JSON.stringify(r))];
+    {
+      for (const text of texts) {
+        let editor;
+        try {
+          editor = validatePayloadText(text);
+        } catch {
+          continue; // Too deep for the editor's locator: nothing to compare with.
+        }
+        if (editor.syntaxErrors.length > 0 || editor.records.length !== 1) continue;
+        const places = recordPlaces(text, editor.findings.map((f) => f.pointer));
+        for (const f of editor.findings) {
+          assert.equal(places.get(f.pointer), f.offset, `${f.pointer} in ${text.slice(0, 200)}`);
+          compared++;
+        }
+      }
+    }
+    assert.ok(compared > 1000, `${compared} findings compared`);
   });
 });
