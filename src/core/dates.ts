@@ -224,7 +224,7 @@ export function groupByLocalDate<T>(
 
 /** Why a date range is unusable, as a code each front end words in its own terms. */
 export type DateRangeProblem =
-  | { readonly code: 'oneDateOnly'; readonly missing: 'start' | 'end' }
+  | { readonly code: 'oneDateOnly' }
   | { readonly code: 'notADate'; readonly which: 'start' | 'end'; readonly value: string }
   | { readonly code: 'startAfterEnd'; readonly start: string; readonly end: string }
   | { readonly code: 'tooLong'; readonly start: string; readonly end: string; readonly maxYears: number };
@@ -235,7 +235,7 @@ export type DateRangeProblem =
  * `maxYears` is given, an end no later than the start's month and day that many years on.
  */
 export function dateRangeProblem(start: string | undefined, end: string | undefined, maxYears?: number): DateRangeProblem | undefined {
-  if ((start === undefined) !== (end === undefined)) return { code: 'oneDateOnly', missing: start === undefined ? 'start' : 'end' };
+  if ((start === undefined) !== (end === undefined)) return { code: 'oneDateOnly' };
   if (start === undefined || end === undefined) return undefined;
   if (!isCalendarDate(start)) return { code: 'notADate', which: 'start', value: start };
   if (!isCalendarDate(end)) return { code: 'notADate', which: 'end', value: end };

@@ -3,6 +3,7 @@
 
 import { isCalendarDate } from '../dates';
 import { HealthDataError } from '../errors';
+import type { Exchange } from './exchange';
 import { HttpReply, HttpTransport, RequestLogEntry } from './transport';
 import { ListResult, readList } from './paging';
 import { DATE_SEGMENT, ResourceKind, resource } from '../resources';
@@ -49,6 +50,8 @@ export interface ClientOptions {
   /** A hard stop against loops, default 10000. */
   maxPages?: number;
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Every request as a whole exchange once it ends, credentials redacted (see exchange.ts). */
+  onExchange?: (exchange: Exchange) => void;
   /** The clock that dates tokens (epoch ms), default Date.now. */
   now?: () => number;
 }
@@ -97,6 +100,7 @@ export class HealthDataClient {
       maxRetryDelayMs: nonNegative('maxRetryDelayMs', options.maxRetryDelayMs ?? 10_000),
       maxRetryAfterMs: nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? 30_000),
       onRequest: options.onRequest,
+      onExchange: options.onExchange,
       secrets: () => [...this.credentials],
       lifetime: this.lifetime.signal,
     });

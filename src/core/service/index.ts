@@ -8,3 +8,4 @@ export * from './paging';
 export * from './replyCheck';
 export * from './requestTargets';
 export * from './transport';
+export * from './exchange';

@@ -5,6 +5,7 @@ import fetch from 'node-fetch';
 import { HttpAgents, onBodyCutShort } from './agents';
 import { HealthDataError, redact } from '../errors';
 import { AttemptFailure, cutShort, errorCode, errorText, interpretReply, networkFailure } from './attemptOutcome';
+import { Exchange, ExchangeCapture } from './exchange';
 
 export interface RequestLogEntry {
   method: string;
@@ -27,6 +28,8 @@ export interface HttpSettings {
   /** Cap of a wait the server asks for with Retry-After. */
   maxRetryAfterMs: number;
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Every request as a whole exchange, once it ends (credentials redacted). */
+  onExchange?: (exchange: Exchange) => void;
   /** Everything to hide from messages and logs: the secret and every token seen so far. */
   secrets: () => readonly (string | undefined)[];
   /** Aborted by dispose(): ends every request in flight and every wait. */
@@ -113,26 +116,59 @@ export class HttpTransport {
     const raw = splitUrl(req.url);
     const request = `${req.method} ${raw.path}`;
     const maxAttempts = req.retry ? Math.max(0, this.settings.maxRetries) + 1 : 1;
+    // Only made when someone listens: a client without a listener pays nothing per request.
+    const capture = this.settings.onExchange ? new ExchangeCapture(req, this.urlForPeople(req, raw), this.settings.secrets) : undefined;
     for (let attempt = 1; ; attempt++) {
       const started = this.settings.onRequest ? performance.now() : 0;
+      capture?.attemptStarted();
       try {
-        const reply = await this.attempt(req, raw, request, attempt);
+        const reply = await this.attempt(req, raw, request, attempt, capture);
         this.log(req, raw, attempt, started, reply.status, reply.requestId);
+        if (capture) {
+          capture.attemptEnded(reply.status);
+          this.emit(capture);
+        }
         return reply;
       } catch (err) {
         const failure = err instanceof AttemptFailure ? err : new AttemptFailure('network', errorText(err), false);
         this.log(req, raw, attempt, started, failure.info.status, failure.info.requestId, `${request}: ${failure.detail}`);
-        if (!failure.retryable || attempt >= maxAttempts) throw this.finish(failure, request, attempt);
+        capture?.attemptEnded(failure.info.status, failure.detail);
+        if (!failure.retryable || attempt >= maxAttempts) throw this.finish(failure, request, attempt, capture);
+        const wait = this.delayBefore(attempt, failure);
+        capture?.retrying(failure.detail, wait);
         try {
-          await this.pause(this.delayBefore(attempt, failure), req.signal);
+          await this.pause(wait, req.signal);
         } catch (stop) {
-          throw this.finish(stop as AttemptFailure, request, attempt);
+          throw this.finish(stop as AttemptFailure, request, attempt, capture);
         }
       }
     }
   }
 
-  private async attempt(req: HttpRequest, raw: { path: string; query: string }, request: string, attempt: number): Promise<HttpReply> {
+  /** Hands a finished exchange to the listener; a failing listener must not fail the request. */
+  private emit(capture: ExchangeCapture, error?: HealthDataError): void {
+    try {
+      this.settings.onExchange?.(capture.finish(error && { kind: error.kind, message: error.message }));
+    } catch {
+      // The exchange is a record of the request, not part of it.
+    }
+  }
+
+  /** The URL as people may see it: credential parameters redacted. */
+  private urlForPeople(req: HttpRequest, raw: { path: string; query: string }): string {
+    const at = req.url.indexOf(raw.path, req.url.indexOf('://') + 3);
+    const origin = at > 0 ? req.url.slice(0, at) : req.url;
+    return origin + raw.path + this.redactedQuery(req, raw.query);
+  }
+
+  private redactedQuery(req: HttpRequest, query: string): string {
+    for (const name of req.secretParams ?? []) {
+      query = query.replace(new RegExp(`([?&]${escapeRegExp(encodeURIComponent(name))}=)[^&]*`, 'g'), '$1[redacted]');
+    }
+    return query;
+  }
+
+  private async attempt(req: HttpRequest, raw: { path: string; query: string }, request: string, attempt: number, capture?: ExchangeCapture): Promise<HttpReply> {
     const stopped = this.stopReason(req.signal);
     if (stopped) throw stopped;
     const timeoutMs = this.settings.timeoutMs;
@@ -180,6 +216,7 @@ export class HttpTransport {
       // Stopped as the last bytes came: what stopped it is the answer, as it would have been a
       // moment earlier.
       if (why) throw why;
+      capture?.replied(res.status, res.statusText, res.headers, text);
       const reply = interpretReply(req.method, res, text, requestIdHeader);
       return { status: res.status, body: reply.body, headers: res.headers, requestId: reply.requestId, url: req.url, request, attempts: attempt };
     } catch (err) {
@@ -197,19 +234,21 @@ export class HttpTransport {
     }
   }
 
-  private finish(failure: AttemptFailure, request: string, attempts: number): HealthDataError {
+  private finish(failure: AttemptFailure, request: string, attempts: number, capture?: ExchangeCapture): HealthDataError {
     const notes: string[] = [];
     if (failure.info.requestId) notes.push(`request id ${failure.info.requestId}`);
     if (attempts > 1 && failure.kind !== 'cancelled' && failure.kind !== 'timeout') notes.push(`${attempts} attempts`);
     else if (attempts > 1) notes.push(`attempt ${attempts}`);
     const message = `${request}: ${failure.detail}${notes.length ? ` (${notes.join('; ')})` : ''}`;
-    return new HealthDataError(failure.kind, this.redact(message), {
+    const error = new HealthDataError(failure.kind, this.redact(message), {
       status: failure.info.status,
       serviceMessage: failure.info.serviceMessage === undefined ? undefined : this.redact(failure.info.serviceMessage),
       requestId: failure.info.requestId,
       request,
       retryAfterMs: failure.info.retryAfterMs,
     });
+    if (capture) this.emit(capture, error);
+    return error;
   }
 
   /** The set of attempts the caller's signal stops when it aborts. */
@@ -270,10 +309,7 @@ export class HttpTransport {
   private log(req: HttpRequest, raw: { path: string; query: string }, attempt: number, started: number, status?: number, requestId?: string, error?: string): void {
     const sink = this.settings.onRequest;
     if (!sink) return;
-    let query = raw.query;
-    for (const name of req.secretParams ?? []) {
-      query = query.replace(new RegExp(`([?&]${escapeRegExp(encodeURIComponent(name))}=)[^&]*`, 'g'), '$1[redacted]');
-    }
+    const query = this.redactedQuery(req, raw.query);
     const entry: RequestLogEntry = {
       method: req.method,
       path: this.redact(raw.path + query),

@@ -2,6 +2,7 @@
 // names), asks for the kind when a record does not tell it, and says what it found.
 
 import * as vscode from 'vscode';
+import { registerCommands } from '../shared/commands';
 import { FINDING_KINDS, type FindingKind } from '../../core/validation';
 import { RESOURCES, ResourceKind, findResource } from '../../core/resources';
 import { FindingCounts, countFindings } from './diagnostics';
@@ -99,8 +100,8 @@ function tellSummary(summary: PayloadValidationSummary): void {
   });
 }
 
-export function registerValidatePayloadCommand(validator: DocumentValidator, live: LiveValidation): vscode.Disposable {
-  return vscode.commands.registerCommand(VALIDATE_PAYLOAD_COMMAND, async (arg?: unknown): Promise<PayloadValidationSummary | undefined> => {
+export function registerValidatePayloadCommand(validator: DocumentValidator, live: LiveValidation): vscode.Disposable[] {
+  const validatePayload = async (arg?: unknown): Promise<PayloadValidationSummary | undefined> => {
     let document: vscode.TextDocument | undefined;
     try {
       document = await targetDocument(arg);
@@ -140,5 +141,8 @@ export function registerValidatePayloadCommand(validator: DocumentValidator, liv
     };
     tellSummary(summary);
     return summary;
+  };
+  return registerCommands({ [VALIDATE_PAYLOAD_COMMAND]: validatePayload }, (err) => {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not validate the payload: {0}', err instanceof Error ? err.message : String(err)));
   });
 }

@@ -14,7 +14,7 @@ export function registerPayloadValidation(log: vscode.LogOutputChannel): vscode.
   return [
     validator,
     live,
-    registerValidatePayloadCommand(validator, live),
+    ...registerValidatePayloadCommand(validator, live),
     vscode.languages.registerCodeActionsProvider(
       [{ language: 'json' }, { language: 'jsonc' }],
       new DeprecatedFieldQuickFix(validator.collection),

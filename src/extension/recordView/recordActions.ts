@@ -4,7 +4,6 @@
 import * as vscode from 'vscode';
 import { ResourceKind } from '../../core/resources';
 import { textField } from '../../core/views';
-import { openAsJsonDocument } from '../shared/documents';
 import type { RecordViews } from './recordViews';
 
 /** Opens a record for reading in its record view panel (reused when it is open already). */
@@ -12,10 +11,6 @@ export function openRecord(views: RecordViews, kind: ResourceKind, record: unkno
   views.createOrShow(kind, record);
 }
 
-/** The record as an untitled JSON document. */
-export async function openRecordAsJson(record: unknown): Promise<vscode.TextEditor> {
-  return openAsJsonDocument(record);
-}
 
 /** Pretty JSON of the record on the clipboard. Returns what was copied. */
 export async function copyRecordJson(record: unknown): Promise<string> {

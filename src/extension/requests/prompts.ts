@@ -48,7 +48,8 @@ export function rangeProblemText(problem: DateRangeProblem): string {
     case 'oneDateOnly':
       return vscode.l10n.t('Give both a start and an end date, or neither.');
     case 'notADate':
-      return dateProblem(problem.value) ?? vscode.l10n.t('{0} is not a real calendar date.', problem.value);
+      // The rule found it is no calendar date, so dateProblem says why.
+      return dateProblem(problem.value) ?? '';
     case 'startAfterEnd':
       return vscode.l10n.t('The start date {0} is after the end date {1}.', problem.start, problem.end);
     case 'tooLong':

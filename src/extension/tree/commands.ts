@@ -6,7 +6,8 @@ import { isResourceKind, ResourceKind } from '../../core/resources';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
 import { customRangeProblem, daysProblem, DateRange, lastDays, promptDateRange, promptSource, sourceProblem } from './filters';
-import { copyRecordId, copyRecordJson, openRecord, openRecordAsJson } from '../recordView/recordActions';
+import { copyRecordId, copyRecordJson, openRecord } from '../recordView/recordActions';
+import { openAsJsonDocument } from '../shared/documents';
 import type { RecordViews } from '../recordView/recordViews';
 import type { RecordsTreeProvider } from './recordsTreeProvider';
 
@@ -130,7 +131,7 @@ export function registerTreeCommands(tree: RecordsTreeProvider, recordViews: Rec
       'healthData.openAsJson': async (arg?: unknown) => {
         const ref = recordOf(tree, arg);
         if (!ref) return noRecord();
-        await openRecordAsJson(ref.record);
+        await openAsJsonDocument(ref.record);
         return true;
       },
       'healthData.copyJson': async (arg?: unknown) => {
