@@ -161,6 +161,9 @@ function missingDebianPackages() {
   if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/krb5/krb5.h')) missing.push('libkrb5-dev');
   if (!which('g++') || !which('make')) missing.push('build-essential');
   if (!which('python3')) missing.push('python3');
+  // The copy-as-code tests run the copied cURL command, which mints its token with curl and jq.
+  if (!which('curl')) missing.push('curl');
+  if (!which('jq')) missing.push('jq');
   return missing;
 }
 let missingApt = missingDebianPackages();

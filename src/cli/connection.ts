@@ -1,7 +1,7 @@
 // Builds a service client from the CLI's flags and environment. Credentials come from the
 // environment only: a flag would show the secret to anyone who runs `ps`.
 
-import { HealthDataClient, TokenPresentation } from '../core/service';
+import { Exchange, HealthDataClient, TokenPresentation } from '../core/service';
 import { checkHeaderName, checkServiceUrl, checkTimeoutMs } from '../core/config';
 import { HealthDataError } from '../core/errors';
 import type { Output } from './output';
@@ -27,9 +27,21 @@ export const CONNECTION_OPTIONS = {
 export interface Connection {
   client: HealthDataClient;
   secrets: string[];
+  /** How data calls carry the token, and where it is minted: what a copied command needs. */
+  presentation: TokenPresentation;
+  authUrl: string;
+  /** A per-user access token is in the environment (data calls use it, not a minted token). */
+  userAccessToken: boolean;
 }
 
-export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv, o: Output): Connection {
+export interface ConnectOptions {
+  /** Every exchange once it ends (`--verbose`). */
+  onExchange?: (exchange: Exchange) => void;
+  /** False for `--curl`, which sends nothing and so needs no credentials. */
+  needsCredentials?: boolean;
+}
+
+export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv, o: Output, options: ConnectOptions = {}): Connection {
   const baseText = flags['base-url'] ?? env.HEALTH_DATA_BASE_URL;
   if (!baseText) {
     throw new HealthDataError(
@@ -44,7 +56,7 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv, o: Outpu
   const clientId = env.HEALTH_DATA_CLIENT_ID?.trim();
   const clientSecret = env.HEALTH_DATA_CLIENT_SECRET?.trim();
   const userAccessToken = env.HEALTH_DATA_ACCESS_TOKEN?.trim() || undefined;
-  if (!userAccessToken && (!clientId || !clientSecret)) {
+  if (options.needsCredentials !== false && !userAccessToken && (!clientId || !clientSecret)) {
     throw new HealthDataError(
       'usage',
       'No credentials: set HEALTH_DATA_CLIENT_ID and HEALTH_DATA_CLIENT_SECRET in the environment (never as flags: flags show in `ps`).',
@@ -73,6 +85,13 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv, o: Outpu
     userAccessToken,
     presentation,
     timeoutMs: flags.timeout !== undefined ? checkTimeoutMs(flags.timeout) : 30_000,
+    onExchange: options.onExchange,
   });
-  return { client, secrets: [clientSecret, userAccessToken].filter((s): s is string => Boolean(s)) };
+  return {
+    client,
+    secrets: [clientSecret, userAccessToken].filter((s): s is string => Boolean(s)),
+    presentation,
+    authUrl: auth.url,
+    userAccessToken: userAccessToken !== undefined,
+  };
 }

@@ -7,6 +7,7 @@ import { isMainThread } from 'node:worker_threads';
 import { HealthDataError, redact } from '../core/errors';
 import { CONNECTION_OPTIONS, connect } from './connection';
 import { Output, makeOutput } from './output';
+import { exchangeOptions } from './exchanges';
 import { getCommand, listCommand, resolveResource, tokenCommand } from './records';
 import { sandboxCommand } from './sandbox';
 import { validateCommand } from './validate';
@@ -21,6 +22,9 @@ Usage:
   health-data get <heart-rate|activity|body-fat> [<id>|<YYYY-MM-DD>]
                                                      one record; \`get body-fat\` alone is the latest reading
   health-data list <resource> [--from D] [--to D] [--source S] [--limit N] [--all]
+                                                     get, list: --verbose prints each request and reply
+                                                     (status, headers, timing, attempts; no token) to stderr;
+                                                     --curl prints the request as a cURL command, sends nothing
   health-data validate <file...> [--kind K] [--jobs N]
                                                      exit 1 when any record has an error (- reads stdin);
                                                      an array, a wrapped list or NDJSON, of any size;
@@ -60,12 +64,16 @@ export interface CliIo {
 
 const COMMON = { json: { type: 'boolean' }, 'no-color': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
+/** get and list: show the exchanges (`--verbose`), or print the request as cURL instead (`--curl`). */
+const EXCHANGE_OPTIONS = { verbose: { type: 'boolean' }, curl: { type: 'boolean' } } as const;
+
 const COMMANDS = {
   token: { ...COMMON, ...CONNECTION_OPTIONS, show: { type: 'boolean' } },
-  get: { ...COMMON, ...CONNECTION_OPTIONS },
+  get: { ...COMMON, ...CONNECTION_OPTIONS, ...EXCHANGE_OPTIONS },
   list: {
     ...COMMON,
     ...CONNECTION_OPTIONS,
+    ...EXCHANGE_OPTIONS,
     from: { type: 'string' },
     to: { type: 'string' },
     source: { type: 'string' },
@@ -131,14 +139,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'get': {
         tooMany(2);
         const def = resolveResource(positionals[0]);
-        const conn = connect(values, io.env, o);
+        const conn = connect(values, io.env, o, exchangeOptions(values, o));
         secrets = conn.secrets;
         return await getCommand(conn, o, def, positionals[1], values);
       }
       case 'list': {
         tooMany(1);
         const def = resolveResource(positionals[0]);
-        const conn = connect(values, io.env, o);
+        const conn = connect(values, io.env, o, exchangeOptions(values, o));
         secrets = conn.secrets;
         return await listCommand(conn, o, def, values);
       }

@@ -7,6 +7,7 @@ import { headlineOf, recordTitle, shortId, textField } from '../core/views';
 import { ResourceDefinition, ResourceKind, findResource, RESOURCES } from '../core/resources';
 import { Finding, validate } from '../core/validation';
 import type { Connection } from './connection';
+import { printCurl } from './exchanges';
 import { Output, countFindings, mark, paint, printable, table } from './output';
 
 export function resolveResource(name: string | undefined): ResourceDefinition {
@@ -48,13 +49,14 @@ export async function getCommand(
   o: Output,
   def: ResourceDefinition,
   target: string | undefined,
-  flags: { json?: boolean },
+  flags: { json?: boolean; curl?: boolean },
 ): Promise<number> {
   let record: unknown;
   if (target === undefined) {
     if (!def.latestPath) {
       throw new HealthDataError('usage', `get ${def.cliName} needs an id${def.byDate ? ' or a date (YYYY-MM-DD)' : ''}.`);
     }
+    if (flags.curl) return printCurl(conn, o, conn.client.recordUrl(def.kind));
     record = await conn.client.getLatest(def.kind);
   } else {
     if (!target.trim()) throw new HealthDataError('usage', 'The id or date is empty.');
@@ -64,6 +66,7 @@ export async function getCommand(
     if (/^\d{4}-\d{2}-\d{2}$/.test(target) && def.byDate && !isCalendarDate(target)) {
       throw new HealthDataError('usage', `${target} is not a real calendar date.`);
     }
+    if (flags.curl) return printCurl(conn, o, conn.client.recordUrl(def.kind, target));
     record = await conn.client.getRecord(def.kind, target);
   }
   const records = Array.isArray(record) ? record : [record];
@@ -134,6 +137,7 @@ export interface ListFlags {
   limit?: string;
   all?: boolean;
   json?: boolean;
+  curl?: boolean;
 }
 
 /** The date-range rule's problem in the CLI's words, naming its flags. */
@@ -163,13 +167,12 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
   }
   if (flags.source !== undefined && !flags.source.trim()) throw new HealthDataError('usage', '--source is empty.');
 
-  const result = await conn.client.list(def.kind, {
-    startDate: flags.from,
-    endDate: flags.to,
-    source: flags.source?.trim(),
-    limit,
-    all: Boolean(flags.all),
-  });
+  const query = { startDate: flags.from, endDate: flags.to, source: flags.source?.trim(), limit, all: Boolean(flags.all) };
+  if (flags.curl) {
+    if (flags.all) o.out('# The first page; the next pages follow the Link header (rel="next") or offset=… .');
+    return printCurl(conn, o, conn.client.listUrl(def.kind, query));
+  }
+  const result = await conn.client.list(def.kind, query);
   const validations = result.records.map((r) => validate(r, def.kind));
   const invalid = validations.filter((v) => !v.valid).length;
   if (flags.json) {

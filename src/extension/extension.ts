@@ -3,6 +3,8 @@
 
 import * as vscode from 'vscode';
 import { registerAccountCommands } from './account/commands';
+import { registerCompare } from './compare/commands';
+import { registerCopyAsCode } from './copyAsCode/commands';
 import { Credentials } from './account/credentials';
 import { registerPayloadValidation } from './payloadValidation';
 import { RecordViews } from './recordView/recordViews';
@@ -54,6 +56,8 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...registerTreeCommands(tree, recordViews),
     ...registerRequestCommands(session, tree, recordViews),
     ...registerPayloadValidation(log),
+    ...registerCopyAsCode(session),
+    ...registerCompare(session),
     recordViews,
     ...recordViews.register(),
   );

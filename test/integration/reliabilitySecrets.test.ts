@@ -9,7 +9,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { decodeJwtClaims } from '../../src/core/service';
+import { comparableExchanges } from '../../src/core/exchanges';
+import { Exchange, decodeJwtClaims } from '../../src/core/service';
 import { RESOURCES, ResourceKind } from '../../src/core/resources';
 import { DEFAULT_ENVIRONMENT } from '../../src/extension/account/environments';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
@@ -68,7 +69,7 @@ function captureWindow(): () => void {
 }
 
 describe('reliability: no secret or token in any sink', function () {
-  this.timeout(180_000);
+  this.timeout(300_000);
   let api: HealthDataExtensionApi;
   let service: Sandbox;
   let restoreWindow: () => void;
@@ -80,6 +81,47 @@ describe('reliability: no secret or token in any sink', function () {
     rememberToken();
     note(`result of ${command}`, command === 'healthData.copyToken' ? undefined : result);
     return result;
+  };
+
+  /**
+   * Copy as Code of the session's exchanges, one of each kind (token or data, endpoint, status,
+   * attempts, token in the query), in every language, the clipboard noted each time; and all
+   * the exchanges kept, as they are.
+   */
+  const copyEveryExchange = async () => {
+    const exchanges = api.session.recentExchanges();
+    assert.ok(exchanges.length > 0, 'no exchange was kept');
+    note('the session\'s exchanges', exchanges);
+    const kinds = new Map<string, (typeof exchanges)[number]>();
+    for (const e of exchanges) {
+      const kind = [e.purpose, e.endpoint, e.status, e.attempts.length > 1, e.url.includes('access_token'), e.error?.kind].join('|');
+      if (!kinds.has(kind)) kinds.set(kind, e);
+    }
+    for (const exchange of [...kinds.values()].slice(0, 20)) {
+      for (const language of ['curl', 'fetch', 'python']) {
+        await run('healthData.copyAsCode', { exchangeId: exchange.id }, { language, includeLiveToken: false });
+        note(`clipboard after Copy as Code (${language})`, await vscode.env.clipboard.readText());
+      }
+    }
+  };
+  /** Compare on pairs of replies of the same endpoint (and one pair that is not), their diff documents noted. */
+  const compareEveryPair = async () => {
+    const exchanges = api.session.recentExchanges().filter((e) => e.purpose === 'data' && e.responseBody !== undefined);
+    const pairs: Array<[Exchange, Exchange]> = [];
+    for (const [i, left] of exchanges.entries()) {
+      const right = exchanges.slice(i + 1).find((e) => comparableExchanges(left, e));
+      if (right && pairs.length < 6) pairs.push([left, right]);
+    }
+    const other = exchanges.find((e) => !comparableExchanges(exchanges[0], e));
+    if (other) pairs.push([exchanges[0], other]);
+    let compared = 0;
+    for (const [left, right] of pairs) {
+      const result = (await run('healthData.compareExchanges', left, right)) as { left: vscode.Uri; right: vscode.Uri } | undefined;
+      if (!result) continue;
+      compared++;
+      for (const uri of [result.left, result.right]) note(`compare document ${uri.toString()}`, (await vscode.workspace.openTextDocument(uri)).getText());
+    }
+    assert.ok(compared > 0, 'nothing was compared');
   };
 
   before(async () => {
@@ -158,6 +200,8 @@ describe('reliability: no secret or token in any sink', function () {
         await run('healthData.selectEnvironment', { environment: DEFAULT_ENVIRONMENT });
       },
       'healthData.clearCredentials': () => run('healthData.clearCredentials', { environment: DEFAULT_ENVIRONMENT, confirm: false }),
+      'healthData.copyAsCode': () => copyEveryExchange(),
+      'healthData.compareExchanges': () => compareEveryPair(),
     };
     const contributed = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.commands as Array<{ command: string }>).map((c) => c.command);
     assert.deepEqual(contributed.filter((c) => !plan[c]), [], 'commands this sweep does not run');
@@ -188,6 +232,9 @@ describe('reliability: no secret or token in any sink', function () {
     for (const fault of slow) await meet(fault, false);
     await config.update('token.presentation', 'query', vscode.ConfigurationTarget.Global);
     for (const fault of [...quick.slice(0, 7), slow[5]]) await meet(fault, true);
+    // Every exchange so far (faults, retries, the token in the query) copied as code and compared.
+    await copyEveryExchange();
+    await compareEveryPair();
     await config.update('token.presentation', undefined, vscode.ConfigurationTarget.Global);
     for (const fault of ['no-expires-in', 'non-jwt-token', '500', 'html', 'latency', 'reset'] as const) {
       service.addFault({ fault, path: '/v1/admin/token', ...(fault === 'latency' ? { latencyMs: 60_000 } : {}) });

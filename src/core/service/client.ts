@@ -6,6 +6,7 @@ import { HealthDataError } from '../errors';
 import type { Exchange } from './exchange';
 import { HttpReply, HttpTransport, RequestLogEntry } from './transport';
 import { ListResult, readList } from './paging';
+import { withPage } from './listPages';
 import { DATE_SEGMENT, ResourceKind, resource } from '../resources';
 import { ListQuery, encodeIdSegment, listParams, withParam } from './requestTargets';
 import { ClientToken, ClientTokenSource } from './clientToken';
@@ -134,7 +135,24 @@ export class HealthDataClient {
    * a real date), anything else an id, percent-encoded so that it stays one path segment.
    */
   async getRecord(kind: ResourceKind, idOrDate: string, opts?: CallOptions): Promise<unknown> {
+    return (await this.authorizedGet(this.recordUrl(kind, idOrDate), opts?.signal)).body;
+  }
+
+  /** The latest record, for resources with such an endpoint (body fat). */
+  async getLatest(kind: ResourceKind, opts?: CallOptions): Promise<unknown> {
+    return (await this.authorizedGet(this.recordUrl(kind), opts?.signal)).body;
+  }
+
+  /**
+   * The URL getRecord (with `idOrDate`) or getLatest (without) sends, checked the same way and
+   * without the token: what `--curl` prints instead of sending.
+   */
+  recordUrl(kind: ResourceKind, idOrDate?: string): string {
     const def = resource(kind);
+    if (idOrDate === undefined) {
+      if (!def.latestPath) throw usage(`${def.label} have no "latest" endpoint; ask by id${def.byDate ? ' or date' : ''} instead.`);
+      return this.dataUrl(def.latestPath);
+    }
     const key = typeof idOrDate === 'string' ? idOrDate.trim() : '';
     if (key === '') throw usage(`${def.singular}: the id${def.byDate ? ' or date' : ''} is empty.`);
     let segment: string;
@@ -144,28 +162,20 @@ export class HealthDataClient {
     } else {
       segment = encodeIdSegment(key);
     }
-    return (await this.authorizedGet(this.dataUrl(`${def.itemPath}/${segment}`), opts?.signal)).body;
+    return this.dataUrl(`${def.itemPath}/${segment}`);
   }
 
-  /** The latest record, for resources with such an endpoint (body fat). */
-  async getLatest(kind: ResourceKind, opts?: CallOptions): Promise<unknown> {
-    const def = resource(kind);
-    if (!def.latestPath) throw usage(`${def.label} have no "latest" endpoint; ask by id${def.byDate ? ' or date' : ''} instead.`);
-    return (await this.authorizedGet(this.dataUrl(def.latestPath), opts?.signal)).body;
+  /** The URL of the first page `list` sends for this query, without the token (for `--curl`). */
+  listUrl(kind: ResourceKind, query: ListQuery = {}): string {
+    const plan = this.listPlan(kind, query);
+    return withPage(plan.url, plan.limit, plan.offsetGiven ? plan.offset : undefined);
   }
 
   /** A list, every page of it unless `all: false`; see paging.ts for how pages are found. */
   async list(kind: ResourceKind, query: ListQuery = {}, opts: ListCallOptions = {}): Promise<ListResult> {
-    const def = resource(kind);
-    const params = listParams(query);
-    const limit = query.limit === undefined ? this.pageSize : whole('limit', query.limit, 1, MAX_PAGE_SIZE);
-    const offset = query.offset === undefined ? 0 : whole('offset', query.offset, 0, Number.MAX_SAFE_INTEGER);
-    const search = params.toString();
+    const plan = this.listPlan(kind, query);
     const result = await readList((url, signal) => this.authorizedGet(url, signal), {
-      url: this.dataUrl(def.listPath) + (search ? `?${search}` : ''),
-      limit,
-      offset,
-      offsetGiven: query.offset !== undefined,
+      ...plan,
       all: query.all ?? true,
       concurrency: this.concurrency,
       maxPages: this.maxPages,
@@ -175,6 +185,18 @@ export class HealthDataClient {
     });
     if (result.stopReason) result.stopReason = this.http.redact(result.stopReason);
     return result;
+  }
+
+  /** A list's URL with its checked filters, and its first page's limit and offset. */
+  private listPlan(kind: ResourceKind, query: ListQuery): { url: string; limit: number; offset: number; offsetGiven: boolean } {
+    const def = resource(kind);
+    const search = listParams(query).toString();
+    return {
+      url: this.dataUrl(def.listPath) + (search ? `?${search}` : ''),
+      limit: query.limit === undefined ? this.pageSize : whole('limit', query.limit, 1, MAX_PAGE_SIZE),
+      offset: query.offset === undefined ? 0 : whole('offset', query.offset, 0, Number.MAX_SAFE_INTEGER),
+      offsetGiven: query.offset !== undefined,
+    };
   }
 
   /** Aborts every request in flight; later calls fail as cancelled. */

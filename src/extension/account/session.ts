@@ -3,7 +3,7 @@
 // (answers from an older generation are dropped), and the request log.
 
 import * as vscode from 'vscode';
-import { ClientToken, HealthDataClient, RequestLogEntry } from '../../core/service';
+import { ClientToken, Exchange, HealthDataClient, RequestLogEntry } from '../../core/service';
 import { HealthDataError, redact } from '../../core/errors';
 import { Credentials } from './credentials';
 import { Environment, checkEnvironment, pickActive, readEnvironments, readRequestSettings, setActiveEnvironment } from './environments';
@@ -15,11 +15,16 @@ export interface ActiveConnection {
   readonly generation: number;
 }
 
+/** How many of the session's latest exchanges stay in memory for Copy as Code and Compare. */
+const RECENT_EXCHANGES = 100;
+
 export class Session implements vscode.Disposable {
   private sandboxEnvironment: Environment | undefined;
   private current: ActiveConnection | undefined;
   private gen = 0;
   private readonly warned = new Set<string>();
+  /** Newest first, each with the environment it was sent to. */
+  private readonly recent: { exchange: Exchange; environment: Environment }[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   private readonly tokenEmitter = new vscode.EventEmitter<ClientToken | undefined>();
@@ -135,10 +140,26 @@ export class Session implements vscode.Disposable {
       timeoutMs: settings.timeoutMs,
       pageSize: settings.pageSize,
       onRequest: (entry) => this.logRequest(entry, [...secretsSeen]),
+      onExchange: (exchange) => this.keepExchange(exchange, env),
     });
     const connection: ActiveConnection = { client, environment: env, generation };
     this.current = connection;
     return connection;
+  }
+
+  /** The session's latest exchanges (credentials already redacted), newest first. */
+  recentExchanges(): readonly Exchange[] {
+    return this.recent.map((kept) => kept.exchange);
+  }
+
+  /** The environment an exchange of this session was sent to. */
+  environmentOf(exchangeId: string): Environment | undefined {
+    return this.recent.find((kept) => kept.exchange.id === exchangeId)?.environment;
+  }
+
+  private keepExchange(exchange: Exchange, environment: Environment): void {
+    this.recent.unshift({ exchange, environment });
+    if (this.recent.length > RECENT_EXCHANGES) this.recent.length = RECENT_EXCHANGES;
   }
 
   private logRequest(entry: RequestLogEntry, secrets: string[]): void {
