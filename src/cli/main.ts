@@ -3,6 +3,7 @@
 // stack trace, never a secret.
 
 import { parseArgs } from 'node:util';
+import { isMainThread } from 'node:worker_threads';
 import { HealthDataError, redact } from '../core/errors';
 import { CONNECTION_OPTIONS, connect } from './connection';
 import { Output, makeOutput } from './output';
@@ -23,8 +24,9 @@ Usage:
                                                      get, list: --verbose prints each request and reply
                                                      (status, headers, timing, attempts; no token) to stderr;
                                                      --curl prints the request as a cURL command, sends nothing
-  health-data validate <file...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS]
-                                                     exit 1 when any record has an error (- reads stdin)
+  health-data validate <file...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS] [--jobs N]
+                                                     exit 1 when any record has an error (- reads stdin);
+                                                     an array, a wrapped list or NDJSON, of any size
   health-data schemas [--out DIR]                    the records' JSON Schemas (2020-12); without --out, one JSON object
   health-data types [--out FILE]                     TypeScript declarations of the records, made from the schemas
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
@@ -48,6 +50,8 @@ Output:
   --out FILE          validate: write the report to FILE and print only the closing line
   --fail-on KINDS     validate: kinds of finding that fail the run besides errors: warning, zero,
                       deprecated, unknown (comma-separated or repeated; errors always fail)
+  --jobs N            validate: worker threads for files of 16 MB and more and NDJSON (default: the
+                      number of cores); smaller files are validated whole, as the editor does
   --no-color          no colour (also NO_COLOR=1); colour is used only on a terminal
 
 Faults for the sandbox (--fault, repeatable): latency, 429, 500, 502, 503, html, malformed-json,
@@ -83,7 +87,7 @@ const COMMANDS = {
     limit: { type: 'string' },
     all: { type: 'boolean' },
   },
-  validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true } },
+  validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true }, jobs: { type: 'string' } },
   schemas: { ...COMMON, out: { type: 'string' } },
   types: { ...COMMON, out: { type: 'string' } },
   sandbox: {
@@ -177,7 +181,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   return 2;
 }
 
-if (require.main === module) {
+// Not in a worker thread: dist/cli.js is also the script of `validate`'s workers.
+if (require.main === module && isMainThread) {
   // `health-data validate … | head`: a reader that stops early is no failure of ours.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
