@@ -50,7 +50,7 @@ Output:
   --out FILE          validate: write the report to FILE and print only the closing line
   --fail-on KINDS     validate: kinds of finding that fail the run besides errors: warning, zero,
                       deprecated, unknown (comma-separated or repeated; errors always fail)
-  --jobs N            validate: worker threads for files of 16 MB and more and NDJSON (default: the
+  --jobs N            validate: worker threads for files over 16 MB and NDJSON (default: the
                       number of cores); smaller files are validated whole, as the editor does
   --no-color          no colour (also NO_COLOR=1); colour is used only on a terminal
 
