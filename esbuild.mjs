@@ -1,7 +1,8 @@
 // Bundles the extension, the CLI, the webview script and the benchmarks. `--production`
 // minifies and drops source maps; `--watch` rebuilds and prints lines a problem matcher reads.
 import * as esbuild from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { writeValidators } from './scripts/validators.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
@@ -87,6 +88,13 @@ const targets = [
     target: 'es2022',
   },
   {
+    entryPoints: ['src/webview/exchange/main.ts'],
+    outfile: 'dist/exchangeView.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+  {
     entryPoints: ['bench/index.ts'],
     outfile: 'dist/bench.js',
     platform: 'node',
@@ -100,6 +108,22 @@ const targets = [
 
 // The validators are generated from the schemas before anything is bundled (scripts/validators.mjs).
 writeValidators();
+
+/**
+ * dist/payload.editor.schema.json, the schema contributed to VS Code's JSON support (see
+ * src/core/validation/editorSchema.ts): made from the schemas at every build, never edited.
+ */
+async function writeEditorSchema() {
+  const built = await esbuild.build({
+    ...common, entryPoints: ['src/core/validation/editorSchema.ts'], write: false, platform: 'node', format: 'cjs', target: 'node20', sourcemap: false,
+    plugins: [lazyValidatorsPlugin],
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', built.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+  mkdirSync('dist', { recursive: true });
+  writeFileSync('dist/payload.editor.schema.json', `${JSON.stringify(module.exports.editorPayloadSchema(), null, 2)}\n`);
+}
+await writeEditorSchema();
 
 if (watch) {
   const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...common, ...t })));

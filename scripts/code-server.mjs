@@ -102,7 +102,10 @@ export function packageVsix(outPath, o = {}) {
 const liveGroups = new Map();
 /** Directories to remove on exit (private temp dirs of servers). */
 const liveDirs = new Set();
+/** What runs besides the process groups (Chromium, a sandbox), for the Ctrl-C message. */
+const liveOthers = new Map();
 let handlersInstalled = false;
+let nextOther = 0;
 
 function killGroup(pgid, signal) {
   try {
@@ -132,10 +135,51 @@ function installExitHandlers() {
   const signals = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
   for (const [sig, code] of Object.entries(signals)) {
     process.on(sig, () => {
-      process.stderr.write(`\n${sig} received: stopping code-server and Chromium\n`);
+      process.stderr.write(`\n${sig} received: ${stoppingWhat()}\n`);
       process.exit(code);
     });
   }
+}
+
+/** "stopping code-server and the sandbox": only what was started and still runs. */
+function stoppingWhat() {
+  const names = [...new Set([...liveGroups.values(), ...liveOthers.values()])];
+  if (names.length === 0) return liveDirs.size ? 'removing temporary folders' : 'stopping';
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return `stopping ${list}`;
+}
+
+/**
+ * Names something that runs until the returned function is called and that our exit stops by
+ * other means (playwright's own handler stops Chromium; a child process dies with us), so the
+ * Ctrl-C message says what it stops. Installs the exit handlers.
+ */
+export function noteRunning(what) {
+  installExitHandlers();
+  const key = nextOther++;
+  liveOthers.set(key, what);
+  return () => liveOthers.delete(key);
+}
+
+/** Removes `dir` (whatever names it holds) when this process ends, however it ends but SIGKILL. */
+export function removeOnExit(dir) {
+  installExitHandlers();
+  liveDirs.add(dir);
+  return () => {
+    rmSync(dir, { recursive: true, force: true });
+    liveDirs.delete(dir);
+  };
+}
+
+/**
+ * A private temporary folder for everything this process and its children write to the system's
+ * temporary folder (`TMPDIR`, which os.tmpdir() reads): set it in their environment, and the whole
+ * lot goes when this process ends. Returns the folder.
+ */
+export function privateTmpdir(prefix) {
+  const dir = makeOwnedTempDir(prefix);
+  removeOnExit(dir);
+  return dir;
 }
 
 /** Registers a process group that must die with us (used for code-server; exported for callers). */
@@ -445,7 +489,9 @@ export async function launchChromium({ headless = !/^(0|false|no)$/i.test(proces
   // playwright-core starts Chromium in a process group of its own and kills that group on our
   // 'exit' and on SIGINT/SIGTERM/SIGHUP, so no extra bookkeeping is needed for the process.
   const browser = await chromium.launch({ executablePath: chromiumPath, headless, args: CHROMIUM_ARGS, env, timeout: 60_000 });
+  const gone = noteRunning('Chromium');
   browser.on('disconnected', () => {
+    gone();
     rmSync(home, { recursive: true, force: true });
     liveDirs.delete(home);
   });

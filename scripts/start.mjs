@@ -5,12 +5,44 @@
 // the URL to open. Ctrl-C stops everything.
 //   HDE_START_PORT     port of the workbench (default 8080; 0 for a free one)
 //   HDE_SANDBOX_PORT   port of the sandbox (default 8787; 0 for a free one)
+// Everything it writes to temporary folders (its profile, code-server's session) goes when it ends.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { ensureCodeServer, installExtension, makeOwnedTempDir, packageVsix, repoRoot, startCodeServer, workbenchUrl } from './code-server.mjs';
+import { ensureCodeServer, installExtension, makeOwnedTempDir, noteRunning, packageVsix, removeOnExit, repoRoot, startCodeServer, workbenchUrl } from './code-server.mjs';
 
 const say = (msg) => console.log(`start: ${msg}`);
+const fail = (msg) => {
+  console.error(`start: ${msg}`);
+  process.exit(1);
+};
+
+// The two ports, each from its environment variable; checked before the minute of packaging, so a
+// port in use is said at once, with the variable that moves it.
+const PORTS = [
+  { variable: 'HDE_SANDBOX_PORT', what: 'the sandbox', fallback: 8787 },
+  { variable: 'HDE_START_PORT', what: 'VS Code (code-server)', fallback: 8080 },
+];
+const portAdvice = ({ variable }) => `set ${variable} to another port, or to 0 for a free one (for example \`${variable}=0 npm start\`)`;
+for (const p of PORTS) {
+  const text = (process.env[p.variable] ?? '').trim();
+  p.port = text === '' ? p.fallback : Number(text);
+  if ((text !== '' && !/^\d+$/.test(text)) || p.port > 65_535) {
+    fail(`${p.variable}="${String(text).slice(0, 20)}" is not a port: use a whole number from 0 to 65535 (0: a free one).`);
+  }
+}
+const [sandboxPortSpec, workbenchPortSpec] = PORTS;
+for (const p of PORTS) {
+  if (p.port === 0) continue;
+  const problem = await new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err) => resolve(err.code));
+    probe.listen(p.port, '127.0.0.1', () => probe.close(() => resolve(undefined)));
+  });
+  if (problem === 'EADDRINUSE') fail(`port ${p.port} for ${p.what} is in use: ${portAdvice(p)}.`);
+  if (problem) fail(`cannot listen on 127.0.0.1:${p.port} for ${p.what} (${problem}): ${portAdvice(p)}.`);
+}
 
 say('building and packaging the extension');
 const vsix = join(repoRoot, 'health-data-explorer.vsix');
@@ -25,23 +57,32 @@ ensureCodeServer();
 
 // The sandbox in a child process of its own: the CLI's `sandbox` command, so what runs here is
 // exactly what `health-data sandbox` runs.
-const sandboxPort = process.env.HDE_SANDBOX_PORT ?? '8787';
-const sandbox = spawn(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'sandbox', '--port', sandboxPort], {
+const sandbox = spawn(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'sandbox', '--port', String(sandboxPortSpec.port)], {
   cwd: repoRoot,
-  stdio: ['ignore', 'pipe', 'inherit'],
+  stdio: ['ignore', 'pipe', 'pipe'],
 });
+const sandboxGone = noteRunning('the sandbox');
 const sandboxUrl = await new Promise((resolve, reject) => {
   let out = '';
+  let err = '';
   sandbox.stdout.on('data', (d) => {
     out += d;
     const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
     if (m && out.includes('Ctrl-C')) resolve(m[1]);
   });
-  sandbox.on('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it was ready:\n${out}`)));
-}).catch((err) => {
-  console.error(`start: ${err.message}`);
-  process.exit(1);
-});
+  // What it says on stderr is passed on as it comes, and kept for the message should it exit.
+  sandbox.stderr.on('data', (d) => {
+    err += d;
+    process.stderr.write(d);
+  });
+  sandbox.on('exit', (code) => {
+    sandboxGone();
+    // The CLI's own advice (--port) is for `health-data sandbox`; here the variable moves it.
+    const said = (err.trim() || out.trim() || '(it printed nothing)').replace(/\n?Run `health-data --help` for usage\.$/, '');
+    const inUse = /in use|EADDRINUSE/.test(said) ? `\nport ${sandboxPortSpec.port} is in use: ${portAdvice(sandboxPortSpec)}.` : '';
+    reject(new Error(`the sandbox exited (${code}) before it was ready: ${said}${inUse}`));
+  });
+}).catch((err) => fail(err.message));
 const stopSandbox = () => {
   if (sandbox.exitCode === null) sandbox.kill('SIGINT');
 };
@@ -50,6 +91,7 @@ process.on('exit', stopSandbox);
 // A profile of its own that points the extension at the sandbox: the sandbox's credentials are
 // documented defaults, handed over through healthData.sandbox.url, never written into settings.
 const home = makeOwnedTempDir('hde-start-');
+removeOnExit(home);
 const userDataDir = join(home, 'user-data');
 const extensionsDir = join(home, 'extensions');
 mkdirSync(join(userDataDir, 'User'), { recursive: true });
@@ -74,8 +116,10 @@ cpSync(join(repoRoot, 'examples'), workspace, { recursive: true });
 say(`installing ${vsix}`);
 installExtension(vsix, extensionsDir);
 
-const port = Number(process.env.HDE_START_PORT ?? 8080);
-const server = await startCodeServer({ port: port || undefined, userDataDir, extensionsDir, folder: workspace });
+const server = await startCodeServer({ port: workbenchPortSpec.port || undefined, userDataDir, extensionsDir, folder: workspace }).catch((err) => {
+  const inUse = /EADDRINUSE/.test(err.message) ? `\nport ${workbenchPortSpec.port} is in use: ${portAdvice(workbenchPortSpec)}.` : '';
+  fail(`${err.message}${inUse}`);
+});
 const url = workbenchUrl(server, { folder: workspace });
 
 console.log(`

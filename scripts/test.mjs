@@ -7,7 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { privateTmpdir } from './code-server.mjs';
+
 const root = new URL('..', import.meta.url).pathname;
+// Every phase and every test writes its temporary files under one private folder (TMPDIR), which
+// goes when this run ends, whatever the tests left in it and whatever their names.
+const tmp = privateTmpdir('hde-test-');
+process.env.TMPDIR = tmp;
 const unitOnly = process.argv.includes('--unit');
 const totals = { passed: 0, failed: 0, pending: 0 };
 

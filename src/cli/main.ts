@@ -18,15 +18,17 @@ export const USAGE = `health-data: the health-data service from the command line
 
 Usage:
   health-data token [--show]                         mint a client token; print expiry and claims
-  health-data get <heart-rate|activity|body-fat> [<id>|<YYYY-MM-DD>]
-                                                     one record; \`get body-fat\` alone is the latest reading
+  health-data get <heart-rate|activity|body-fat> [<id>|<YYYY-MM-DD>] [--all]
+                                                     one record; \`get body-fat\` alone is the latest reading;
+                                                     by date, says how many share the date (--all prints each)
   health-data list <resource> [--from D] [--to D] [--source S] [--limit N] [--all]
                                                      get, list: --verbose prints each request and reply
                                                      (status, headers, timing, attempts; no token) to stderr;
                                                      --curl prints the request as a cURL command, sends nothing
-  health-data validate <file...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS] [--jobs N]
+  health-data validate <file...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS] [--all-findings] [--jobs N]
                                                      exit 1 when any record has an error (- reads stdin);
-                                                     an array, a wrapped list or NDJSON, of any size
+                                                     an array, a wrapped list or NDJSON, of any size;
+                                                     in text, repeated findings grouped unless --all-findings
   health-data schemas [--out DIR]                    the records' JSON Schemas (2020-12); without --out, one JSON object
   health-data types [--out FILE]                     TypeScript declarations of the records, made from the schemas
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
@@ -56,7 +58,7 @@ Output:
 
 Faults for the sandbox (--fault, repeatable): latency, 429, 500, 502, 503, html, malformed-json,
   truncated, slow-body, reset, expired-token, revoked-token, status-in-body, no-expires-in,
-  non-jwt-token, repeat-page, link-loop; with parameters: 429:retry-after=2, latency:ms=3000,
+  non-jwt-token, repeat-page, link-loop, oldest-first; with parameters: 429:retry-after=2, latency:ms=3000,
   503:times=2:path=/activities
 
 Exit codes: 0 ok, 1 a request failed or a record is invalid, 2 usage error.`;
@@ -76,7 +78,7 @@ const EXCHANGE_OPTIONS = { verbose: { type: 'boolean' }, curl: { type: 'boolean'
 
 const COMMANDS = {
   token: { ...COMMON, ...CONNECTION_OPTIONS, show: { type: 'boolean' } },
-  get: { ...COMMON, ...CONNECTION_OPTIONS, ...EXCHANGE_OPTIONS },
+  get: { ...COMMON, ...CONNECTION_OPTIONS, ...EXCHANGE_OPTIONS, all: { type: 'boolean' } },
   list: {
     ...COMMON,
     ...CONNECTION_OPTIONS,
@@ -87,7 +89,7 @@ const COMMANDS = {
     limit: { type: 'string' },
     all: { type: 'boolean' },
   },
-  validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true }, jobs: { type: 'string' } },
+  validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true }, 'all-findings': { type: 'boolean' }, jobs: { type: 'string' } },
   schemas: { ...COMMON, out: { type: 'string' } },
   types: { ...COMMON, out: { type: 'string' } },
   sandbox: {

@@ -3,7 +3,7 @@
 
 import { DateRangeProblem, dateRangeProblem, isCalendarDate, localDateOf } from '../core/dates';
 import { HealthDataError } from '../core/errors';
-import { headlineOf, recordTitle, shortId, textField } from '../core/views';
+import { headlineOf, recordTitle, textField } from '../core/views';
 import { ResourceDefinition, ResourceKind, findResource, RESOURCES } from '../core/resources';
 import { Finding, validate } from '../core/validation';
 import type { Connection } from './connection';
@@ -49,9 +49,10 @@ export async function getCommand(
   o: Output,
   def: ResourceDefinition,
   target: string | undefined,
-  flags: { json?: boolean; curl?: boolean },
+  flags: { json?: boolean; all?: boolean; curl?: boolean },
 ): Promise<number> {
   let record: unknown;
+  let sameDate: unknown[] = [];
   if (target === undefined) {
     if (!def.latestPath) {
       throw new HealthDataError('usage', `get ${def.cliName} needs an id${def.byDate ? ' or a date (YYYY-MM-DD)' : ''}.`);
@@ -67,9 +68,25 @@ export async function getCommand(
       throw new HealthDataError('usage', `${target} is not a real calendar date.`);
     }
     if (flags.curl) return printCurl(conn, o, conn.client.recordUrl(def.kind, target));
-    record = await conn.client.getRecord(def.kind, target);
+    if (def.byDate && /^\d{4}-\d{2}-\d{2}$/.test(target)) {
+      // The by-date endpoint answers one record; the list of that day tells whether others share it.
+      const [one, listed] = await Promise.all([
+        conn.client.getRecord(def.kind, target),
+        conn.client.list(def.kind, { startDate: target, endDate: target, all: true }).then((r) => r.records, () => [] as unknown[]),
+      ]);
+      record = one;
+      const id = textField(one, 'id');
+      sameDate = [one, ...listed.filter((r) => id === undefined || textField(r, 'id') !== id)];
+    } else {
+      record = await conn.client.getRecord(def.kind, target);
+    }
   }
+  if (sameDate.length > 1 && flags.all) record = sameDate;
   const records = Array.isArray(record) ? record : [record];
+  const sharing = sameDate.length > 1
+    ? `${sameDate.length} ${def.label.toLowerCase()} are dated ${target} (sources: ${[...new Set(sameDate.map((r) => printable(textField(r, 'source') ?? '?', 30)))].join(', ')})`
+    : undefined;
+  if (sharing && !flags.all) o.err(`${sharing}; this is the one the service answers by date. Add --all to print every one.`);
   let invalid = false;
   if (flags.json) {
     o.out(JSON.stringify(record, null, 2));
@@ -81,6 +98,7 @@ export async function getCommand(
     if (!result.valid) invalid = true;
     printRecord(o, r, def.kind, result.findings);
   }
+  if (sharing && flags.all) o.out(`${sharing}; all ${sameDate.length} printed above.`);
   return invalid ? 1 : 0;
 }
 
@@ -129,6 +147,9 @@ function summaryOf(o: Output, findings: Finding[]): string {
 
 const decodePointerSegment = (s: string): string => s.replace(/~1/g, '/').replace(/~0/g, '~');
 const encodePointerSegment = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Ids longer than this are shortened in the table (ObjectIds have 24 characters). */
+const MAX_ID_WIDTH = 40;
 
 export interface ListFlags {
   from?: string;
@@ -179,6 +200,7 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
     o.out(JSON.stringify(result.records, null, 2));
     return invalid ? 1 : 0;
   }
+  let idsCut = 0;
   const rows = result.records.map((r, i) => {
     const findings = validations[i].findings;
     const zeros = findings.filter((f) => f.kind === 'zero' && f.path.split('/').length === 2).map((f) => f.path.slice(1));
@@ -191,9 +213,13 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
     if (findings.some((f) => f.kind === 'deprecated')) notes.push(`${mark(o, 'deprecated')} userId`);
     const unknown = findings.filter((f) => f.kind === 'unknown').length;
     if (unknown) notes.push(`${mark(o, 'unknown')} ${unknown}`);
+    // The whole id, so it can be pasted into `get`; one too long or unprintable is counted.
+    const id = textField(r, 'id');
+    const shownId = id === undefined ? '?' : printable(id, MAX_ID_WIDTH);
+    if (id !== undefined && shownId !== id) idsCut++;
     return [
       localDateOf(r, def.kind) ?? '?',
-      printable(shortId(textField(r, 'id')) ?? '?', 12),
+      shownId,
       printable(textField(r, 'source') ?? '?', 16),
       printable(headlineOf(r, def.kind) ?? '—', 30),
       notes.join(' '),
@@ -207,6 +233,10 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
   if (result.duplicatesDropped) parts.push(`${result.duplicatesDropped} duplicate${result.duplicatesDropped === 1 ? '' : 's'} dropped`);
   if (invalid) parts.push(paint(o, 'red', `${invalid} invalid`));
   o.out(parts.join(', '));
+  if (idsCut) {
+    const one = idsCut === 1;
+    o.out(paint(o, 'yellow', `${idsCut} ${one ? 'id is' : 'ids are'} too long or ${one ? 'holds' : 'hold'} characters a terminal cannot show, so ${one ? 'it is' : 'they are'} shortened above: add --json for the exact ids to pass to \`health-data get ${def.cliName} <id>\`.`));
+  }
   if (!result.complete) o.out(paint(o, 'yellow', flags.all ? 'The list is incomplete: paging stopped early.' : 'More records exist: add --all to fetch every page.'));
   return invalid ? 1 : 0;
 }

@@ -1,21 +1,49 @@
 // The CLI's text report: per file its records with their findings (marks that read without
 // colour), a file that could not be validated as one line, and a closing count. Fed record by
-// record like the other formats (src/core/reports).
+// record like the other formats (src/core/reports). By default repeated findings are grouped:
+// 56 readings that all send `userId` give one line with the count, not 56.
 
 import type { FileProblem, ReportFile, ReportRecord, ReportTally, ReportWriter } from '../core/reports';
 import { lineColumn, recordName } from '../core/reports';
-import { FINDING_KINDS } from '../core/validation';
+import { FINDING_KINDS, type FindingKind } from '../core/validation';
 import { type Output, countFindings, mark, paint, printable } from './output';
 
 type Paint = Pick<Output, 'color'>;
 
+/** The same finding (kind, field inside the record, message) on many records of a file. */
+interface FindingGroup {
+  readonly kind: FindingKind;
+  readonly path: string;
+  readonly message: string;
+  readonly places: string[];
+  records: number;
+}
+
+const MAX_PLACES = 5;
+const MAX_INVALID_LINES = 20;
+
+/** A finding's pointer inside its record: `/data/3/zones/1/min` of record #3 is `/zones/1/min`. */
+export function pointerInRecord(pointer: string, index: number | undefined): string {
+  if (index === undefined) return pointer;
+  const at = new RegExp(`^(?:/[^/]*)*?/${index}(?=/|$)`).exec(pointer);
+  return at ? pointer.slice(at[0].length) : pointer;
+}
+
 export class TextReportWriter implements ReportWriter {
   private file_: ReportFile | undefined;
   private headed = false;
+  /** In the grouped form: the file's records so far, the invalid ones' lines, the groups. */
+  private records = 0;
+  private invalidLines: string[] = [];
+  private invalid = 0;
+  private lastLine = '';
+  private groups = new Map<string, FindingGroup>();
 
   constructor(
     private readonly o: Paint,
     private readonly tally: ReportTally,
+    /** Every finding of every record, instead of each repeated finding once with its count. */
+    private readonly allFindings = true,
   ) {}
 
   start(): string {
@@ -25,6 +53,10 @@ export class TextReportWriter implements ReportWriter {
   file(file: ReportFile): string {
     this.file_ = file;
     this.headed = false;
+    this.records = 0;
+    this.invalid = 0;
+    this.invalidLines = [];
+    this.groups = new Map();
     return '';
   }
 
@@ -33,15 +65,17 @@ export class TextReportWriter implements ReportWriter {
   }
 
   record(record: ReportRecord): string {
+    if (!this.allFindings) {
+      this.gather(record);
+      return '';
+    }
     const o = this.o;
     let out = '';
     if (!this.headed) {
       this.headed = true;
       out += `${paint(o, 'bold', printable(this.file_?.name ?? 'payload', 120))}\n`;
     }
-    const status = record.valid ? paint(o, 'green', 'valid') : paint(o, 'red', 'invalid');
-    const counts = countFindings(record.findings);
-    out += `  ${printable(recordName(record), 80)}: ${status}${counts === 'clean' ? '' : ` (${counts})`}\n`;
+    out += `${this.recordLine(record)}\n`;
     for (const f of record.findings) {
       const where = lineColumn(f.range);
       out += `    ${mark(o, f.kind)} ${printable(f.pointer || '(record)', 50)}${where ? ` ${paint(o, 'dim', `(${where})`)}` : ''}  ${printable(f.message, 120)}\n`;
@@ -49,9 +83,60 @@ export class TextReportWriter implements ReportWriter {
     return out;
   }
 
+  private recordLine(record: ReportRecord): string {
+    const o = this.o;
+    const status = record.valid ? paint(o, 'green', 'valid') : paint(o, 'red', 'invalid');
+    const counts = countFindings(record.findings);
+    return `  ${printable(recordName(record), 80)}: ${status}${counts === 'clean' ? '' : ` (${counts})`}`;
+  }
+
+  /** The grouped form keeps counts and the first lines, never every record: any file size fits. */
+  private gather(record: ReportRecord): void {
+    this.records++;
+    if (this.records === 1) this.lastLine = this.recordLine(record);
+    if (!record.valid) {
+      this.invalid++;
+      if (this.invalidLines.length < MAX_INVALID_LINES) this.invalidLines.push(this.recordLine(record));
+    }
+    const place = record.index === undefined ? 'the record' : `#${record.index}`;
+    for (const f of record.findings) {
+      const path = pointerInRecord(f.pointer, record.index);
+      const key = `${f.kind}\u0000${path}\u0000${f.message}`;
+      let group = this.groups.get(key);
+      if (group === undefined) {
+        group = { kind: f.kind, path, message: f.message, places: [], records: 0 };
+        this.groups.set(key, group);
+      }
+      if (group.places.at(-1) === place) continue;
+      group.records++;
+      if (group.places.length <= MAX_PLACES) group.places.push(place);
+    }
+  }
+
   endFile(): string {
+    const out = this.allFindings || this.records === 0 ? '' : this.summary();
     this.file_ = undefined;
-    return '';
+    return out;
+  }
+
+  /** Each file's invalid records by name, then each distinct finding once with its count. */
+  private summary(): string {
+    const o = this.o;
+    const n = this.records;
+    const counts = this.invalid ? paint(o, 'red', `${this.invalid} invalid`) : paint(o, 'green', 'all valid');
+    const lines = [`${paint(o, 'bold', printable(this.file_?.name ?? 'payload', 120))}: ${n} record${n === 1 ? '' : 's'}, ${counts}`];
+    lines.push(...(n === 1 ? [this.lastLine] : this.invalidLines));
+    if (n > 1 && this.invalid > MAX_INVALID_LINES) lines.push(`  … and ${this.invalid - MAX_INVALID_LINES} more invalid records`);
+    const order = (g: FindingGroup): number => FINDING_KINDS.indexOf(g.kind);
+    const sorted = [...this.groups.values()].sort((a, b) => order(a) - order(b) || b.records - a.records);
+    for (const g of sorted) {
+      const k = g.records;
+      const shown = g.places.slice(0, MAX_PLACES).join(', ');
+      const where = k === n && n > 1 ? `all ${n} records` : k === 1 ? g.places[0] : `${k} records (${shown}${k > MAX_PLACES ? ', …' : ''})`;
+      lines.push(`    ${mark(o, g.kind)} ${printable(g.path || '(record)', 50)}  ${printable(g.message, 120)} — ${where}`);
+    }
+    if (this.groups.size > 0) lines.push(paint(o, 'dim', '  Repeated findings are grouped; --all-findings lists every finding of every record.'));
+    return `${lines.join('\n')}\n`;
   }
 
   end(): string {

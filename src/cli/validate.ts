@@ -53,6 +53,8 @@ export interface ValidateFlags {
   format?: string;
   out?: string;
   'fail-on'?: string[];
+  /** Every finding of every record in the text report, instead of repeated ones grouped. */
+  'all-findings'?: boolean;
   /** Worker threads for streamed files; default the number of cores. */
   jobs?: string;
 }
@@ -267,7 +269,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   // A report in a file has no colour: it is read later, elsewhere.
   const writer: ReportWriter =
     format === 'text'
-      ? new TextReportWriter(out ? { color: false } : o, tally)
+      ? new TextReportWriter(out ? { color: false } : o, tally, flags['all-findings'] === true)
       : createReportWriter(format, { baseFolder: cwd, failOn, toolVersion: VERSION });
   // Workers start on the first streamed batch: a run of small files starts none.
   const pool = new UnitPool(jobs, kind);

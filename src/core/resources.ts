@@ -27,8 +27,11 @@ export interface ResourceDefinition {
   readonly datingField: 'date' | 'timestamp';
   /** Fields the service sends as 0 when the source does not provide them. */
   readonly zeroDefaultFields: readonly string[];
-  /** The number a record is known by in a label, with its unit. */
-  readonly headline: { readonly field: string; readonly unit: string; readonly fallback?: readonly string[] };
+  /**
+   * The number a record is known by in a label, with its unit; `names` says which number it is
+   * where a record has several of the same unit ("resting 66 bpm", not "66 bpm" beside value 75).
+   */
+  readonly headline: { readonly field: string; readonly unit: string; readonly fallback?: readonly string[]; readonly names?: Readonly<Record<string, string>> };
   /** Fields whose presence identifies the kind of an untyped payload. */
   readonly signatureFields: readonly string[];
   /** Fields a tooltip shows, after id, source and humanId. */
@@ -63,7 +66,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
     schemaId: 'https://health-data-explorer.dev/schemas/heart-rate-summary.schema.json',
     datingField: 'date',
     zeroDefaultFields: [],
-    headline: { field: 'restingHR', unit: 'bpm', fallback: ['value', 'averageHR'] },
+    headline: { field: 'restingHR', unit: 'bpm', fallback: ['value', 'averageHR'], names: { restingHR: 'resting', value: 'value', averageHR: 'average' } },
     signatureFields: ['zones', 'restingHR', 'averageHR', 'maxHR', 'minHR'],
     keyFields: ['value', 'restingHR', 'averageHR', 'minHR', 'maxHR'],
     icon: 'pulse',

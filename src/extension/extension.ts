@@ -15,6 +15,7 @@ import { TokenStatusBar } from './account/statusBar';
 import { registerTreeCommands } from './tree/commands';
 import { RecordsTreeProvider } from './tree/recordsTreeProvider';
 import { registerValidationReport } from './validationReport';
+import { ExchangeHistory, ExchangeViews, HistoryTreeProvider, createHistory, registerWorkbench } from './workbench';
 
 export interface HealthDataExtensionApi {
   /** For the integration tests: the live session and the sandbox controller. */
@@ -23,6 +24,10 @@ export interface HealthDataExtensionApi {
   readonly tree: RecordsTreeProvider;
   /** The open record panels. */
   readonly recordViews: RecordViews;
+  /** The request history, its view and the open exchange panels. */
+  readonly history: ExchangeHistory;
+  readonly historyView: HistoryTreeProvider;
+  readonly exchangeViews: ExchangeViews;
   readonly statusBar: TokenStatusBar;
   /** The extension's mementos, which it never writes a secret to (the tests search them). */
   readonly globalState: vscode.Memento;
@@ -43,7 +48,9 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const sandbox = new SandboxController(session);
   sandboxController = sandbox;
   const tree = new RecordsTreeProvider(session, sandbox);
-  const recordViews = new RecordViews(context.extensionUri, session);
+  const history = createHistory(context.workspaceState, session);
+  const recordViews = new RecordViews(context.extensionUri, session, history);
+  const workbench = registerWorkbench(context.extensionUri, session, history, recordViews);
   const statusBar = new TokenStatusBar(session);
   const payloadValidator = new DocumentValidator(log);
   context.subscriptions.push(
@@ -63,10 +70,11 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...registerCompare(session),
     recordViews,
     ...recordViews.register(),
+    ...workbench.disposables,
   );
   const activationMs = performance.now() - started;
   log.debug(`activated in ${activationMs.toFixed(1)} ms`);
-  return { session, sandbox, tree, recordViews, statusBar, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
+  return { session, sandbox, tree, recordViews, history, historyView: workbench.historyView, exchangeViews: workbench.exchangeViews, statusBar, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

@@ -141,10 +141,12 @@ function makeHuman(seed: string, index: number): Human {
 // slow dictionary-mode objects, and ten years of data must generate in a blink.
 
 function stamps(day: Day, createdMs: number, updatedMs: number): Stamps {
+  // The id comes from the planned creation time, so a record keeps its id whenever the sandbox
+  // starts (a panel or a script can fetch it again after a restart).
+  const seconds = Math.floor(createdMs / 1000).toString(16).padStart(8, '0');
   // Today's records exist already, but none was created or updated after now.
   createdMs = Math.min(createdMs, day.nowMs);
   updatedMs = Math.min(Math.max(updatedMs, createdMs), day.nowMs);
-  const seconds = Math.floor(createdMs / 1000).toString(16).padStart(8, '0');
   return { id: seconds + day.rng.hex(16), createdAt: new Date(createdMs).toISOString(), updatedAt: new Date(updatedMs).toISOString() };
 }
 

@@ -4,7 +4,7 @@
 
 export type FaultName = 'latency' | '429' | '500' | '502' | '503' | 'html' | 'malformed-json'
   | 'truncated' | 'slow-body' | 'reset' | 'expired-token' | 'revoked-token' | 'status-in-body'
-  | 'no-expires-in' | 'non-jwt-token' | 'repeat-page' | 'link-loop';
+  | 'no-expires-in' | 'non-jwt-token' | 'repeat-page' | 'link-loop' | 'oldest-first';
 
 export interface FaultRule {
   fault: FaultName;
@@ -31,13 +31,14 @@ const SCOPE: Record<FaultName, 'any' | 'token' | 'data' | 'list'> = {
   'malformed-json': 'any', truncated: 'any', 'slow-body': 'any', reset: 'any',
   'expired-token': 'data', 'revoked-token': 'data', 'status-in-body': 'data',
   'no-expires-in': 'token', 'non-jwt-token': 'token',
-  'repeat-page': 'list', 'link-loop': 'list',
+  'repeat-page': 'list', 'link-loop': 'list', 'oldest-first': 'list',
 };
 
 // Written out rather than Object.keys(SCOPE): integer-like keys ('429') would come first.
 export const FAULT_NAMES: readonly FaultName[] = [
   'latency', '429', '500', '502', '503', 'html', 'malformed-json', 'truncated', 'slow-body', 'reset',
   'expired-token', 'revoked-token', 'status-in-body', 'no-expires-in', 'non-jwt-token', 'repeat-page', 'link-loop',
+  'oldest-first',
 ];
 export const DEFAULT_LATENCY_MS = 2000;
 const MAX_LATENCY_MS = 600_000;

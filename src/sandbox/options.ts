@@ -11,7 +11,12 @@ export interface SandboxOptions {
   port?: number;               // default 0 (a free port)
   days?: number;               // days of data back from `today` (today included), default 90, 1..3650
   seed?: string | number;      // default 'health-data'; same seed + today => same data
-  today?: string;              // YYYY-MM-DD, default today's UTC date
+  today?: string;              // YYYY-MM-DD, default the UTC date of `now`
+  /**
+   * The present (epoch ms), default Date.now() at start: nothing served is dated after it, in
+   * any offset (a reading at 21:29-05:00 is 02:29Z the next day). Tests inject it.
+   */
+  now?: number;
   humans?: number;             // default 3 (1..10)
   clientId?: string;           // default 'sandbox-client'
   clientSecret?: string;       // default 'sandbox-secret'
@@ -40,6 +45,7 @@ export interface SandboxConfig {
   days: number;
   seed: string;
   today: string;
+  now: number;
   humans: number;
   clientId: string;
   clientSecret: string;
@@ -61,12 +67,15 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Days, humans and today are checked by generateDataset, which runs next. */
 export function resolveOptions(options: SandboxOptions): SandboxConfig {
   const humans = options.humans ?? DEFAULT_HUMANS;
+  const now = options.now ?? Date.now();
+  if (!Number.isFinite(now)) throw new Error(`now must be a time in epoch milliseconds, got ${now}`);
   const config: SandboxConfig = {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     days: options.days ?? DEFAULT_DAYS,
     seed: String(options.seed ?? DEFAULT_SEED),
-    today: options.today ?? formatDate(Date.now()),
+    today: options.today ?? formatDate(now),
+    now,
     humans,
     clientId: options.clientId ?? DEFAULT_CLIENT_ID,
     clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,

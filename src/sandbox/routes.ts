@@ -143,8 +143,10 @@ async function serveList(ctx: SandboxContext, ex: Exchange, def: ResourceDefinit
     if (query.humanId !== undefined && query.humanId !== caller.humanId) return sendError(ex, ctx.timers, 403, 'This access token may read its own human only');
     query.humanId = caller.humanId;
   }
-  const matches = ctx.store.list(def.kind, query);
   const fault = ex.faults.outcome?.fault;
+  // 'oldest-first': the same list in the other order, as some services page it.
+  const filtered = ctx.store.list(def.kind, query);
+  const matches = fault === 'oldest-first' ? [...filtered].reverse() : filtered;
   let page = matches.slice(query.offset, query.offset + query.limit);
   if (fault === 'repeat-page') page = withRepeats(matches, page, query);
   const headers = ctx.config.paging === 'link' ? pagingHeaders(ex, query, matches.length, fault === 'link-loop') : {};

@@ -1,4 +1,4 @@
-// The only way the record view's script makes DOM: elements with text content, never HTML
+// The only way the webviews (record view, exchange view) make DOM: elements with text content, never HTML
 // parsed from a string, so a record's strings can never become markup or script.
 
 import type { FindingKind, LegendEntry } from '../core/views/recordViewProtocol';
@@ -33,4 +33,38 @@ export function badge(kind: FindingKind): HTMLSpanElement {
   icon.setAttribute('aria-hidden', 'true');
   span.append(icon, el('span', 'badge-word', entry?.word ?? kind));
   return span;
+}
+
+/** Calls `save` once scrolling has paused for 200 ms: a view keeps its scroll position cheaply. */
+export function onScrollSettled(save: () => void): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  window.addEventListener('scroll', () => {
+    clearTimeout(timer);
+    timer = setTimeout(save, 200);
+  });
+}
+
+/** The page's fixed frame: a toolbar, a heading, a status line read out politely, the content. */
+export function pageFrame(): { app: HTMLElement; toolbar: HTMLElement; heading: HTMLElement; status: HTMLElement; content: HTMLElement } {
+  const app = document.getElementById('app') ?? document.body;
+  const toolbar = el('div', 'toolbar');
+  toolbar.setAttribute('role', 'toolbar');
+  const heading = el('header', 'heading');
+  const status = el('p', 'status');
+  status.setAttribute('role', 'status');
+  status.setAttribute('aria-live', 'polite');
+  const content = el('div', 'content');
+  app.append(toolbar, heading, status, content);
+  return { app, toolbar, heading, status, content };
+}
+
+/** A section with its heading, labelled by it for screen readers. */
+export function section(className: string, title: string): HTMLElement {
+  const box = el('section', className);
+  const id = `h-${className}`;
+  const h2 = el('h2', '', title);
+  h2.id = id;
+  box.setAttribute('aria-labelledby', id);
+  box.append(h2);
+  return box;
 }

@@ -4,7 +4,7 @@
 // kept with setState, and so is what the host needs to restore the panel after a reload.
 
 import { FINDING_KINDS, type ChildPage, type FindingEntry, type RecordViewModel, type ZoneRow, ACTIONS, type ActionName, type HostMessage, type PersistedRecordView, type RecordViewStrings, type WebviewMessage } from '../core/views/recordViewProtocol';
-import { badge, el, format, setLegend } from './dom';
+import { badge, el, format, onScrollSettled, pageFrame, section, setLegend } from './dom';
 import { JsonView } from './jsonView';
 
 interface VsCodeApi {
@@ -56,15 +56,7 @@ async function fetchChildren(pointer: string, offset: number): Promise<ChildPage
 }
 
 // The page's fixed frame: toolbar, heading, status line, then the record's sections.
-const app = document.getElementById('app') ?? document.body;
-const toolbar = el('div', 'toolbar');
-toolbar.setAttribute('role', 'toolbar');
-const heading = el('header', 'heading');
-const status = el('p', 'status');
-status.setAttribute('role', 'status');
-status.setAttribute('aria-live', 'polite');
-const content = el('div', 'content');
-app.append(toolbar, heading, status, content);
+const { app, toolbar, heading, status, content } = pageFrame();
 const buttons = new Map<ActionName, HTMLButtonElement>();
 
 function buildToolbar(s: RecordViewStrings): void {
@@ -109,11 +101,15 @@ async function runAction(action: ActionName, button: HTMLButtonElement): Promise
   }
 }
 
+/** Where the record came from (its environment and host), from the last render message. */
+let origin: string | undefined;
+
 function renderHeading(m: RecordViewModel, s: RecordViewStrings): void {
   heading.replaceChildren();
   heading.append(el('h1', 'title', m.title));
   const sub = el('p', 'subtitle');
   if (m.kindLabel) sub.append(el('span', 'kind', m.kindLabel));
+  if (origin) sub.append(el('span', 'origin', origin));
   if (m.root) {
     const verdict = el('span', m.valid ? 'verdict verdict-valid' : 'verdict verdict-invalid');
     const icon = el('span', 'badge-icon', m.valid ? '✔' : '✖');
@@ -122,16 +118,6 @@ function renderHeading(m: RecordViewModel, s: RecordViewStrings): void {
     sub.append(verdict);
   }
   heading.append(sub);
-}
-
-function section(className: string, title: string): HTMLElement {
-  const box = el('section', className);
-  const id = `h-${className}`;
-  const h2 = el('h2', '', title);
-  h2.id = id;
-  box.setAttribute('aria-labelledby', id);
-  box.append(h2);
-  return box;
 }
 
 function renderFindings(m: RecordViewModel, s: RecordViewStrings): HTMLElement {
@@ -249,6 +235,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   switch (message.type) {
     case 'render':
       persist = message.persist;
+      origin = typeof message.origin === 'string' ? message.origin : undefined;
       render(message.model, message.strings);
       saveState();
       return;
@@ -264,10 +251,6 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   }
 });
 
-let scrollTimer: ReturnType<typeof setTimeout> | undefined;
-window.addEventListener('scroll', () => {
-  clearTimeout(scrollTimer);
-  scrollTimer = setTimeout(saveState, 200);
-});
+onScrollSettled(saveState);
 
 vscode.postMessage({ type: 'ready' });

@@ -19,15 +19,10 @@ import { Finding, validate } from '../../src/core/validation';
 import { generateDataset } from '../../src/sandbox/data';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
 import { DomNode, readJsonNode, readRecordView, readScriptTraces } from './support/recordViewDom';
-import { TreeRow, Workbench, codeServerModule, findRepoRoot, packagedVsix } from './support/workbench';
+import { THEMES, TreeRow, Workbench, codeServerModule, findRepoRoot, openOnSandbox, packagedVsix, screenshotIfFailed } from './support/workbench';
 
 type Obj = Record<string, unknown>;
 
-const THEMES = [
-  { slug: 'dark-modern', name: 'Default Dark Modern', bodyClass: 'vscode-dark' },
-  { slug: 'light-modern', name: 'Default Light Modern', bodyClass: 'vscode-light' },
-  { slug: 'high-contrast', name: 'Default High Contrast', bodyClass: 'vscode-high-contrast' },
-] as const;
 
 /** Tall enough to show a record's whole JSON under its findings, and the tree, in one shot. */
 const VIEWPORT = { width: 1400, height: 1250 };
@@ -138,6 +133,10 @@ function hostileSample(): { source: string; samples: Sample[] } {
 async function openRecordsView(wb: Workbench): Promise<void> {
   const item = await wb.waitForActivityBarItem('Health Data', 60_000);
   await item.click();
+  // The History view shares the side bar: collapsed, it leaves the Records view the whole height,
+  // so the rows these tests click are rendered (a tree renders only the rows in sight).
+  const history = wb.page.locator('.part.sidebar .pane-header[aria-label^="History"][aria-expanded="true"]');
+  await history.waitFor({ state: 'visible', timeout: 30_000 }).then(() => history.click(), () => undefined);
   for (const def of RESOURCES) {
     await wb.revealTreeRow([(r) => r.text.startsWith(def.label)], def.label, 30_000);
   }
@@ -188,8 +187,13 @@ async function node(frame: Frame, pointer: string): Promise<DomNode> {
 async function assertFindingsMatch(frame: Frame, kind: ResourceKind, record: Obj, themeClass: string): Promise<void> {
   const dom = await frame.evaluate(readRecordView);
   const { valid, findings } = validate(record, kind);
-  // Title, kind and verdict, as text.
-  assert.equal(dom.heading, `${recordTitle(record, kind)}${resource(kind).singular}${valid ? '✔Valid' : '✖Invalid'}`);
+  // Title, kind, where it came from (the environment and host) and verdict, as text.
+  const origin = /^From Local sandbox \(127\.0\.0\.1:\d+\)/;
+  const head = `${recordTitle(record, kind)}${resource(kind).singular}`;
+  assert.ok(dom.heading.startsWith(head), `${dom.heading} starts with ${head}`);
+  const rest = dom.heading.slice(head.length);
+  assert.match(rest, origin, 'the heading names the environment and host the record came from');
+  assert.equal(rest.replace(origin, ''), valid ? '✔Valid' : '✖Invalid');
   assert.equal(dom.title, recordTitle(record, kind).replace(/[\t\n\f\r ]+/g, ' ').trim(), 'the document is titled for the record');
   assert.ok(dom.bodyClass.split(/\s+/).includes(themeClass), `the webview has the theme's class ${themeClass}: "${dom.bodyClass}"`);
   assert.deepEqual(dom.findings, expectedFindings(findings), 'the findings list is the validator’s');
@@ -287,28 +291,12 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
       const shot = (name: string) => path.join('screenshots', name);
 
       before(async () => {
-        wb = await Workbench.open({
-          extensionsDir,
-          viewport: VIEWPORT,
-          settings: {
-            'healthData.sandbox.url': sandbox.url,
-            'healthData.activeEnvironment': 'Local sandbox',
-            'workbench.colorTheme': theme.name,
-            'workbench.startupEditor': 'none',
-            'workbench.tips.enabled': false,
-            'security.workspace.trust.enabled': false,
-            // Screenshots without a blinking caret or an animation caught half way.
-            'workbench.reduceMotion': 'on',
-          },
-        });
+        wb = await openOnSandbox({ extensionsDir, sandboxUrl: sandbox.url, theme, viewport: VIEWPORT });
         await openRecordsView(wb);
       });
 
       afterEach(async function () {
-        if (this.currentTest?.state === 'failed' && wb) {
-          const file = await wb.screenshot(`record-view-failed-${theme.slug}-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
-          if (file) console.log(`    screenshot: ${file}`);
-        }
+        await screenshotIfFailed(wb, this.currentTest, `record-view-failed-${theme.slug}`);
       });
 
       after(async () => {

@@ -117,10 +117,11 @@ describe('payload validation', function () {
     const config = vscode.workspace.getConfiguration('healthData.validation');
     await config.update('glob', undefined, vscode.ConfigurationTarget.Global);
     await config.update('live', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('unknownFieldSeverity', undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('puts each finding on its field: severity by kind, deprecated struck through, unknown as a hint', async () => {
+  it('puts each finding on its field: severity by kind, deprecated struck through, unknown as information', async () => {
     const doc = await openFile(ACTIVITY);
     await vscode.window.showTextDocument(doc);
     await waitFor('the active editor', () => vscode.window.activeTextEditor?.document === doc);
@@ -151,7 +152,7 @@ describe('payload validation', function () {
 
     const cadence = only(diagnostics, 14, 'unknown');
     assertRange(cadence, 14, 2, 14, 11);
-    assert.equal(cadence.severity, vscode.DiagnosticSeverity.Hint);
+    assert.equal(cadence.severity, vscode.DiagnosticSeverity.Information, 'listed in the Problems panel, which leaves hints out');
     assert.match(cadence.message, /cadence is not defined by the activity summary schema/);
 
     assert.ok(messages.shown.some((m) => m.level === 'warning' && /1 record validated.*errors: 1/.test(m.text)), JSON.stringify(messages.shown));
@@ -320,6 +321,62 @@ describe('payload validation', function () {
       20_000,
     );
     assert.match(text, /0 when the source does not provide them/);
+  });
+
+  it('healthData.validation.unknownFieldSeverity chooses how unknown fields are shown', async () => {
+    const config = vscode.workspace.getConfiguration('healthData.validation');
+    const doc = await openFile(ACTIVITY);
+    try {
+      for (const [value, severity] of [['hint', vscode.DiagnosticSeverity.Hint], ['warning', vscode.DiagnosticSeverity.Warning], ['error', vscode.DiagnosticSeverity.Error]] as const) {
+        await config.update('unknownFieldSeverity', value, vscode.ConfigurationTarget.Global);
+        await validateDoc(doc);
+        assert.equal(only(ours(doc.uri), 14, 'unknown').severity, severity, value);
+        // The other kinds keep theirs.
+        assert.equal(only(ours(doc.uri), 8, 'zero').severity, vscode.DiagnosticSeverity.Information);
+      }
+    } finally {
+      await config.update('unknownFieldSeverity', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it("in *.health.json files each finding is listed once, by Health Data: VS Code's JSON support adds no copy", async () => {
+    // A record of each problem the JSON language service would report from the full schema:
+    // a missing required field, a deprecated one, a number below its minimum, a wrong type, a bad format.
+    const record = HEART_RATE_WITHOUT_VALUE.replace('"id": "hr-1",', '"id": "hr-1",\n  "userId": "u-1",\n  "maxHR": "high",')
+      .replace('"restingHR": 58', '"restingHR": -3').replace('"createdAt": "2026-11-18T05:02:19.655Z"', '"createdAt": "yesterday"');
+    const healthFile = path.join(dir, 'once.health.json');
+    fs.writeFileSync(healthFile, record);
+    const health = vscode.Uri.file(healthFile);
+    await vscode.commands.executeCommand('vscode.open', health);
+    // Calibration: the same record in a plain JSON file that names the full schema gets the
+    // language service's own problems, so it is running and this test would see them.
+    const fullSchema = vscode.Uri.joinPath(vscode.extensions.getExtension('health-data-tools.health-data-explorer')!.extensionUri, 'src/core/validation/schemas/payload.schema.json');
+    const calibrationFile = path.join(dir, 'calibration.json');
+    fs.writeFileSync(calibrationFile, record.replace('{', `{\n  "$schema": ${JSON.stringify(fullSchema.toString())},`));
+    const calibration = vscode.Uri.file(calibrationFile);
+    await vscode.commands.executeCommand('vscode.open', calibration);
+    const theirs = await waitFor('the JSON language service\'s problems in the calibration file', () => {
+      const found = vscode.languages.getDiagnostics(calibration).filter((d) => d.source !== SOURCE);
+      return found.some((d) => /value/.test(d.message)) ? found : undefined;
+    }, 30_000);
+    assert.ok(theirs.length >= 2, JSON.stringify(theirs.map((d) => d.message)));
+    // Hover still comes from the schema in the *.health.json file (so the service has read it).
+    await vscode.commands.executeCommand('vscode.open', health);
+    await waitFor('a hover in the *.health.json file', async () => {
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', health, new vscode.Position(7, 5));
+      return (hovers ?? []).some((h) => h.contents.some((c) => (typeof c === 'string' ? c : c.value).includes('Resting heart rate')));
+    }, 20_000);
+    const mine = await waitFor('our findings', () => (ours(health).length >= 5 ? ours(health) : undefined));
+    const all = vscode.languages.getDiagnostics(health);
+    assert.deepEqual(all.filter((d) => d.source !== SOURCE).map((d) => `${d.source}: ${d.message}`), [], 'only Health Data reports problems');
+    // Each problem once, at the severity of its kind.
+    const byCode = (code: string) => mine.filter((d) => d.code === code);
+    assert.equal(byCode('deprecated').length, 1);
+    assert.equal(byCode('deprecated')[0].severity, vscode.DiagnosticSeverity.Information);
+    assert.ok(byCode('error').some((d) => /value is required/.test(d.message)), JSON.stringify(mine.map((d) => d.message)));
+    assert.ok(byCode('error').every((d) => d.severity === vscode.DiagnosticSeverity.Error));
+    const keys = all.map((d) => `${d.range.start.line}:${d.message}`);
+    assert.equal(new Set(keys).size, keys.length, 'no finding twice');
   });
 
   it('leaves files above 5 MB to the command, which shows the most severe 2000 findings', async () => {

@@ -15,6 +15,7 @@ import { RESOURCES, ResourceKind } from '../../src/core/resources';
 import { DEFAULT_ENVIRONMENT } from '../../src/extension/account/environments';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { TreeItemNode } from '../../src/extension/tree/nodes';
+import { HISTORY_KEY } from '../../src/extension/workbench';
 import { FaultRule, Sandbox, startSandbox } from '../../src/sandbox/server';
 import { EXTENSION_ID, closeUntitledEditors, extensionApi, filesUnder, resetSettings, trackUnhandledRejections, waitFor } from './support/extension';
 
@@ -69,7 +70,8 @@ function captureWindow(): () => void {
 }
 
 describe('reliability: no secret or token in any sink', function () {
-  this.timeout(300_000);
+  // Every command and every fault, twice over for some: minutes on a busy machine.
+  this.timeout(360_000);
   let api: HealthDataExtensionApi;
   let service: Sandbox;
   let restoreWindow: () => void;
@@ -138,6 +140,7 @@ describe('reliability: no secret or token in any sink', function () {
     restoreWindow();
     rejections.stop();
     api.recordViews.closeAll();
+    api.exchangeViews.closeAll();
     await closeUntitledEditors();
     await api.session.credentials.clear(DEFAULT_ENVIRONMENT);
     await resetSettings();
@@ -156,6 +159,20 @@ describe('reliability: no secret or token in any sink', function () {
     const plan: Record<string, () => Promise<unknown>> = {
       'healthData.setCredentials': () => run('healthData.setCredentials', { baseUrl: service.url, clientId: service.clientId, clientSecret: SECRET }),
       'healthData.mintToken': () => run('healthData.mintToken'),
+      // Early, so that the history fills again with everything after it before the search.
+      'healthData.clearHistory': () => run('healthData.clearHistory', { confirm: false }),
+      'healthData.newRequest': async () => {
+        await run('healthData.newRequest', { draft: { endpoint: 'token' } });
+        await run('healthData.newRequest', { draft: { endpoint: 'list', kind: 'activity', params: { start_date: start, end_date: end, limit: '5' } } });
+      },
+      'healthData.editAndResend': () => run('healthData.editAndResend', { draft: { endpoint: 'getById', kind: 'bodyFat', id: bodyFat.id } }),
+      'healthData.showExchange': async () => {
+        // The token mint's exchange: its request held the secret and its reply the token.
+        const mint = api.history.all().find((e) => e.endpoint === 'token');
+        assert.ok(mint, 'no token mint in the history');
+        await run('healthData.showExchange', { exchangeId: mint.id });
+        await waitFor('the exchange view to say ready', () => (api.exchangeViews.get(mint.id)?.readyCount ?? 0) >= 1, 20_000);
+      },
       'healthData.copyToken': async () => {
         await run('healthData.copyToken');
         // Copied because it was asked for; then gone again.
@@ -169,6 +186,8 @@ describe('reliability: no secret or token in any sink', function () {
         await run('healthData.setSourceFilter', { source: 'fitbit' });
         await run('healthData.setSourceFilter', { source: '' });
       },
+      'healthData.changeSourceFilter': () => run('healthData.changeSourceFilter', { source: 'googlefit' }),
+      'healthData.clearSourceFilter': () => run('healthData.clearSourceFilter'),
       'healthData.groupByDate': () => run('healthData.groupByDate'),
       'healthData.groupByResource': () => run('healthData.groupByResource'),
       'healthData.loadMore': () => run('healthData.loadMore', { kind: 'activity' }),
@@ -219,7 +238,7 @@ describe('reliability: no secret or token in any sink', function () {
     await config.update('requestTimeout', 2_000, vscode.ConfigurationTarget.Global);
     const quick: FaultRule[] = [
       { fault: '500' }, { fault: 'malformed-json' }, { fault: 'status-in-body' }, { fault: 'expired-token' }, { fault: 'revoked-token' },
-      { fault: 'repeat-page' }, { fault: 'link-loop' }, { fault: '429', retryAfter: 1, times: 1 }, { fault: '503', times: 1 },
+      { fault: 'repeat-page' }, { fault: 'link-loop' }, { fault: 'oldest-first' }, { fault: '429', retryAfter: 1, times: 1 }, { fault: '503', times: 1 },
     ];
     const slow: FaultRule[] = [
       { fault: 'latency', latencyMs: 60_000 }, { fault: 'slow-body', latencyMs: 60_000 }, { fault: '429' }, { fault: '502' }, { fault: '503' },
@@ -286,6 +305,17 @@ describe('reliability: no secret or token in any sink', function () {
     for (const { kind } of RESOURCES) note('tree state', api.tree.state(kind));
     note('status bar', [api.statusBar.text, api.statusBar.tooltipText]);
     assert.ok(api.recordViews.panels().length > 0, 'no record view was opened');
+    // The exchange views, and the history as the workspace keeps it (its memento, flushed).
+    assert.ok(api.exchangeViews.ids().length > 0, 'no exchange view was opened');
+    for (const id of api.exchangeViews.ids()) {
+      const panel = api.exchangeViews.get(id)!;
+      note('webview html', panel.panel.webview.html);
+      note('exchange view model', panel.currentModel);
+    }
+    await api.history.flush();
+    const stored = api.workspaceState.get<unknown[]>(HISTORY_KEY) ?? [];
+    assert.ok(stored.length >= 20 && stored.some((e) => (e as { endpoint?: string }).endpoint === 'token'), `the history holds ${stored.length} entries`);
+    note('history storage', stored);
     for (const info of api.recordViews.panels()) {
       const panel = api.recordViews.get(info.key)!;
       note('webview html', panel.panel.webview.html);

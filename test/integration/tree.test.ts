@@ -13,7 +13,7 @@ import { ExpectedRecord, captureMessages, expectedRecords, recordsUnder, resetSe
 
 type Rec = ExpectedRecord;
 
-const ICON_OF_STATUS = { error: 'error', warning: 'warning', clean: 'pass' } as const;
+const ICON_OF_STATUS = { error: 'error', warning: 'warning', notes: 'info', clean: 'pass' } as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -2,7 +2,7 @@
 // (so translators see it), and every %key% the manifest uses is in package.nls.json.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './support/repo';
@@ -14,8 +14,10 @@ describe('localisation', () => {
     this.timeout(60_000);
     const out = mkdtempSync(join(tmpdir(), 'hde-l10n-'));
     const r = spawnSync(process.execPath, [require.resolve('@vscode/l10n-dev/dist/cli.js'), 'export', '--outDir', out, join(root, 'src')], { encoding: 'utf8' });
+    const bundle = r.status === 0 ? readFileSync(join(out, 'bundle.l10n.json'), 'utf8') : '{}';
+    rmSync(out, { recursive: true, force: true });
     assert.equal(r.status, 0, r.stderr);
-    const fresh = Object.keys(JSON.parse(readFileSync(join(out, 'bundle.l10n.json'), 'utf8'))).sort();
+    const fresh = Object.keys(JSON.parse(bundle)).sort();
     const committed = Object.keys(JSON.parse(readFileSync(join(root, 'l10n', 'bundle.l10n.json'), 'utf8'))).sort();
     assert.deepEqual(fresh.filter((s) => !committed.includes(s)), [], 'strings missing from the bundle');
     assert.ok(fresh.length > 100);

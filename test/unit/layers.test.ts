@@ -91,12 +91,24 @@ describe('layers', () => {
     assert.deepEqual(cycles, []);
   });
 
-  it('the webview script imports its own folder and the host/webview protocol, nothing else', () => {
-    const protocol = join(root, 'src', 'core', 'views', 'recordViewProtocol.ts');
+  it('each webview script imports its own folder, its host/webview protocol and the shared text-only DOM helpers, nothing else', () => {
     const webview = join(root, 'src', 'webview');
-    const offenders = sourceFiles(webview)
-      .filter((f) => f.endsWith('.ts'))
-      .flatMap((f) => relativeImports(f).filter((t) => t !== protocol && dirname(t) !== webview).map((t) => `${relative(root, f)} -> ${relative(root, t)}`));
+    const views = join(root, 'src', 'core', 'views');
+    // Each webview folder and the one protocol module it may use.
+    const allowed = new Map([
+      [webview, join(views, 'recordViewProtocol.ts')],
+      [join(webview, 'exchange'), join(views, 'exchangeViewProtocol.ts')],
+    ]);
+    const shared = join(webview, 'dom.ts');
+    const files = sourceFiles(webview).filter((f) => f.endsWith('.ts'));
+    assert.ok(files.some((f) => dirname(f) === join(webview, 'exchange')), 'the exchange view script was not found');
+    const offenders = files.flatMap((f) => {
+      const protocol = allowed.get(dirname(f));
+      if (!protocol) return [`${relative(root, f)} is in no known webview folder`];
+      return relativeImports(f)
+        .filter((t) => t !== protocol && t !== shared && dirname(t) !== dirname(f))
+        .map((t) => `${relative(root, f)} -> ${relative(root, t)}`);
+    });
     assert.deepEqual(offenders, []);
   });
 

@@ -30,6 +30,12 @@ export interface ListQuery {
 /** updated_since / created_since: a date, or an ISO 8601 date-time with an optional offset. */
 const SINCE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
 
+/** Whether `text` is a value `updated_since`/`created_since` takes: a real date, or a real ISO date-time. */
+export function isSinceValue(text: string): boolean {
+  const since = text.trim();
+  return SINCE.test(since) && isCalendarDate(since.slice(0, 10)) && !Number.isNaN(Date.parse(since));
+}
+
 /** The query parameters of a list, checked: no request goes out with a date that does not exist. */
 export function listParams(query: ListQuery): URLSearchParams {
   const params = new URLSearchParams();
@@ -48,7 +54,7 @@ export function listParams(query: ListQuery): URLSearchParams {
   for (const [name, value] of [['updated_since', query.updatedSince], ['created_since', query.createdSince]] as const) {
     if (!given(value)) continue;
     const since = value.trim();
-    if (!SINCE.test(since) || !isCalendarDate(since.slice(0, 10)) || Number.isNaN(Date.parse(since))) {
+    if (!isSinceValue(since)) {
       throw usage(`${name} ${value} is not a date (YYYY-MM-DD) or an ISO date-time (UTC unless it carries an offset).`);
     }
     params.set(name, since);

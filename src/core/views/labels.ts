@@ -48,19 +48,21 @@ export function formatNumber(v: number): string {
   return text;
 }
 
-/** The record's headline number with its unit: "12,224 steps", "58 bpm", "18.7 %". */
+/** The record's headline number with its unit (and its name, where several share the unit): "12,224 steps", "resting 58 bpm", "18.7 %". */
 export function headlineOf(record: unknown, kind: ResourceKind): string | undefined {
   const fields = asFields(record);
   if (!fields) return undefined;
   const { headline } = resource(kind);
-  let v = fields[headline.field];
+  let field = headline.field;
+  let v = fields[field];
   const fallback = headline.fallback;
-  for (let i = 0; !isFiniteNumber(v) && fallback !== undefined && i < fallback.length; i++) v = fields[fallback[i]];
+  for (let i = 0; !isFiniteNumber(v) && fallback !== undefined && i < fallback.length; i++) v = fields[(field = fallback[i])];
   if (!isFiniteNumber(v)) return undefined;
   const unit = kind === 'bodyFat' && typeof fields.unit === 'string' && fields.unit !== 'percent' && fields.unit !== '%'
     ? shortText(fields.unit, 12)
     : headline.unit;
-  return `${formatNumber(v)} ${unit}`;
+  const name = headline.names?.[field];
+  return name === undefined ? `${formatNumber(v)} ${unit}` : `${name} ${formatNumber(v)} ${unit}`;
 }
 
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -111,4 +113,9 @@ export function formatDurationHm(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '—';
   const minutes = Math.round(seconds / 60);
   return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** "Activity Summary" of "Activity summary": a resource's name as command titles write it. */
+export function titleCase(text: string): string {
+  return text.replace(/(^|\s)(\p{Ll})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
 }

@@ -12,13 +12,16 @@ import type { ResourceKind } from '../resources';
 
 export const RECORD_VIEW_TYPE = 'healthData.record';
 
-export const ACTIONS = ['copyJson', 'openAsJson', 'refetch', 'validate'] as const;
+export const ACTIONS = ['copyJson', 'openAsJson', 'refetch', 'validate', 'showRequest'] as const;
 export type ActionName = (typeof ACTIONS)[number];
 
-/** How to fetch the record again: by id, by date, or the latest (body fat). */
+/** How to fetch the record again: by id, by date, or the latest (body fat); and from where. */
 export interface RecordSource {
   readonly id?: string;
   readonly date?: string;
+  /** The environment the record came from, and its data host then (`127.0.0.1:8787`). */
+  readonly environment?: string;
+  readonly host?: string;
 }
 
 /** What a panel needs to come back after a reload: kept by the webview with setState. */
@@ -29,6 +32,8 @@ export interface PersistedRecordView {
   readonly source: RecordSource;
   /** The record itself when small enough; otherwise it is fetched again on restore. */
   readonly record?: unknown;
+  /** The exchange (history id) whose reply held the record, for "Show Request". */
+  readonly exchangeId?: string;
 }
 
 /** Every word the webview shows that is not record data, translated by the host. */
@@ -58,7 +63,14 @@ export interface RecordViewStrings {
 }
 
 export type HostMessage =
-  | { readonly type: 'render'; readonly model: RecordViewModel; readonly strings: RecordViewStrings; readonly persist: PersistedRecordView }
+  | {
+      readonly type: 'render';
+      readonly model: RecordViewModel;
+      readonly strings: RecordViewStrings;
+      readonly persist: PersistedRecordView;
+      /** Where the record came from, as the heading says it: `From Local sandbox (127.0.0.1:8787)`. */
+      readonly origin?: string;
+    }
   | { readonly type: 'children'; readonly requestId: number; readonly page: ChildPage }
   | { readonly type: 'failed'; readonly requestId: number; readonly message: string }
   | { readonly type: 'actionDone'; readonly requestId: number; readonly ok: boolean; readonly message?: string };

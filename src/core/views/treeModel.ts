@@ -3,7 +3,7 @@
 // tooltip are computed only when someone asks (the tree asks when a date is expanded).
 
 import { localDateOf, monthOf } from '../dates';
-import { headlineOf, shortText } from './labels';
+import { cutText, headlineOf, shortText } from './labels';
 import { RESOURCES, ResourceKind, resource } from '../resources';
 import { Finding, FindingKind, ValidationResult, validate } from '../validation';
 
@@ -182,13 +182,33 @@ export function validationOf(node: RecordNode): ValidationResult {
   return result;
 }
 
-export type RecordStatus = 'error' | 'warning' | 'clean';
+/**
+ * What a record's icon says: errors, warnings, notes (zeros, deprecated or unknown fields: worth
+ * a look, nothing wrong), or clean, which means no finding of any kind.
+ */
+export type RecordStatus = 'error' | 'warning' | 'notes' | 'clean';
 
 export function statusOf(node: RecordNode): RecordStatus {
   const { findings } = validationOf(node);
+  if (findings.length === 0) return 'clean';
   if (findings.some((f) => f.kind === 'error')) return 'error';
   if (findings.some((f) => f.kind === 'warning')) return 'warning';
-  return 'clean';
+  return 'notes';
+}
+
+const KIND_WORDS: Record<FindingKind, [string, string]> = {
+  error: ['error', 'errors'],
+  warning: ['warning', 'warnings'],
+  zero: ['zero field', 'zero fields'],
+  deprecated: ['deprecated field', 'deprecated fields'],
+  unknown: ['unknown field', 'unknown fields'],
+};
+
+/** "5 zero fields, 1 deprecated field", or "no findings": the findings counted in words. */
+export function findingsInWords(findings: readonly Finding[]): string {
+  const counts = countByKind(findings);
+  const parts = (Object.keys(counts) as FindingKind[]).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${KIND_WORDS[k][counts[k] === 1 ? 0 : 1]}`);
+  return parts.length ? parts.join(', ') : 'no findings';
 }
 
 export function countByKind(findings: readonly Finding[]): Record<FindingKind, number> {
@@ -222,20 +242,46 @@ export function escapeMarkdown(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
-/** The tooltip of a record as Markdown: key fields, then the findings counted by kind. */
+/** How the tooltip marks a field's finding: the record view's symbol and word, never colour alone. */
+const TOOLTIP_MARKS: Record<FindingKind, string> = {
+  error: '✖ error',
+  warning: '⚠ warning',
+  zero: '0 zero',
+  deprecated: '⊘ deprecated',
+  unknown: '? unknown',
+};
+
+/**
+ * The tooltip of a record as Markdown: key fields, each marked with its findings as the record
+ * view marks them (a zero, a deprecated field struck through), then the findings counted by kind.
+ */
 export function tooltipMarkdown(node: RecordNode): string {
   const def = resource(node.kind);
   const fields = (node.record && typeof node.record === 'object' ? node.record : {}) as Record<string, unknown>;
   const lines = [`**${escapeMarkdown(def.singular)}** ${escapeMarkdown(node.date ?? '(no date)')}`, ''];
-  const keyFields = ['id', 'source', 'humanId', ...def.keyFields, 'createdAt', 'updatedAt'];
+  const { findings } = validationOf(node);
+  const byField = new Map<string, Finding[]>();
+  for (const f of findings) {
+    // Only a field's own findings: a zone's are counted below, not pinned on `zones`.
+    if (f.path.indexOf('/', 1) !== -1 || f.path === '') continue;
+    const name = f.path.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
+    const list = byField.get(name);
+    if (list) list.push(f);
+    else byField.set(name, [f]);
+  }
+  const keyFields = ['id', 'source', 'humanId', 'userId', ...def.keyFields, 'createdAt', 'updatedAt'];
   for (const name of keyFields) {
     if (!(name in fields)) continue;
     const value = fields[name];
     const text = typeof value === 'string' ? shortText(value, 60) : value !== null && typeof value === 'object' ? (Array.isArray(value) ? `[…] ${value.length} items` : '{…}') : String(value);
-    lines.push(`- ${escapeMarkdown(name)}: ${escapeMarkdown(text)}`);
+    const own = byField.get(name) ?? [];
+    const deprecated = own.some((f) => f.kind === 'deprecated');
+    const shownName = deprecated ? `~~${escapeMarkdown(name)}~~` : escapeMarkdown(name);
+    // The most serious finding of the field, cut short: the record view lists them all.
+    const first = own[0];
+    const marks = first ? ` — ${TOOLTIP_MARKS[first.kind]}: ${escapeMarkdown(cutText(first.message, 60))}${own.length > 1 ? ` (+${own.length - 1})` : ''}` : '';
+    lines.push(`- ${shownName}: ${escapeMarkdown(text)}${marks}`);
   }
-  const counts = countByKind(validationOf(node).findings);
-  const parts = (Object.keys(counts) as FindingKind[]).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`);
-  lines.push('', `Findings: ${parts.length ? parts.join(', ') : 'none'}`);
+  lines.push('', `Findings: ${findings.length ? findingsInWords(findings) : 'none'}`);
   return lines.join('\n');
 }

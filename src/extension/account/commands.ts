@@ -9,7 +9,7 @@ import { HealthDataError } from '../../core/errors';
 import { DEFAULT_ENVIRONMENT, Environment, SANDBOX_ENVIRONMENT } from './environments';
 import { SandboxController } from './localSandbox';
 import { Session } from './session';
-import { showError } from '../shared/showError';
+import { errorMessage, showError } from '../shared/showError';
 
 export interface CredentialArgs {
   environment?: string;
@@ -47,8 +47,8 @@ async function pickEnvironment(session: Session, placeHolder: string, includeSan
   return pick?.env;
 }
 
-/** Writes the client id where the environment's settings live. */
-async function storeClientId(env: string, clientId: string): Promise<void> {
+/** Writes the client id where the environment's settings live (undefined: removes it). */
+async function storeClientId(env: string, clientId: string | undefined): Promise<void> {
   const config = vscode.workspace.getConfiguration('healthData');
   if (env === DEFAULT_ENVIRONMENT) {
     await config.update('clientId', clientId, vscode.ConfigurationTarget.Global);
@@ -66,6 +66,17 @@ export function registerAccountCommands(session: Session, sandbox: SandboxContro
   const setCredentials = async (args: CredentialArgs = {}): Promise<boolean> => {
     let env = args.environment ? session.environments.find((e) => e.name === args.environment) : undefined;
     if (!env && args.environment) throw new HealthDataError('usage', vscode.l10n.t('There is no environment named "{0}".', args.environment));
+    const before = session.active;
+    // Only the prompts a person will see are counted: "(1/2)" when the base URL is set already.
+    const askBaseUrl = !env && !session.environments.some((e) => e.origin === 'settings') && args.baseUrl === undefined;
+    const prompts = [askBaseUrl, args.clientId === undefined, args.clientSecret === undefined];
+    const total = prompts.filter(Boolean).length;
+    const stepOf = (i: number): number => prompts.slice(0, i + 1).filter(Boolean).length;
+    const title = (name: string, i: number): string =>
+      total > 1 ? vscode.l10n.t('Health Data: Set Client Credentials for {0} ({1}/{2})', name, stepOf(i), total) : vscode.l10n.t('Health Data: Set Client Credentials for {0}', name);
+    /** Said at the first prompt when the environment it changes is not the one in use. */
+    const notActive = (name: string): string =>
+      before && before.name !== name ? ' ' + vscode.l10n.t('(This sets up "{0}", which then becomes active instead of "{1}".)', name, before.name) : '';
     if (!env) {
       if (session.environments.some((e) => e.origin === 'settings')) {
         env = await pickEnvironment(session, vscode.l10n.t('Set credentials for which environment?'), false);
@@ -73,8 +84,8 @@ export function registerAccountCommands(session: Session, sandbox: SandboxContro
       } else {
         // Nothing set up yet: ask where the service is first.
         const baseUrl = args.baseUrl ?? (await vscode.window.showInputBox({
-          title: vscode.l10n.t('Health Data: Set Client Credentials (1/3)'),
-          prompt: vscode.l10n.t('Address of the data host ({base_url}), without /v1'),
+          title: title(DEFAULT_ENVIRONMENT, 0),
+          prompt: vscode.l10n.t('Address of the data host ({base_url}), without /v1') + notActive(DEFAULT_ENVIRONMENT),
           placeHolder: 'https://api.example.com',
           ignoreFocusOut: true,
           validateInput: validateUrl,
@@ -90,17 +101,19 @@ export function registerAccountCommands(session: Session, sandbox: SandboxContro
       void vscode.window.showInformationMessage(vscode.l10n.t('The local sandbox sets its own credentials.'));
       return false;
     }
+    const target = env;
+    const firstHere = !askBaseUrl;
     const clientId = args.clientId ?? (await vscode.window.showInputBox({
-      title: vscode.l10n.t('Health Data: Set Client Credentials for {0} (2/3)', env.name),
-      prompt: vscode.l10n.t('Client id of your application'),
-      value: env.clientId,
+      title: title(target.name, 1),
+      prompt: vscode.l10n.t('Client id of your application') + (firstHere ? notActive(target.name) : ''),
+      value: target.clientId,
       ignoreFocusOut: true,
       validateInput: validateNonEmpty(vscode.l10n.t('The client id')),
     }));
     if (clientId === undefined) return false;
     const secret = args.clientSecret ?? (await vscode.window.showInputBox({
-      title: vscode.l10n.t('Health Data: Set Client Credentials for {0} (3/3)', env.name),
-      prompt: vscode.l10n.t('Client secret (kept in VS Code\'s secret storage only)'),
+      title: title(target.name, 2),
+      prompt: vscode.l10n.t('Client secret (kept in VS Code\'s secret storage only)') + (firstHere && args.clientId !== undefined ? notActive(target.name) : ''),
       password: true,
       ignoreFocusOut: true,
       validateInput: validateNonEmpty(vscode.l10n.t('The client secret')),
@@ -110,9 +123,10 @@ export function registerAccountCommands(session: Session, sandbox: SandboxContro
       const problem = validateNonEmpty(what)(value);
       if (problem) throw new HealthDataError('usage', problem);
     }
-    await storeClientId(env.name, clientId.trim());
-    await session.credentials.store(env.name, 'clientSecret', secret.trim());
-    if (session.active?.name !== env.name) await session.switchTo(env.name);
+    const previous = { clientId: target.clientId, secret: await session.credentials.get(target.name, 'clientSecret') };
+    await storeClientId(target.name, clientId.trim());
+    await session.credentials.store(target.name, 'clientSecret', secret.trim());
+    if (session.active?.name !== target.name) await session.switchTo(target.name);
     else session.invalidate();
     if (args.skipCheck) return true;
     // Mint a token right away so a wrong id or secret shows now, not on the first request.
@@ -122,9 +136,35 @@ export function registerAccountCommands(session: Session, sandbox: SandboxContro
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the credentials…'), cancellable: false },
         () => client.mintClientToken(),
       );
-      void vscode.window.showInformationMessage(vscode.l10n.t('Credentials for {0} saved and checked: a client token was minted.', env.name));
+      void vscode.window.showInformationMessage(vscode.l10n.t('Credentials for {0} saved and checked: a client token was minted.', target.name));
     } catch (err) {
-      void showError(session, err, vscode.l10n.t('Credentials saved, but the check failed'));
+      if (!(err instanceof HealthDataError && err.kind === 'auth')) {
+        // The service could not be asked (down, unreachable): the credentials may well be right.
+        void showError(session, err, vscode.l10n.t('Credentials saved, but the check failed'));
+        return true;
+      }
+      const reenter = vscode.l10n.t('Re-enter');
+      const keep = vscode.l10n.t('Keep Anyway');
+      const answer = await vscode.window.showWarningMessage(
+        vscode.l10n.t('The service rejected the client id or secret for {0}.', target.name),
+        { modal: true, detail: vscode.l10n.t('{0}\n\nRe-enter them, keep them anyway (for a service that is not ready yet), or cancel to put back what was there before.', errorMessage(session, err)) },
+        reenter,
+        keep,
+      );
+      if (answer === keep) {
+        session.log.warn(`Kept credentials of ${target.name} that the service rejected.`);
+        return true;
+      }
+      // Re-enter and Cancel both put the previous credentials back first, so cancelling the
+      // prompts that follow loses nothing.
+      await storeClientId(target.name, previous.clientId || undefined);
+      if (previous.secret) await session.credentials.store(target.name, 'clientSecret', previous.secret);
+      else await session.credentials.delete(target.name, 'clientSecret');
+      if (before && session.active?.name !== before.name) await session.switchTo(before.name);
+      else session.invalidate();
+      if (answer === reenter) return setCredentials({ environment: target.name });
+      void vscode.window.showInformationMessage(vscode.l10n.t('The credentials of {0} were not changed.', target.name));
+      return false;
     }
     return true;
   };

@@ -1,12 +1,17 @@
 // The connection to the active environment: one service client per environment and settings,
 // a generation number that moves whenever the environment, its settings or its secrets change
-// (answers from an older generation are dropped), and the request log.
+// (answers from an older generation are dropped), the request log, and every exchange the
+// clients make (redacted once more here, with every secret the session has seen).
 
 import * as vscode from 'vscode';
 import { ClientToken, Exchange, HealthDataClient, RequestLogEntry } from '../../core/service';
 import { HealthDataError, redact } from '../../core/errors';
+import { HistoryEntry, toHistoryEntry } from '../../core/workbench';
 import { Credentials } from './credentials';
 import { Environment, checkEnvironment, pickActive, readEnvironments, readRequestSettings, setActiveEnvironment } from './environments';
+
+/** Bodies the session hands on are cut here (characters): a list page of 500 records fits many times. */
+const SESSION_BODY_LIMIT = 8 * 1024 * 1024;
 
 export interface ActiveConnection {
   readonly client: HealthDataClient;
@@ -25,9 +30,13 @@ export class Session implements vscode.Disposable {
   private readonly warned = new Set<string>();
   /** Newest first, each with the environment it was sent to. */
   private readonly recent: { exchange: Exchange; environment: Environment }[] = [];
+  private archive: (() => readonly Exchange[]) | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   private readonly tokenEmitter = new vscode.EventEmitter<ClientToken | undefined>();
+  private readonly exchangeEmitter = new vscode.EventEmitter<HistoryEntry>();
+  /** Every request any client of the session made, once it ended, with its environment; never a secret. */
+  readonly onDidExchange = this.exchangeEmitter.event;
   /** The environment, its settings or its credentials changed: reload what you show. */
   readonly onDidChange = this.changeEmitter.event;
   /** A client token was minted (or the connection was dropped, with undefined). */
@@ -40,6 +49,7 @@ export class Session implements vscode.Disposable {
     this.disposables.push(
       this.changeEmitter,
       this.tokenEmitter,
+      this.exchangeEmitter,
       vscode.workspace.onDidChangeConfiguration((e) => {
         // Only what changes the connection: not the view's grouping, validation or the sandbox URL
         // (the sandbox controller handles that one).
@@ -140,26 +150,46 @@ export class Session implements vscode.Disposable {
       timeoutMs: settings.timeoutMs,
       pageSize: settings.pageSize,
       onRequest: (entry) => this.logRequest(entry, [...secretsSeen]),
-      onExchange: (exchange) => this.keepExchange(exchange, env),
+      onExchange: (exchange) => {
+        // Redacted once more with every secret this session has seen, before anyone keeps it.
+        const secrets = [...secretsSeen, client.currentToken?.token];
+        this.keepExchange(toHistoryEntry(exchange, { secrets, bodyLimit: SESSION_BODY_LIMIT, environment: env.name }), env);
+      },
     });
     const connection: ActiveConnection = { client, environment: env, generation };
     this.current = connection;
     return connection;
   }
 
-  /** The session's latest exchanges (credentials already redacted), newest first. */
+  /**
+   * The session's latest exchanges (credentials already redacted), newest first, then those of
+   * the workspace's history (earlier sessions) that are not among them.
+   */
   recentExchanges(): readonly Exchange[] {
-    return this.recent.map((kept) => kept.exchange);
+    const own = this.recent.map((kept) => kept.exchange);
+    const archived = this.archive?.() ?? [];
+    if (archived.length === 0) return own;
+    const ids = new Set(own.map((e) => e.id));
+    return [...own, ...archived.filter((e) => !ids.has(e.id))];
   }
 
-  /** The environment an exchange of this session was sent to. */
+  /** The environment an exchange was sent to (for one of the history, by the name it kept). */
   environmentOf(exchangeId: string): Environment | undefined {
-    return this.recent.find((kept) => kept.exchange.id === exchangeId)?.environment;
+    const kept = this.recent.find((k) => k.exchange.id === exchangeId)?.environment;
+    if (kept) return kept;
+    const name = (this.archive?.().find((e) => e.id === exchangeId) as { environment?: string } | undefined)?.environment;
+    return name === undefined ? undefined : this.environments.find((env) => env.name === name);
   }
 
-  private keepExchange(exchange: Exchange, environment: Environment): void {
+  /** Where exchanges older than this session are found: the request history. */
+  useArchive(archive: () => readonly Exchange[]): void {
+    this.archive = archive;
+  }
+
+  private keepExchange(exchange: HistoryEntry, environment: Environment): void {
     this.recent.unshift({ exchange, environment });
     if (this.recent.length > RECENT_EXCHANGES) this.recent.length = RECENT_EXCHANGES;
+    this.exchangeEmitter.fire(exchange);
   }
 
   private logRequest(entry: RequestLogEntry, secrets: string[]): void {

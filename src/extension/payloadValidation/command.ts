@@ -17,6 +17,8 @@ export interface ValidatePayloadArgs {
   uri?: vscode.Uri | string;
   /** The kind of every record (`activity`, `heart-rate`, `bodyFat`…): no detection, no question. */
   kind?: string;
+  /** No summary message: the caller says what it found (a list opened as a document does). */
+  quiet?: boolean;
 }
 
 /** What the command returns (for scripts and tests). */
@@ -139,7 +141,8 @@ export function registerValidatePayloadCommand(validator: DocumentValidator, liv
       undetected,
       counts: countFindings(validation),
     };
-    tellSummary(summary);
+    const quiet = Boolean(arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && (arg as ValidatePayloadArgs).quiet);
+    if (!quiet) tellSummary(summary);
     return summary;
   };
   return registerCommands({ [VALIDATE_PAYLOAD_COMMAND]: validatePayload }, (err) => {

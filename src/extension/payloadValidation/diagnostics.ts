@@ -18,8 +18,24 @@ const SEVERITY: Readonly<Record<FindingKind, vscode.DiagnosticSeverity>> = {
   zero: vscode.DiagnosticSeverity.Information,
   // Not the author's mistake (the service still sends userId), so no warning; the tag shows it.
   deprecated: vscode.DiagnosticSeverity.Information,
-  unknown: vscode.DiagnosticSeverity.Hint,
+  // The default of `healthData.validation.unknownFieldSeverity`: a hint would not be listed.
+  unknown: vscode.DiagnosticSeverity.Information,
 };
+
+/** `healthData.validation.unknownFieldSeverity`, read at each validation. */
+export function unknownFieldSeverity(): vscode.DiagnosticSeverity {
+  const value = vscode.workspace.getConfiguration('healthData.validation').get<string>('unknownFieldSeverity');
+  switch (value) {
+    case 'error':
+      return vscode.DiagnosticSeverity.Error;
+    case 'warning':
+      return vscode.DiagnosticSeverity.Warning;
+    case 'hint':
+      return vscode.DiagnosticSeverity.Hint;
+    default:
+      return SEVERITY.unknown;
+  }
+}
 
 /** Severity order for trimming: errors are the last to go. */
 const RANK: Readonly<Record<FindingKind, number>> = { error: 0, warning: 1, deprecated: 2, zero: 3, unknown: 4 };
@@ -78,10 +94,11 @@ export function syntaxDiagnostic(document: vscode.TextDocument, error: JsonSynta
   return d;
 }
 
-export function findingDiagnostic(document: vscode.TextDocument, finding: PlacedFinding): vscode.Diagnostic {
+export function findingDiagnostic(document: vscode.TextDocument, finding: PlacedFinding, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic {
   // In a list the line alone does not say which record; the CLI's `#3` does.
   const message = finding.index === undefined ? finding.message : vscode.l10n.t('{0} (record #{1})', finding.message, finding.index);
-  const d = new vscode.Diagnostic(rangeOf(document, finding.offset, finding.length), message, SEVERITY[finding.kind]);
+  const severity = finding.kind === 'unknown' ? unknownSeverity : SEVERITY[finding.kind];
+  const d = new vscode.Diagnostic(rangeOf(document, finding.offset, finding.length), message, severity);
   d.source = DIAGNOSTIC_SOURCE;
   d.code = finding.kind;
   if (finding.kind === 'deprecated') d.tags = [vscode.DiagnosticTag.Deprecated];
@@ -89,7 +106,7 @@ export function findingDiagnostic(document: vscode.TextDocument, finding: Placed
 }
 
 /** The diagnostics of one validation, at most MAX_DIAGNOSTICS of them (then a note says so). */
-export function diagnosticsOf(document: vscode.TextDocument, validation: PayloadTextValidation): vscode.Diagnostic[] {
+export function diagnosticsOf(document: vscode.TextDocument, validation: PayloadTextValidation, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
   if (validation.syntaxErrors.length > 0) return validation.syntaxErrors.map((e) => syntaxDiagnostic(document, e));
   let findings = validation.findings;
   let note: vscode.Diagnostic | undefined;
@@ -102,7 +119,7 @@ export function diagnosticsOf(document: vscode.TextDocument, validation: Payload
     );
     note.source = DIAGNOSTIC_SOURCE;
   }
-  const diagnostics = findings.map((f) => findingDiagnostic(document, f));
+  const diagnostics = findings.map((f) => findingDiagnostic(document, f, unknownSeverity));
   if (note) diagnostics.push(note);
   return diagnostics;
 }

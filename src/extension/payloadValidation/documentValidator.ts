@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { PayloadTextOptions, PayloadTextValidation, validatePayloadText } from '../../core/validation';
 import { ResourceKind } from '../../core/resources';
-import { diagnosticsOf } from './diagnostics';
+import { diagnosticsOf, unknownFieldSeverity } from './diagnostics';
 
 /** How a document's records get their kind: given for all, or for those whose kind is not detected. */
 export interface KindChoice {
@@ -26,7 +26,7 @@ export class DocumentValidator implements vscode.Disposable {
     if (choice !== undefined) this.choices.set(document.uri.toString(), choice);
     const started = performance.now();
     const validation = validatePayloadText(document.getText(), this.optionsFor(document));
-    this.collection.set(document.uri, diagnosticsOf(document, validation));
+    this.collection.set(document.uri, diagnosticsOf(document, validation, unknownFieldSeverity()));
     const ms = performance.now() - started;
     this.log.debug(
       `validated ${document.uri.toString(true)} v${document.version} in ${ms.toFixed(1)} ms: ` +

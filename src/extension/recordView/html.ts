@@ -11,6 +11,8 @@ export interface ShellParts {
   /** `asWebviewUri` of dist/webview.js and media/recordView.css, as strings. */
   readonly scriptUri: string;
   readonly styleUri: string;
+  /** Stylesheets that follow the first (another view built on the record view's styles). */
+  readonly extraStyleUris?: readonly string[];
   /** A fresh nonce per load (newNonce). */
   readonly nonce: string;
   /** The document's language (vscode.env.language) and its title; no record data. */
@@ -49,7 +51,7 @@ export function recordViewHtml(parts: ShellParts): string {
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${escapeHtml(parts.styleUri)}">
-<title>${escapeHtml(parts.title)}</title>
+${(parts.extraStyleUris ?? []).map((uri) => `<link rel="stylesheet" href="${escapeHtml(uri)}">\n`).join('')}<title>${escapeHtml(parts.title)}</title>
 </head>
 <body>
 <main id="app" aria-busy="true"></main>

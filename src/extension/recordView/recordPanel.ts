@@ -10,7 +10,8 @@ import { validate } from '../../core/validation';
 import { openAsJsonDocument } from '../shared/documents';
 import { errorMessage, showError } from '../shared/showError';
 import type { Session } from '../account/session';
-import { newNonce, recordViewHtml } from './html';
+import { Environment, SANDBOX_ENVIRONMENT } from '../account/environments';
+import { WebviewShell } from '../shared/webviewShell';
 import { markText, recordViewStrings } from './strings';
 
 /** Records up to this size (estimated JSON bytes) are kept in the webview's state for a reload. */
@@ -21,6 +22,8 @@ export interface PanelHost {
   readonly session: Session;
   /** The panel closed: forget it. */
   closed(panel: RecordPanel): void;
+  /** The exchange whose reply held this record, when the history knows it. */
+  producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined;
 }
 
 /** How a record can be fetched again: its id, else its date, else (body fat) the latest. */
@@ -32,25 +35,31 @@ export function sourceOf(kind: ResourceKind | undefined, record: unknown): Recor
   return {};
 }
 
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return {
-    enableScripts: true,
-    enableFindWidget: true,
-    // Kept small: state goes through setState, so a hidden panel costs nothing.
-    retainContextWhenHidden: false,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')],
-  };
+/** The data host of an address (`api.example.com`, `127.0.0.1:8787`), or the address itself. */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
 }
+
+/** The environment a record comes from, as a panel keeps it. */
+export function originOf(env: Environment | undefined): Pick<RecordSource, 'environment' | 'host'> {
+  return env ? { environment: env.name, host: hostOf(env.baseUrl) } : {};
+}
+
+/** What Re-fetch must settle first when the panel's environment is not the one in use. */
+type OriginProblem =
+  | { readonly type: 'inactive'; readonly active: Environment | undefined }
+  | { readonly type: 'gone'; readonly active: Environment | undefined }
+  | { readonly type: 'moved'; readonly active: Environment; readonly host: string };
 
 export class RecordPanel implements vscode.Disposable {
   private view: RecordView | undefined;
   private model: RecordViewModel;
   private version = 0;
-  /** The webview of the current load said 'ready': posting reaches it. */
-  private ready = false;
-  private readies = 0;
-  private disposed = false;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly shell: WebviewShell;
 
   constructor(
     private readonly host: PanelHost,
@@ -60,25 +69,36 @@ export class RecordPanel implements vscode.Disposable {
     private source: RecordSource,
     private record: unknown,
     note?: string,
+    /** The exchange that produced the record (kept across a reload). */
+    private exchangeId?: string,
   ) {
-    panel.webview.options = webviewOptions(host.extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'health.svg');
+    if (record !== undefined) this.exchangeId = host.producerOf(kind, record) ?? exchangeId;
     this.model = this.buildModel(note);
     panel.title = this.model.title;
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
-      panel.onDidChangeViewState(() => {
-        // A hidden panel's document is gone (no retained context): the next load gets a new
-        // document, so give it a new nonce too. It says 'ready' again when it is shown.
-        if (!panel.visible && !this.disposed) this.load();
-      }),
-    );
-    this.load();
+    this.shell = new WebviewShell(panel, {
+      extensionUri: host.extensionUri,
+      script: 'webview.js',
+      styles: ['recordView.css'],
+      title: vscode.l10n.t('Health Data record'),
+      receive: (raw) => this.receive(raw),
+      closed: () => host.closed(this),
+    });
   }
 
   get title(): string {
     return this.model.title;
+  }
+
+  /** The environment and host the record came from (for tests and the heading). */
+  get origin(): Pick<RecordSource, 'environment' | 'host'> {
+    return { environment: this.source.environment, host: this.source.host };
+  }
+
+  /** `From Local sandbox (127.0.0.1:8787)`, or nothing when it is not known. */
+  private originText(): string | undefined {
+    const { environment, host } = this.source;
+    if (environment === undefined) return undefined;
+    return host ? vscode.l10n.t('From {0} ({1})', environment, host) : vscode.l10n.t('From {0}', environment);
   }
 
   get recordKind(): ResourceKind | undefined {
@@ -91,7 +111,12 @@ export class RecordPanel implements vscode.Disposable {
 
   /** How many loads of the webview said 'ready' (its script ran under the CSP); for tests. */
   get readyCount(): number {
-    return this.readies;
+    return this.shell.readyCount;
+  }
+
+  /** The exchange whose reply held the record, for "Show Request" (tests read it). */
+  get producedBy(): string | undefined {
+    return this.exchangeId;
   }
 
   /** The model last rendered (for tests). */
@@ -100,25 +125,12 @@ export class RecordPanel implements vscode.Disposable {
   }
 
   /** Shows this record (new data for the same record, or its first data) and brings the panel up. */
-  show(record: unknown, reveal = true): void {
+  show(record: unknown, reveal = true, origin?: Pick<RecordSource, 'environment' | 'host'>): void {
     this.record = record;
-    this.source = { ...this.source, ...sourceOf(this.kind, record) };
+    this.source = { ...this.source, ...sourceOf(this.kind, record), ...origin };
+    this.exchangeId = this.host.producerOf(this.kind, record) ?? this.exchangeId;
     this.render();
     if (reveal) this.panel.reveal(undefined, false);
-  }
-
-  private load(): void {
-    this.ready = false;
-    const webview = this.panel.webview;
-    const asUri = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.host.extensionUri, ...parts)).toString();
-    webview.html = recordViewHtml({
-      cspSource: webview.cspSource,
-      scriptUri: asUri('dist', 'webview.js'),
-      styleUri: asUri('media', 'recordView.css'),
-      nonce: newNonce(),
-      lang: vscode.env.language,
-      title: vscode.l10n.t('Health Data record'),
-    });
   }
 
   private buildModel(note?: string): RecordViewModel {
@@ -138,16 +150,20 @@ export class RecordPanel implements vscode.Disposable {
   render(note?: string): void {
     this.model = this.buildModel(note);
     this.panel.title = this.model.title;
-    if (this.ready) void this.post({ type: 'render', model: this.model, strings: recordViewStrings(), persist: this.persisted() });
+    if (this.shell.ready) this.postRender();
+  }
+
+  private postRender(): void {
+    void this.post({ type: 'render', model: this.model, strings: recordViewStrings(), persist: this.persisted(), origin: this.originText() });
   }
 
   private persisted(): PersistedRecordView {
     const small = this.record !== undefined && estimateSize(this.record, PERSIST_LIMIT) <= PERSIST_LIMIT;
-    return { kind: this.kind, key: this.key, title: this.model.title, source: this.source, record: small ? this.record : undefined };
+    return { kind: this.kind, key: this.key, title: this.model.title, source: this.source, record: small ? this.record : undefined, exchangeId: this.exchangeId };
   }
 
   private post(message: HostMessage): Thenable<boolean> {
-    return this.disposed ? Promise.resolve(false) : this.panel.webview.postMessage(message);
+    return this.shell.post(message);
   }
 
   private receive(raw: unknown): void {
@@ -158,9 +174,8 @@ export class RecordPanel implements vscode.Disposable {
     }
     switch (message.type) {
       case 'ready':
-        this.ready = true;
-        this.readies++;
-        void this.post({ type: 'render', model: this.model, strings: recordViewStrings(), persist: this.persisted() });
+        this.shell.markReady();
+        this.postRender();
         return;
       case 'expand': {
         const page = message.version === this.model.version ? this.view?.childPage(message.pointer, message.offset) : undefined;
@@ -193,6 +208,12 @@ export class RecordPanel implements vscode.Disposable {
         return this.summary();
       case 'refetch':
         return this.refetch(true);
+      case 'showRequest':
+        if (this.exchangeId === undefined) {
+          throw new HealthDataError('usage', vscode.l10n.t('No request is known for this record: it was opened from a file, or its request has left the history.'));
+        }
+        await vscode.commands.executeCommand('healthData.showExchange', { exchangeId: this.exchangeId });
+        return undefined;
     }
   }
 
@@ -201,9 +222,61 @@ export class RecordPanel implements vscode.Disposable {
     return vscode.l10n.t('Validated: {0} errors, {1} warnings, {2} zero, {3} deprecated, {4} unknown.', c.error, c.warning, c.zero, c.deprecated, c.unknown);
   }
 
+  /** Why the environment in use is not the one the record came from, if it is not. */
+  private originProblem(): OriginProblem | undefined {
+    const { environment, host } = this.source;
+    if (environment === undefined) return undefined;
+    const session = this.host.session;
+    const active = session.active;
+    if (!session.environments.some((e) => e.name === environment)) return { type: 'gone', active };
+    if (active?.name !== environment) return { type: 'inactive', active };
+    // The sandbox takes a new port at each start and serves the same data: still the same service.
+    const now = hostOf(active.baseUrl);
+    if (host !== undefined && now !== host && active.origin !== 'sandbox') return { type: 'moved', active, host: now };
+    return undefined;
+  }
+
   /**
-   * Fetches the record again from the active environment and shows it. Errors are shown
-   * (`loud`) or only noted in the view (a restore after a reload), and thrown for the caller.
+   * Settles where Re-fetch goes when the record's environment is not the one in use: switch to
+   * it, start the sandbox it came from, or fetch from the one in use, as the person chooses.
+   * Returns false when they cancel.
+   */
+  private async chooseOrigin(problem: OriginProblem): Promise<boolean> {
+    const { environment = '', host = '' } = this.source;
+    const session = this.host.session;
+    const here = problem.active?.name;
+    const fromActive = here ? vscode.l10n.t('Fetch from {0}', problem.type === 'moved' ? problem.host : here) : undefined;
+    let text: string;
+    const actions: string[] = [];
+    let switchTo: string | undefined;
+    let startSandbox: string | undefined;
+    if (problem.type === 'inactive') {
+      text = vscode.l10n.t('This record came from {0} ({1}), but {2} is in use.', environment, host, here ?? vscode.l10n.t('no environment'));
+      switchTo = vscode.l10n.t('Switch to {0} and Fetch', environment);
+      actions.push(switchTo);
+    } else if (problem.type === 'gone' && environment === SANDBOX_ENVIRONMENT) {
+      text = vscode.l10n.t('This record came from the local sandbox, which is not running.');
+      startSandbox = vscode.l10n.t('Start Local Sandbox and Fetch');
+      actions.push(startSandbox);
+    } else if (problem.type === 'gone') {
+      text = vscode.l10n.t('This record came from {0} ({1}), which no longer exists.', environment, host);
+    } else {
+      text = vscode.l10n.t('This record came from {0} at {1}; {0} now points at {2}.', environment, host, problem.host);
+    }
+    if (fromActive) actions.push(fromActive);
+    const answer = await vscode.window.showWarningMessage(text, { modal: true, detail: vscode.l10n.t('Re-fetch never asks another service without saying so.') }, ...actions);
+    if (answer === undefined) return false;
+    if (answer === switchTo) await session.switchTo(environment);
+    else if (answer === startSandbox) await vscode.commands.executeCommand('healthData.startSandbox');
+    // Whichever it was, the record now comes from the environment in use.
+    this.source = { ...this.source, ...originOf(session.active) };
+    return true;
+  }
+
+  /**
+   * Fetches the record again from the environment it came from and shows it; when that is not
+   * the one in use, asks first (`loud`) or only says so in the view (a restore after a reload).
+   * Errors are shown (`loud`) or only noted in the view, and thrown for the caller.
    */
   async refetch(loud: boolean): Promise<string | undefined> {
     const session = this.host.session;
@@ -213,6 +286,16 @@ export class RecordPanel implements vscode.Disposable {
     const { id, date } = this.source;
     if (id === undefined && date === undefined && !def.latestPath) {
       throw new HealthDataError('usage', vscode.l10n.t('This record has no id to fetch it again by.'));
+    }
+    const problem = this.originProblem();
+    if (problem) {
+      if (!loud) {
+        const note = vscode.l10n.t('Not fetched: this record came from {0}, which is not the environment in use. Re-fetch asks where to fetch it from.', this.source.environment ?? '');
+        if (this.record === undefined) this.render(note);
+        return note;
+      }
+      if (!(await this.chooseOrigin(problem))) return vscode.l10n.t('Not fetched.');
+      if (this.shell.disposed) return undefined;
     }
     const dropped = vscode.l10n.t('The environment changed while the record was fetched; its answer was dropped.');
     let generation: number | undefined;
@@ -233,14 +316,14 @@ export class RecordPanel implements vscode.Disposable {
           }
         },
       );
-      if (this.disposed) return undefined;
+      if (this.shell.disposed) return undefined;
       // The answer belongs to an environment no longer active: never show it as this one's.
       if (!session.isCurrent(generation)) return dropped;
       if (!fetched || typeof fetched !== 'object' || Array.isArray(fetched)) {
         throw new HealthDataError('schema', vscode.l10n.t('The service answered with something that is not a record.'));
       }
-      this.show(fetched, false);
-      return vscode.l10n.t('Fetched again from {0}.', session.active?.name ?? '');
+      this.show(fetched, false, originOf(connection.environment));
+      return vscode.l10n.t('Fetched again from {0} ({1}).', connection.environment.name, hostOf(connection.environment.baseUrl));
     } catch (err) {
       // A change of environment disposes the client, which aborts the call: not a failure.
       if (generation !== undefined && !session.isCurrent(generation)) return dropped;
@@ -252,10 +335,6 @@ export class RecordPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.host.closed(this);
-    for (const d of this.disposables) d.dispose();
-    this.panel.dispose();
+    this.shell.dispose();
   }
 }

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { textField, PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from '../../core/views';
 import { ResourceKind, isResourceKind } from '../../core/resources';
 import type { Session } from '../account/session';
-import { PanelHost, RecordPanel, sourceOf, webviewOptions } from './recordPanel';
+import { PanelHost, RecordPanel, originOf, sourceOf } from './recordPanel';
+import { webviewOptions } from '../shared/webviewShell';
 
 export interface OpenPanelInfo {
   readonly key: string;
@@ -33,12 +34,15 @@ function persistedOf(state: unknown): PersistedRecordView | undefined {
   if (typeof p.key !== 'string' || typeof p.title !== 'string') return undefined;
   if (p.kind !== undefined && !isResourceKind(p.kind)) return undefined;
   const s = (p.source && typeof p.source === 'object' ? p.source : {}) as Record<string, unknown>;
-  const source: RecordSource = {
+  let source: RecordSource = {
     id: typeof s.id === 'string' ? s.id : undefined,
     date: typeof s.date === 'string' ? s.date : undefined,
   };
+  // Where it came from: a panel kept before panels knew it has neither, and asks nothing.
+  if (typeof s.environment === 'string') source = { ...source, environment: s.environment, host: typeof s.host === 'string' ? s.host : undefined };
   const record = p.record && typeof p.record === 'object' && !Array.isArray(p.record) ? p.record : undefined;
-  return { kind: p.kind as ResourceKind | undefined, key: p.key, title: p.title, source, record };
+  const exchangeId = typeof p.exchangeId === 'string' ? p.exchangeId : undefined;
+  return { kind: p.kind as ResourceKind | undefined, key: p.key, title: p.title, source, record, exchangeId };
 }
 
 export class RecordViews implements PanelHost, vscode.Disposable {
@@ -47,7 +51,13 @@ export class RecordViews implements PanelHost, vscode.Disposable {
   constructor(
     readonly extensionUri: vscode.Uri,
     readonly session: Session,
+    /** Which exchange produced a record (the request history); none when there is no history. */
+    private readonly requests?: { producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined },
   ) {}
+
+  producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined {
+    return this.requests?.producerOf(kind, record);
+  }
 
   /** Registers the serializer that restores panels after a reload; nothing else runs until used. */
   register(): vscode.Disposable[] {
@@ -62,8 +72,10 @@ export class RecordViews implements PanelHost, vscode.Disposable {
   createOrShow(kind: ResourceKind | undefined, record: unknown, source?: RecordSource): RecordPanel {
     const key = panelKey(kind, record);
     const existing = this.open.get(key);
+    // A record is opened from the environment in use: the panel says so, and Re-fetch goes there.
+    const origin = originOf(this.session.active);
     if (existing) {
-      existing.show(record);
+      existing.show(record, true, origin);
       return existing;
     }
     const panel = vscode.window.createWebviewPanel(
@@ -72,7 +84,7 @@ export class RecordViews implements PanelHost, vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(this.extensionUri),
     );
-    const view = new RecordPanel(this, panel, key, kind, source ?? sourceOf(kind, record), record);
+    const view = new RecordPanel(this, panel, key, kind, { ...(source ?? sourceOf(kind, record)), ...origin }, record);
     this.open.set(key, view);
     return view;
   }
@@ -87,7 +99,7 @@ export class RecordViews implements PanelHost, vscode.Disposable {
     }
     panel.title = persisted.title;
     const note = persisted.record === undefined ? vscode.l10n.t('Fetching the record again…') : undefined;
-    const view = new RecordPanel(this, panel, persisted.key, persisted.kind, persisted.source, persisted.record, note);
+    const view = new RecordPanel(this, panel, persisted.key, persisted.kind, persisted.source, persisted.record, note, persisted.exchangeId);
     this.open.set(persisted.key, view);
     // A large record was not kept in the state: fetch it again, quietly (the view says how it went).
     if (persisted.record === undefined) view.refetch(false).catch(() => undefined);

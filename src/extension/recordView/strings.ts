@@ -14,6 +14,7 @@ export function recordViewStrings(): RecordViewStrings {
       openAsJson: t('Open as JSON Document'),
       refetch: t('Re-fetch'),
       validate: t('Validate Again'),
+      showRequest: t('Show Request'),
     },
     findings: t('Findings'),
     noFindings: t('No findings: the record matches its schema.'),

@@ -6,7 +6,11 @@ import * as vscode from 'vscode';
 import { HealthDataClient, ListResult } from '../../core/service';
 import { HealthDataError } from '../../core/errors';
 import { RESOURCES, ResourceDefinition, ResourceKind } from '../../core/resources';
+import { textField, titleCase } from '../../core/views';
+import { chooseByArgument, pickOnDate, recordsOnDate, sourcesOf } from './sameDate';
 import { openAsJsonDocument } from '../shared/documents';
+import { FINDING_KINDS } from '../../core/validation';
+import { VALIDATE_PAYLOAD_COMMAND, type PayloadValidationSummary } from '../payloadValidation/command';
 import { errorMessage, showError } from '../shared/showError';
 import { ListOptions, dateProblem, idProblem, promptDate, promptId, promptListOptions, rangeProblem } from './prompts';
 import { Session } from '../account/session';
@@ -25,6 +29,8 @@ export interface RecordRevealer {
  */
 export interface RequestArgs extends ListOptions {
   date?: string;
+  /** Get by date, when several records share the date: `all`, `first` (the service's by-date record) or an id. */
+  pick?: string;
   id?: string;
   cancellation?: vscode.CancellationToken;
 }
@@ -96,43 +102,84 @@ export function registerRequestCommands(session: Session, tree: RecordRevealer, 
     }
   };
 
+  /**
+   * A list opens as an untitled JSON document, validated like a `*.health.json` file (findings in
+   * the Problems panel, kept up to date as it is edited), and one message says, in plain words,
+   * what came and what the validator found.
+   */
   const showList = async (def: ResourceDefinition, result: ListResult, options: ListOptions): Promise<void> => {
-    const range = options.start && options.end ? vscode.l10n.t('{0} to {1}', options.start, options.end) : vscode.l10n.t('all dates');
+    const range = options.start && options.end ? vscode.l10n.t('from {0} to {1}', options.start, options.end) : vscode.l10n.t('of every date');
+    const plural = def.label.toLowerCase();
     if (result.records.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} ({1}): no records.', def.label, range));
-    } else {
-      await openAsJsonDocument(result.records);
+      void vscode.window.showInformationMessage(vscode.l10n.t('No {0} {1}.', plural, range));
+      return;
     }
-    const shape = result.wrapper === 'array' ? vscode.l10n.t('a bare array') : vscode.l10n.t('a "{0}" wrapper', result.wrapper);
-    const parts = [vscode.l10n.t('{0} ({1}): {2} records from {3} page(s) in {4}', def.label, range, result.records.length, result.pages, shape)];
-    if (result.duplicatesDropped > 0) parts.push(vscode.l10n.t('{0} duplicates dropped', result.duplicatesDropped));
+    const editor = await openAsJsonDocument(result.records);
+    const summary = await vscode.commands.executeCommand<PayloadValidationSummary | undefined>(VALIDATE_PAYLOAD_COMMAND, { uri: editor.document.uri, kind: def.kind, quiet: true });
+    const parts = [
+      result.pages === 1
+        ? vscode.l10n.t('{0} {1} {2}, in one request', result.records.length, plural, range)
+        : vscode.l10n.t('{0} {1} {2}, in {3} requests', result.records.length, plural, range, result.pages),
+    ];
+    if (result.wrapper !== 'array') parts.push(vscode.l10n.t('the service wrapped the list in "{0}"', result.wrapper));
+    if (result.duplicatesDropped > 0) parts.push(vscode.l10n.t('{0} records sent twice were shown once', result.duplicatesDropped));
+    if (summary) parts.push(findingsSentence(summary));
+    const showProblems = vscode.l10n.t('Show Problems');
+    const actions = summary && FINDING_KINDS.some((k) => summary.counts[k] > 0) ? [showProblems] : [];
+    let shown: Thenable<string | undefined>;
     if (!result.complete) {
       parts.push(vscode.l10n.t('incomplete: {0}', result.stopReason ?? vscode.l10n.t('reading stopped early')));
-      void vscode.window.showWarningMessage(`${parts.join('; ')}.`);
-    } else if (result.records.length > 0) {
-      void vscode.window.showInformationMessage(`${parts.join('; ')}.`);
+      shown = vscode.window.showWarningMessage(`${parts.join('; ')}.`, ...actions);
+    } else {
+      shown = vscode.window.showInformationMessage(`${parts.join('; ')}.`, ...actions);
     }
+    void Promise.resolve(shown).then((answer) => {
+      if (answer === showProblems) return vscode.commands.executeCommand('workbench.actions.view.problems');
+    });
   };
 
   const getByDate = async (def: ResourceDefinition, args: RequestArgs): Promise<unknown> => {
     const given = textArg(args, 'date');
     if (given !== undefined) usageIf(dateProblem(given));
-    const date = given?.trim() ?? (await promptDate(vscode.l10n.t('Health Data: Get {0} by Date', def.singular)));
+    // A script that names the date but not the pick gets the service's by-date record, as before.
+    const pickArg = textArg(args, 'pick') ?? (given !== undefined ? 'first' : undefined);
+    const date = given?.trim() ?? (await promptDate(vscode.l10n.t('Health Data: Get {0} by Date', titleCase(def.singular))));
     if (date === undefined) return undefined;
-    const reply = await request({
+    const found = await request({
       title: vscode.l10n.t('{0} for {1}…', def.singular, date),
       notFound: vscode.l10n.t('No {0} for {1}.', def.singular.toLowerCase(), date),
       cancellation: args.cancellation,
-      call: (client, signal) => client.getRecord(def.kind, date, { signal }),
+      call: (client, signal) => recordsOnDate(client, def.kind, date, signal, (err) =>
+        session.log.warn(`Listing the other ${def.label.toLowerCase()} of ${date} failed: ${errorMessage(session, err)}`)),
     });
-    if (reply !== undefined) await showRecord(def, reply);
-    return reply;
+    if (found === undefined) return undefined;
+    if (found.length === 1) {
+      await showRecord(def, found[0]);
+      return found[0];
+    }
+    const chosen = pickArg !== undefined ? chooseByArgument(found, pickArg) : await pickOnDate(def, date, found);
+    if (chosen === undefined) return undefined;
+    if (pickArg !== undefined) {
+      // Said, with a way to the others: the records not opened are never a secret.
+      const openAll = vscode.l10n.t('Open All');
+      const pickOne = vscode.l10n.t('Pick…');
+      const text = chosen.length === 1
+        ? vscode.l10n.t('{0} {1} are dated {2} ({3}); opened the one from {4}.', found.length, def.label.toLowerCase(), date, sourcesOf(found), textField(chosen[0], 'source') ?? '?')
+        : vscode.l10n.t('{0} {1} are dated {2} ({3}); opened all of them.', found.length, def.label.toLowerCase(), date, sourcesOf(found));
+      void Promise.resolve(chosen.length === 1 ? vscode.window.showInformationMessage(text, openAll, pickOne) : vscode.window.showInformationMessage(text)).then(async (answer) => {
+        const more = answer === openAll ? [...found] : answer === pickOne ? await pickOnDate(def, date, found) : undefined;
+        for (const record of more ?? []) openRecord(recordViews, def.kind, record);
+      });
+    }
+    for (const record of chosen.slice(1)) openRecord(recordViews, def.kind, record);
+    await showRecord(def, chosen[0]);
+    return chosen.length === 1 ? chosen[0] : chosen;
   };
 
   const getById = async (def: ResourceDefinition, args: RequestArgs): Promise<unknown> => {
     const given = textArg(args, 'id');
     if (given !== undefined) usageIf(idProblem(given, def));
-    const id = given?.trim() ?? (await promptId(vscode.l10n.t('Health Data: Get {0} by Id', def.singular), def));
+    const id = given?.trim() ?? (await promptId(vscode.l10n.t('Health Data: Get {0} by Id', titleCase(def.singular)), def));
     if (id === undefined) return undefined;
     const reply = await request({
       title: vscode.l10n.t('{0} {1}…', def.singular, clip(id)),
@@ -156,7 +203,7 @@ export function registerRequestCommands(session: Session, tree: RecordRevealer, 
   };
 
   const list = async (def: ResourceDefinition, args: RequestArgs): Promise<ListResult | undefined> => {
-    const options = listArgs(args) ?? (await promptListOptions(vscode.l10n.t('Health Data: List {0}', def.label)));
+    const options = listArgs(args) ?? (await promptListOptions(vscode.l10n.t('Health Data: List {0}', titleCase(def.label))));
     if (options === undefined) return undefined;
     const result = await request({
       title: vscode.l10n.t('Listing {0}…', def.label.toLowerCase()),
@@ -199,7 +246,7 @@ export function registerRequestCommands(session: Session, tree: RecordRevealer, 
 }
 
 /** A text argument, or undefined when it was not given; anything but text is a usage error. */
-function textArg(args: RequestArgs, name: 'date' | 'id' | 'start' | 'end' | 'source'): string | undefined {
+function textArg(args: RequestArgs, name: 'date' | 'id' | 'start' | 'end' | 'source' | 'pick'): string | undefined {
   const value: unknown = args[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw new HealthDataError('usage', vscode.l10n.t('The argument "{0}" must be text, not {1}.', name, typeof value));
@@ -222,6 +269,13 @@ function listArgs(args: RequestArgs): ListOptions | undefined {
     source: source?.trim() || undefined,
     all: args.all,
   };
+}
+
+/** "findings in the Problems panel: 12 errors, 40 zero fields" or "no findings". */
+function findingsSentence(summary: PayloadValidationSummary): string {
+  const labels = { error: vscode.l10n.t('errors'), warning: vscode.l10n.t('warnings'), zero: vscode.l10n.t('zeros'), deprecated: vscode.l10n.t('deprecated'), unknown: vscode.l10n.t('unknown fields') };
+  const counts = FINDING_KINDS.filter((k) => summary.counts[k] > 0).map((k) => `${labels[k]}: ${summary.counts[k]}`);
+  return counts.length ? vscode.l10n.t('validated, findings in the Problems panel: {0}', counts.join(', ')) : vscode.l10n.t('validated: no findings');
 }
 
 function usageIf(problem: string | undefined): void {

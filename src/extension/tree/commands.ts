@@ -114,6 +114,12 @@ export function registerTreeCommands(tree: RecordsTreeProvider, recordViews: Rec
       },
       'healthData.setDateRange': setDateRange,
       'healthData.setSourceFilter': setSourceFilter,
+      // The same command with the filled filter icon, shown in the toolbar while a source filter is on.
+      'healthData.changeSourceFilter': setSourceFilter,
+      'healthData.clearSourceFilter': async () => {
+        await tree.setSource(undefined);
+        return true;
+      },
       'healthData.groupByDate': async () => {
         await tree.setGroupBy('date');
         return true;

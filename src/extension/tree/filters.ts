@@ -43,6 +43,12 @@ export function describeRange(range: DateRange): string {
   return range.start === range.end ? range.start : `${range.start} – ${range.end}`;
 }
 
+/** "the last 30 days (2026-10-25 – 2026-11-23)", or the two dates of a custom range. */
+export function describeRangeInFull(range: DateRange): string {
+  const dates = range.start === range.end ? range.start : `${range.start} – ${range.end}`;
+  return range.days !== undefined ? vscode.l10n.t('the last {0} days ({1})', range.days, dates) : dates;
+}
+
 /** Why a typed source id is unusable, or undefined. */
 export function sourceProblem(source: string): string | undefined {
   const v = source.trim();

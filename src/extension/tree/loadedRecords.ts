@@ -2,11 +2,16 @@
 // load is numbered and has its own AbortController; an answer is applied only while it is still
 // the newest load of its resource and the session's generation has not moved, so a superseded
 // refresh or an answer from the previous environment never reaches the tree.
+// Whatever order the service pages in, the newest records of the range come first: a service
+// that pages oldest first is read from its last page backwards (the count it sends says where
+// that is), or, when it sends no count, the whole range is read at once.
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { RESOURCES, ResourceKind } from '../../core/resources';
-import { RecordTree, buildDateFirstTree, buildResourceTree } from '../../core/views';
+import { HealthDataClient, ListResult } from '../../core/service';
+import { RecordTree, buildDateFirstTree, buildResourceTree, dateSpanOf, listOrderOf } from '../../core/views';
+import { DataSpan, findDataSpan } from './dataSpan';
 import { readRequestSettings } from '../account/environments';
 import { errorMessage } from '../shared/showError';
 import { Session } from '../account/session';
@@ -21,33 +26,43 @@ export type LoadMode = 'refresh' | 'more';
 
 export interface ResourceState {
   readonly kind: ResourceKind;
-  /** Records from the service for the current filter, deduplicated by id, in list order. */
+  /** Records from the service for the current filter, deduplicated by id, newest pages first. */
   records: unknown[];
   /** Records revealed from elsewhere that the current filter does not bring; shown too. */
   pinned: unknown[];
-  /** Offset of the next page in the service's list. */
+  /**
+   * Offset of the next page in the service's list: the page after the last one read (newest
+   * first), or the page before the first one read (a service that pages oldest first).
+   */
   nextOffset: number;
+  /** How the service's list runs: 'backward' when it pages oldest first and is read from its end. */
+  direction: 'forward' | 'backward';
   total: number | undefined;
   hasMore: boolean;
+  /** The oldest date loaded while more records remain: days from it back may be incomplete. */
+  loadedFrom: string | undefined;
+  /** For an empty result: where the service's records are without the date filter. */
+  span: DataSpan | undefined;
   /** A first page arrived for the current filter and environment. */
   loaded: boolean;
   loading: LoadMode | undefined;
-  error: { message: string; during: LoadMode } | undefined;
+  /** `credentials`: the service refused the client id, secret or access token (401/403 on the token). */
+  error: { message: string; during: LoadMode; credentials: boolean } | undefined;
   /** The records shown are older than a refresh that failed. */
   stale: boolean;
   /** Why the list is known to lack records the service counted, if it is. */
   incomplete: string | undefined;
 }
 
-/** One page as the service answered it. */
-interface PageAnswer {
-  offset: number;
-  limit: number;
+/** What a load brought, ready to apply. */
+interface LoadAnswer {
+  /** Newest first, as far as the pages tell. */
   records: unknown[];
-  /** Records on the page, repeats within it included. */
-  received: number;
   total: number | undefined;
+  nextOffset: number;
+  direction: 'forward' | 'backward';
   more: boolean;
+  span?: DataSpan;
 }
 
 interface PendingLoad {
@@ -63,7 +78,10 @@ const idOf = (record: unknown): string | undefined => {
 };
 
 function emptyState(kind: ResourceKind): ResourceState {
-  return { kind, records: [], pinned: [], nextOffset: 0, total: undefined, hasMore: false, loaded: false, loading: undefined, error: undefined, stale: false, incomplete: undefined };
+  return {
+    kind, records: [], pinned: [], nextOffset: 0, direction: 'forward', total: undefined, hasMore: false, loadedFrom: undefined, span: undefined,
+    loaded: false, loading: undefined, error: undefined, stale: false, incomplete: undefined,
+  };
 }
 
 export class LoadedRecords implements vscode.Disposable {
@@ -202,34 +220,21 @@ export class LoadedRecords implements vscode.Disposable {
 
   private async run(kind: ResourceKind, load: PendingLoad): Promise<void> {
     const generation = this.session.generation;
-    const { range, source } = this.filter;
     const s = this.states.get(kind)!;
-    const offset = load.mode === 'more' ? s.nextOffset : 0;
     const current = () => this.isLatest(kind, load) && this.session.isCurrent(generation);
     try {
       const connection = await this.session.connection();
       if (!current() || !this.session.isCurrent(connection.generation)) return;
-      const { pageSize } = readRequestSettings();
-      const result = await connection.client.list(
-        kind,
-        { startDate: range.start, endDate: range.end, source, limit: pageSize, ...(offset ? { offset } : {}), all: false },
-        { signal: load.abort.signal },
-      );
+      const { signal } = load.abort;
+      const answer = load.mode === 'more' ? await this.nextPage(connection.client, kind, s, signal) : await this.firstPage(connection.client, kind, signal);
       if (!current()) return;
-      this.apply(kind, load.mode, {
-        offset,
-        limit: pageSize,
-        records: result.records,
-        received: result.records.length + result.duplicatesDropped,
-        total: result.total,
-        more: !result.complete,
-      });
+      this.apply(kind, load.mode, answer);
     } catch (err) {
       if (!current() || load.abort.signal.aborted) return;
       if (err instanceof HealthDataError && err.kind === 'cancelled') return;
       const message = errorMessage(this.session, err);
       this.session.log.warn(`Loading ${kind} failed: ${message}`);
-      s.error = { message, during: load.mode };
+      s.error = { message, during: load.mode, credentials: err instanceof HealthDataError && err.kind === 'auth' };
       // A failed refresh leaves what was shown: marked stale, never silently current.
       if (load.mode === 'refresh' && s.loaded) s.stale = true;
     } finally {
@@ -241,8 +246,63 @@ export class LoadedRecords implements vscode.Disposable {
     }
   }
 
-  private apply(kind: ResourceKind, mode: LoadMode, page: PageAnswer): void {
-    const { offset, limit, records, received, total, more } = page;
+  private page(client: HealthDataClient, kind: ResourceKind, offset: number, limit: number, signal: AbortSignal): Promise<ListResult> {
+    const { range, source } = this.filter;
+    return client.list(kind, { startDate: range.start, endDate: range.end, source, limit, ...(offset ? { offset } : {}), all: false }, { signal });
+  }
+
+  /**
+   * The first page of the range, newest records first. A page that runs oldest first, with more
+   * pages after it, is put aside: the last page (where the count says it is) is read instead, and
+   * Load More walks back from there. Without a count the whole range is read, its size being
+   * bounded by the range. An empty range learns where the records are instead.
+   */
+  private async firstPage(client: HealthDataClient, kind: ResourceKind, signal: AbortSignal): Promise<LoadAnswer> {
+    const { pageSize } = readRequestSettings();
+    const first = await this.page(client, kind, 0, pageSize, signal);
+    const received = first.records.length + first.duplicatesDropped;
+    if (first.records.length === 0 && first.complete) {
+      const span = await findDataSpan(client, kind, this.filter.source, signal).catch((err: unknown) => {
+        if (signal.aborted) throw err;
+        this.session.log.debug(`Where the ${kind} records are could not be learnt: ${errorMessage(this.session, err)}`);
+        return undefined;
+      });
+      return { records: [], total: first.total, nextOffset: 0, direction: 'forward', more: false, span };
+    }
+    if (first.complete || listOrderOf(first.records, kind) !== 'oldestFirst') {
+      return { records: first.records, total: first.total, nextOffset: Math.min(received, pageSize), direction: 'forward', more: !first.complete };
+    }
+    if (first.total === undefined) {
+      const { range, source } = this.filter;
+      this.session.log.info(`${kind}: the service pages oldest first and sends no count: reading the whole range ${range.start} – ${range.end}.`);
+      const all = await client.list(kind, { startDate: range.start, endDate: range.end, source, limit: pageSize, all: true }, { signal });
+      return { records: [...all.records].reverse(), total: all.total, nextOffset: 0, direction: 'forward', more: false };
+    }
+    const tail = Math.max(0, first.total - pageSize);
+    const last = await this.page(client, kind, tail, pageSize, signal);
+    // When the last page reaches into the first, the two are the whole list.
+    const records = tail <= received ? [...last.records, ...first.records] : last.records;
+    return { records: [...records].reverse(), total: first.total, nextOffset: tail <= received ? 0 : tail, direction: 'backward', more: tail > received };
+  }
+
+  /** The page after the last one read, or, read backwards, the page before the first one read. */
+  private async nextPage(client: HealthDataClient, kind: ResourceKind, s: ResourceState, signal: AbortSignal): Promise<LoadAnswer> {
+    const { pageSize } = readRequestSettings();
+    if (s.direction === 'backward') {
+      const from = Math.max(0, s.nextOffset - pageSize);
+      const page = await this.page(client, kind, from, s.nextOffset - from, signal);
+      return { records: [...page.records].reverse(), total: page.total ?? s.total, nextOffset: from, direction: 'backward', more: from > 0 };
+    }
+    const page = await this.page(client, kind, s.nextOffset, pageSize, signal);
+    // Offsets count the service's list, not our deduplicated one: the next page starts one page
+    // on. A page longer than asked (records of the previous page repeated) still moves one page;
+    // a shorter one (the service caps `limit`) moves by what came.
+    const received = page.records.length + page.duplicatesDropped;
+    return { records: page.records, total: page.total ?? s.total, nextOffset: s.nextOffset + Math.min(received, pageSize), direction: 'forward', more: !page.complete };
+  }
+
+  private apply(kind: ResourceKind, mode: LoadMode, answer: LoadAnswer): void {
+    const { records, total, more } = answer;
     const s = this.states.get(kind)!;
     let ids = this.ids.get(kind)!;
     if (mode === 'refresh') {
@@ -261,11 +321,10 @@ export class LoadedRecords implements vscode.Disposable {
       fresh++;
     }
     if (s.pinned.length) s.pinned = s.pinned.filter((r) => !ids.has(idOf(r) ?? ''));
-    // Offsets count the service's list, not our deduplicated one: the next page starts one page
-    // on. A page longer than asked (records of the previous page repeated) still moves one page;
-    // a shorter one (the service caps `limit`) moves by what came.
-    s.nextOffset = offset + Math.min(received, limit);
-    s.total = total ?? (mode === 'more' ? s.total : undefined);
+    s.nextOffset = answer.nextOffset;
+    s.direction = answer.direction;
+    s.total = total;
+    s.span = answer.span;
     s.loaded = true;
     s.error = undefined;
     s.stale = false;
@@ -273,6 +332,7 @@ export class LoadedRecords implements vscode.Disposable {
     // A page with nothing new cannot advance the list: stop offering more, and say so if the
     // service counted records that never arrived.
     s.hasMore = more && fresh > 0;
+    s.loadedFrom = s.hasMore ? dateSpanOf(s.records, kind)?.oldest : undefined;
     if (mode === 'more' && records.length > 0 && fresh === 0) {
       s.incomplete = vscode.l10n.t('The service sent the same records again instead of the next page.');
     } else if (!s.hasMore && s.total !== undefined && s.records.length < s.total) {

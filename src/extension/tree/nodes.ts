@@ -3,7 +3,9 @@
 
 import * as vscode from 'vscode';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
-import { DateNode, MonthNode, RecordNode, RecordTree, dateLabel, statusOf, tooltipMarkdown } from '../../core/views';
+import { monthOf } from '../../core/dates';
+import { DateNode, MonthNode, RecordNode, RecordStatus, RecordTree, countByKind, dateLabel, findingsInWords, statusOf, tooltipMarkdown, validationOf } from '../../core/views';
+import { emptyActions, emptyText } from './emptyResult';
 import { LoadedRecords, ResourceState } from './loadedRecords';
 
 /** A resource (grouped by resource) or every resource at once (grouped by date first). */
@@ -23,7 +25,9 @@ export type TreeItemNode = Base &
     | { readonly type: 'loadMore'; readonly kind: ResourceKind }
     /** A failed load (retry: load that again) or a list known to be incomplete. */
     | { readonly type: 'error'; readonly kind: ResourceKind | undefined; readonly message: string; readonly incomplete: boolean }
-    | { readonly type: 'message'; readonly label: string; readonly icon: string; readonly tooltip?: string; readonly command?: vscode.Command; readonly contextValue?: string }
+    | { readonly type: 'message'; readonly label: string; readonly icon: string; readonly tooltip?: string; readonly description?: string; readonly command?: vscode.Command; readonly contextValue?: string }
+    /** A resource with no records for the filter: says which filter emptied it; its children are actions. */
+    | { readonly type: 'empty'; readonly kind: ResourceKind; readonly named: boolean }
   );
 
 export type RecordItemNode = Extract<TreeItemNode, { type: 'record' }>;
@@ -50,7 +54,7 @@ export class TreeItemNodes {
     for (const { kind } of RESOURCES) {
       if (this.store.state(kind).hasMore) out.push({ type: 'loadMore', id: `more/all/${kind}`, parent: undefined, kind });
     }
-    if (!loading && model.count === 0 && RESOURCES.every(({ kind }) => this.store.state(kind).loaded)) out.push(this.empty(undefined));
+    for (const { kind } of RESOURCES) if (this.isEmpty(kind)) out.push({ type: 'empty', id: `empty/all/${kind}`, parent: undefined, kind, named: true });
     return out;
   }
 
@@ -60,8 +64,14 @@ export class TreeItemNodes {
         return this.resourceChildren(node.kind, node);
       case 'month':
         return node.month.dates.map((date) => ({ type: 'date', id: `d/${node.scope}/${date.date}`, parent: node, scope: node.scope, date }));
-      case 'date':
-        return node.date.groups.flatMap((g) => g.records.map((r) => this.recordNode(node.scope, r, node)));
+      case 'date': {
+        const records: TreeItemNode[] = node.date.groups.flatMap((g) => g.records.map((r) => this.recordNode(node.scope, r, node)));
+        // A day that may hold records not loaded yet offers to load them where it shows them.
+        const more: TreeItemNode[] = incompleteKinds(this.store, node.scope, node.date.date).map((kind) => ({ type: 'loadMore', id: `more/${node.id}/${kind}`, parent: node, kind }));
+        return [...records, ...more];
+      }
+      case 'empty':
+        return emptyActions(this.store, node.kind).map((action, i) => ({ type: 'message', id: `${node.id}/action/${i}`, parent: node, ...action }));
       case 'undated':
         return node.records.map((r) => this.recordNode(node.scope, r, node));
       default:
@@ -89,7 +99,7 @@ export class TreeItemNodes {
     const model = this.store.resourceModel(kind);
     out.push(...this.modelNodes(kind, model, parent));
     if (state.hasMore) out.push({ type: 'loadMore', id: `more/${kind}`, parent, kind });
-    if (state.loaded && !state.loading && model.count === 0) out.push(this.empty(parent));
+    if (this.isEmpty(kind)) out.push({ type: 'empty', id: `empty/${kind}`, parent, kind, named: false });
     return out;
   }
 
@@ -123,9 +133,55 @@ export class TreeItemNodes {
     return { type: 'message', id: parent ? `loading/${parent.id}` : 'loading', parent, label: vscode.l10n.t('Loading…'), icon: 'loading~spin' };
   }
 
-  private empty(parent: TreeItemNode | undefined): TreeItemNode {
-    return { type: 'message', id: parent ? `empty/${parent.id}` : 'empty', parent, label: vscode.l10n.t('No records in this date range'), icon: 'info' };
+  /** Loaded, nothing came for the filter, and nothing was revealed there either. */
+  private isEmpty(kind: ResourceKind): boolean {
+    const state = this.store.state(kind);
+    return state.loaded && !state.loading && !state.error && this.store.shown(kind).length === 0;
   }
+}
+
+/**
+ * The resources whose records on `date` (of the scope) may not all be loaded: more pages remain
+ * and the records loaded so far reach back only to that date or a later one.
+ */
+export function incompleteKinds(store: LoadedRecords, scope: Scope, date: string): ResourceKind[] {
+  return RESOURCES.map((r) => r.kind).filter((kind) => {
+    if (scope !== 'all' && scope !== kind) return false;
+    const { hasMore, loadedFrom } = store.state(kind);
+    return hasMore && loadedFrom !== undefined && date <= loadedFrom;
+  });
+}
+
+/** Like incompleteKinds, for every date of a month. */
+function incompleteKindsOfMonth(store: LoadedRecords, scope: Scope, month: string): ResourceKind[] {
+  return RESOURCES.map((r) => r.kind).filter((kind) => {
+    if (scope !== 'all' && scope !== kind) return false;
+    const { hasMore, loadedFrom } = store.state(kind);
+    return hasMore && loadedFrom !== undefined && month <= monthOf(loadedFrom);
+  });
+}
+
+/** "incomplete: 50 of 90 activity summaries loaded", naming each resource not fully loaded. */
+function incompleteText(store: LoadedRecords, kinds: readonly ResourceKind[]): string {
+  const parts = kinds.map((kind) => {
+    const state = store.state(kind);
+    const label = resource(kind).label.toLowerCase();
+    return state.total !== undefined
+      ? vscode.l10n.t('{0} of {1} {2} loaded', state.records.length, state.total, label)
+      : vscode.l10n.t('{0} {1} loaded, more to come', state.records.length, label);
+  });
+  return vscode.l10n.t('incomplete: {0}', parts.join('; '));
+}
+
+/** A date's or month's count, and what it may lack; its tooltip says why. */
+function describeGroup(item: vscode.TreeItem, count: number, store: LoadedRecords, kinds: readonly ResourceKind[]): void {
+  if (kinds.length === 0) {
+    item.description = String(count);
+    return;
+  }
+  item.description = `${count} · ${incompleteText(store, kinds)}`;
+  const names = kinds.map((k) => resource(k).label.toLowerCase()).join(', ');
+  item.tooltip = vscode.l10n.t('May hold {0} not loaded yet: the service has more pages. Load More brings them.', names);
 }
 
 /** "30", "30 of 90", "loading…", with "(stale: refresh failed)" when a refresh failed. */
@@ -138,9 +194,11 @@ export function describeState(state: Readonly<ResourceState>, shown: number): st
   return parts.join(' ');
 }
 
-const STATUS_ICONS = {
+const STATUS_ICONS: Record<RecordStatus, () => vscode.ThemeIcon> = {
   error: () => new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')),
   warning: () => new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
+  // Zeros, deprecated or unknown fields: worth a look, not wrong; never the green check.
+  notes: () => new vscode.ThemeIcon('info', new vscode.ThemeColor('notificationsInfoIcon.foreground')),
   clean: () => new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
 };
 
@@ -161,15 +219,15 @@ export function treeItem(node: TreeItemNode, store: LoadedRecords): vscode.TreeI
     case 'month': {
       const item = new vscode.TreeItem(node.month.label, Collapsed);
       item.iconPath = new vscode.ThemeIcon('calendar');
-      item.description = String(countMonth(node.month));
+      describeGroup(item, countMonth(node.month), store, incompleteKindsOfMonth(store, node.scope, node.month.month));
       item.contextValue = 'month';
       return withId(item, node);
     }
     case 'date': {
       const item = new vscode.TreeItem(dateLabel(node.date.date), Collapsed);
       item.iconPath = new vscode.ThemeIcon('calendar');
-      item.description = String(countDate(node.date));
       item.tooltip = node.date.date;
+      describeGroup(item, countDate(node.date), store, incompleteKinds(store, node.scope, node.date.date));
       item.contextValue = 'date';
       return withId(item, node);
     }
@@ -186,9 +244,10 @@ export function treeItem(node: TreeItemNode, store: LoadedRecords): vscode.TreeI
       const item = new vscode.TreeItem(label, None);
       const status = statusOf(node.node);
       item.iconPath = STATUS_ICONS[status]();
-      item.description = node.node.description || undefined;
+      const words = statusWords(node.node, status);
+      item.description = [node.node.description, words].filter(Boolean).join(' · ') || undefined;
       item.contextValue = 'record';
-      item.accessibilityInformation = { label: `${label}, ${statusText(status)}` };
+      item.accessibilityInformation = { label: `${label}, ${statusText(node.node, status)}` };
       item.command = { command: 'healthData.openRecord', title: vscode.l10n.t('Open Record'), arguments: [node] };
       return withId(item, node);
     }
@@ -196,7 +255,7 @@ export function treeItem(node: TreeItemNode, store: LoadedRecords): vscode.TreeI
       const state = store.state(node.kind);
       const shown = state.records.length;
       const count = state.total !== undefined ? vscode.l10n.t('{0} of {1}', shown, state.total) : vscode.l10n.t('{0} loaded', shown);
-      const label = node.parent ? vscode.l10n.t('Load more ({0})', count) : vscode.l10n.t('Load more {0} ({1})', resource(node.kind).label.toLowerCase(), count);
+      const label = node.parent?.type === 'resource' ? vscode.l10n.t('Load more ({0})', count) : vscode.l10n.t('Load more {0} ({1})', resource(node.kind).label.toLowerCase(), count);
       const item = new vscode.TreeItem(label, None);
       item.iconPath = new vscode.ThemeIcon('more');
       item.contextValue = 'loadMore';
@@ -212,10 +271,20 @@ export function treeItem(node: TreeItemNode, store: LoadedRecords): vscode.TreeI
       item.contextValue = 'error';
       return withId(item, node);
     }
+    case 'empty': {
+      const text = emptyText(store, node.kind);
+      const item = new vscode.TreeItem(node.named ? `${resource(node.kind).label}: ${text.label}` : text.label, vscode.TreeItemCollapsibleState.Expanded);
+      item.iconPath = new vscode.ThemeIcon('search-stop');
+      item.description = text.description;
+      item.tooltip = text.tooltip;
+      item.contextValue = 'empty';
+      return withId(item, node);
+    }
     case 'message': {
       const item = new vscode.TreeItem(node.label, None);
       item.iconPath = new vscode.ThemeIcon(node.icon);
       item.tooltip = node.tooltip;
+      item.description = node.description;
       item.command = node.command;
       item.contextValue = node.contextValue ?? 'message';
       return withId(item, node);
@@ -231,8 +300,24 @@ export function recordTooltip(node: RecordItemNode): vscode.MarkdownString {
   return md;
 }
 
-function statusText(status: 'error' | 'warning' | 'clean'): string {
-  return status === 'error' ? vscode.l10n.t('breaks the schema') : status === 'warning' ? vscode.l10n.t('has warnings') : vscode.l10n.t('clean');
+/** The words a record's icon stands for, read out by screen readers. */
+function statusText(node: RecordNode, status: RecordStatus): string {
+  if (status === 'clean') return vscode.l10n.t('clean: no findings');
+  const findings = findingsInWords(validationOf(node).findings);
+  return status === 'error' ? vscode.l10n.t('breaks the schema: {0}', findings) : status === 'warning' ? vscode.l10n.t('has warnings: {0}', findings) : vscode.l10n.t('notes: {0}', findings);
+}
+
+/** The findings in a few words beside the label: "5 zeros · deprecated"; nothing when clean. */
+function statusWords(node: RecordNode, status: RecordStatus): string {
+  if (status === 'clean') return '';
+  const counts = countByKind(validationOf(node).findings);
+  const parts: string[] = [];
+  if (counts.error) parts.push(counts.error === 1 ? vscode.l10n.t('1 error') : vscode.l10n.t('{0} errors', counts.error));
+  if (counts.warning) parts.push(counts.warning === 1 ? vscode.l10n.t('1 warning') : vscode.l10n.t('{0} warnings', counts.warning));
+  if (counts.zero) parts.push(counts.zero === 1 ? vscode.l10n.t('1 zero') : vscode.l10n.t('{0} zeros', counts.zero));
+  if (counts.deprecated) parts.push(vscode.l10n.t('deprecated'));
+  if (counts.unknown) parts.push(counts.unknown === 1 ? vscode.l10n.t('1 unknown') : vscode.l10n.t('{0} unknown', counts.unknown));
+  return parts.join(' · ');
 }
 
 function withId(item: vscode.TreeItem, node: TreeItemNode): vscode.TreeItem {

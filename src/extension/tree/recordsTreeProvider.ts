@@ -9,7 +9,7 @@ import { RecordNode } from '../../core/views';
 import { SANDBOX_ENVIRONMENT, activeEnvironmentName, readRequestSettings } from '../account/environments';
 import { SandboxController } from '../account/localSandbox';
 import { Session } from '../account/session';
-import { DateRange, describeRange, lastDays } from './filters';
+import { DateRange, describeRange, describeRangeInFull, lastDays } from './filters';
 import { TreeItemNodes, TreeItemNode, recordTooltip, treeItem } from './nodes';
 import { LoadedRecords } from './loadedRecords';
 
@@ -77,6 +77,11 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     return this.store.state(kind);
   }
 
+  /** What the view shows above the tree and beside its title (for tests). */
+  get viewText(): { message: string | undefined; description: string | undefined } {
+    return { message: this.view?.message, description: this.view?.description };
+  }
+
   get selection(): readonly TreeItemNode[] {
     return this.view?.selection ?? [];
   }
@@ -140,7 +145,32 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     }
     if (env.origin !== 'sandbox' && !(await this.session.credentials.has(env.name))) return [];
     this.ensureLoading();
+    const credentials = this.credentialsProblem();
+    if (credentials) return [credentials];
     return this.mode === 'date' ? this.nodes.dateFirstRoots() : RESOURCES.map((r) => this.nodes.resourceRoot(r.kind));
+  }
+
+  /**
+   * One node, instead of the same 401 under every resource, when the service refused the
+   * credentials for all of them: what happened, what to do, and the whole message on hover.
+   */
+  private credentialsProblem(): TreeItemNode | undefined {
+    const states = RESOURCES.map((r) => this.store.state(r.kind));
+    if (!states.every((s) => s.error?.credentials && !s.loading)) return undefined;
+    const env = this.session.active?.name ?? '';
+    const message = states[0].error?.message ?? '';
+    return {
+      type: 'message',
+      id: 'credentialsRejected',
+      parent: undefined,
+      label: vscode.l10n.t('The service did not accept the credentials of "{0}"', env),
+      description: vscode.l10n.t('Set Client Credentials to enter them again'),
+      tooltip: vscode.l10n.t('{0}\n\nCheck the client id and client secret (Health Data: Set Client Credentials), or the user access token if one is set; then Retry.', message),
+      icon: 'error',
+      // Carries inline Set Credentials and Retry actions (package.json menus).
+      contextValue: 'credentialsRejected',
+      command: { command: 'healthData.setCredentials', title: vscode.l10n.t('Set Client Credentials'), arguments: [{ environment: env }] },
+    };
   }
 
   /** Starts the first load of each resource that has none yet (the view asked to see it). */
@@ -263,15 +293,23 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     this.emitter.fire();
   }
 
-  /** The filters as the view's description; problems with shown data as its message. */
+  /**
+   * The filters where a user looks: the view's message (always shown above the tree, even when
+   * VS Code hides the view's own header) names the environment, the range with its dates and the
+   * source; the description repeats them briefly; context keys switch the toolbar's filter icon.
+   */
   private updateViewText(): void {
-    if (!this.view) return;
     const { range, source } = this.store.currentFilter;
-    const parts = [describeRange(range)];
-    if (source) parts.push(vscode.l10n.t('source: {0}', source));
-    this.view.description = parts.join(' · ');
+    void vscode.commands.executeCommand('setContext', 'healthData.sourceFiltered', source !== undefined);
+    if (!this.view) return;
+    const env = this.session.active?.name ?? activeEnvironmentName();
+    const short = [describeRange(range), source ? vscode.l10n.t('source: {0}', source) : vscode.l10n.t('all sources')];
+    this.view.description = short.join(' · ');
     const stale = RESOURCES.filter((r) => this.store.state(r.kind).stale).map((r) => r.label);
-    this.view.message = stale.length ? vscode.l10n.t('Refresh failed for {0}: showing older data.', stale.join(', ')) : undefined;
+    const filters = [env, describeRangeInFull(range), source ? vscode.l10n.t('source: {0}', source) : vscode.l10n.t('all sources')].filter(Boolean).join(' · ');
+    const parts = [vscode.l10n.t('Showing {0}', filters)];
+    if (stale.length) parts.push(vscode.l10n.t('Refresh failed for {0}: showing older data.', stale.join(', ')));
+    this.view.message = this.session.active ? parts.join(' — ') : undefined;
   }
 
   /** One progress indicator on the view while any load runs. */

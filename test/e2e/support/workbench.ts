@@ -207,9 +207,19 @@ export class Workbench {
     return this.page.frameLocator('iframe.webview').first().frameLocator('iframe#active-frame');
   }
 
+  /**
+   * The side bar's view whose tree sideBarRows, revealTreeRow and clickTreeRow read: the Records
+   * view (the History view below it is a tree of its own, with its own row indexes).
+   */
+  treeView = 'Records';
+
+  private get treePane(): string {
+    return `.part.sidebar .pane:has(> .pane-header[aria-label^="${this.treeView.replace(/"/g, '\\"')}"])`;
+  }
+
   /** The rows of the side bar's tree as rendered now, in display order. */
   async sideBarRows(): Promise<TreeRow[]> {
-    const rows = await this.page.$$eval('.part.sidebar .monaco-list-row', (els) =>
+    const rows = await this.page.$$eval(`${this.treePane} .monaco-list-row`, (els) =>
       els.map((e) => ({
         index: Number(e.getAttribute('data-index')),
         level: Number(e.getAttribute('aria-level') ?? 1),
@@ -240,7 +250,7 @@ export class Workbench {
         const at = rows.indexOf(found);
         if (depth < pathTests.length - 1) {
           if (found.expanded === false) {
-            const row = `.part.sidebar .monaco-list-row[data-index="${found.index}"]`;
+            const row = `${this.treePane} .monaco-list-row[data-index="${found.index}"]`;
             await this.page.locator(row).click();
             // Before looking again: a second click on a row still shown closed would close it.
             await this.page.locator(`${row}[aria-expanded="true"]`).waitFor({ timeout: Math.max(1000, deadline - Date.now()) });
@@ -262,7 +272,7 @@ export class Workbench {
 
   /** Clicks the side bar's tree row at a data-index. */
   async clickTreeRow(index: number): Promise<void> {
-    await this.page.locator(`.part.sidebar .monaco-list-row[data-index="${index}"]`).click();
+    await this.page.locator(`${this.treePane} .monaco-list-row[data-index="${index}"]`).click();
   }
 
   /**
@@ -308,4 +318,40 @@ export class Workbench {
     await this.server.stop();
     fs.rmSync(this.scratch, { recursive: true, force: true });
   }
+}
+
+/** The three themes every webview is checked and photographed in, with the class VS Code gives the webview's body. */
+export const THEMES = [
+  { slug: 'dark-modern', name: 'Default Dark Modern', bodyClass: 'vscode-dark' },
+  { slug: 'light-modern', name: 'Default Light Modern', bodyClass: 'vscode-light' },
+  { slug: 'high-contrast', name: 'Default High Contrast', bodyClass: 'vscode-high-contrast' },
+] as const;
+export type Theme = (typeof THEMES)[number];
+
+/**
+ * A workbench with the extension of `extensionsDir`, its local-sandbox environment pointed at
+ * `sandboxUrl`, in `theme`, with settings for steady screenshots (no welcome page, no tips, no
+ * blinking caret or animation caught half way).
+ */
+export function openOnSandbox(o: { extensionsDir: string; sandboxUrl: string; theme: Theme; viewport: { width: number; height: number } }): Promise<Workbench> {
+  return Workbench.open({
+    extensionsDir: o.extensionsDir,
+    viewport: o.viewport,
+    settings: {
+      'healthData.sandbox.url': o.sandboxUrl,
+      'healthData.activeEnvironment': 'Local sandbox',
+      'workbench.colorTheme': o.theme.name,
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'security.workspace.trust.enabled': false,
+      'workbench.reduceMotion': 'on',
+    },
+  });
+}
+
+/** For an afterEach hook: a screenshot of the workbench when the test failed, its path logged. */
+export async function screenshotIfFailed(wb: Workbench | undefined, test: Mocha.Test | undefined, prefix: string): Promise<void> {
+  if (test?.state !== 'failed' || !wb) return;
+  const file = await wb.screenshot(`${prefix}-${test.title.slice(0, 40)}`).catch(() => undefined);
+  if (file) console.log(`    screenshot: ${file}`);
 }

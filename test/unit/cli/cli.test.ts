@@ -2,7 +2,7 @@
 // sandbox on loopback. Every run's output is searched for the secret and the token.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
@@ -61,6 +61,7 @@ describe('health-data CLI', function () {
 
   after(async () => {
     await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
     // No run printed the secret; no run printed a token unless it was asked to with --show.
     const unasked = outputs.filter((o) => !tokens.some((t) => o.includes(t) && o.includes('token')));
     for (const text of outputs) assert.ok(!text.includes(SECRET), `the secret leaked into output: ${text.slice(0, 200)}`);
@@ -169,6 +170,32 @@ describe('health-data CLI', function () {
       const r = await run(['get', 'activity', date, '--no-color'], env);
       assert.match(r.stdout, new RegExp(`Activity ${date}`));
       assert.match(r.stdout, /userId .*\[deprecated\] userId is deprecated: use humanId/);
+    });
+
+    it('says how many activity summaries share a date, and prints each with --all', async () => {
+      const date = sandbox.dataset.activity[0].date;
+      const sharing = sandbox.dataset.activity.filter((a) => a.date === date);
+      assert.ok(sharing.length >= 3, `only ${sharing.length} activity summaries on ${date}`);
+      const sources = [...new Set(sharing.map((a) => a.source))];
+      const one = await run(['get', 'activity', date, '--no-color'], env);
+      assert.equal(one.code, 0, one.stderr);
+      assert.equal(one.stdout.match(new RegExp(`^Activity ${date}`, 'gm'))?.length, 1);
+      assert.match(one.stderr, new RegExp(`^${sharing.length} activity summaries are dated ${date} \\(sources: [^)]*\\); this is the one the service answers by date\\. Add --all to print every one\\.$`, 'm'));
+      for (const s of sources) assert.ok(one.stderr.includes(s), `${s} named`);
+      const all = await run(['get', 'activity', date, '--all', '--no-color'], env);
+      assert.equal(all.code, 0, all.stderr);
+      assert.equal(all.stdout.match(new RegExp(`^Activity ${date}`, 'gm'))?.length, sharing.length);
+      assert.match(all.stdout, new RegExp(`all ${sharing.length} printed above`));
+      const json = await run(['get', 'activity', date, '--all', '--json'], env);
+      assert.deepEqual((JSON.parse(json.stdout) as Array<{ id: string }>).map((r) => r.id).sort(), sharing.map((a) => a.id).sort());
+    });
+
+    it('labels heart rate by which number it shows: resting, value or average', async () => {
+      const r = await run(['list', 'heart-rate', '--limit', '5', '--no-color'], env);
+      assert.equal(r.code === 0 || r.code === 1, true, r.stderr);
+      const rows = r.stdout.split('\n').filter((l) => /^\d{4}-\d{2}-\d{2}/.test(l));
+      assert.equal(rows.length, 5);
+      for (const row of rows) assert.match(row, /\b(resting|value|average) \d+ bpm\b/, row);
     });
 
     it('marks the zero fields of a source that lacks them, fetched by id', async () => {
@@ -313,7 +340,7 @@ describe('health-data CLI', function () {
       const sarif = await run(['validate', inputs[2], '--format', 'sarif', '--jobs', '2']);
       const column = lines[3].indexOf('"steps"') + 1;
       assert.deepEqual(regions(sarif.stdout).get('/steps'), { startLine: 4, startColumn: column, endLine: 4, endColumn: column });
-      const text = await run(['validate', inputs[2], '--no-color']);
+      const text = await run(['validate', inputs[2], '--no-color', '--all-findings']);
       assert.match(text.stdout, new RegExp(`#3 Activity summary \\S+[^\\n]*: invalid .*\\n\\s+\\[error\\] /steps \\(line 4, column ${column}\\)  steps must be ≥ 0`));
       assert.match(text.stdout, /5 records in 1 file, 1 invalid/);
       const bad = await run(['validate', inputs[0], '--jobs', '0']);

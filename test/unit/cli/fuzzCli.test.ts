@@ -4,7 +4,7 @@
 // through `validate` on a file of them, and through `list` and `get` against a sandbox whose
 // records were made hostile.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printable } from '../../../src/cli/output';
@@ -45,7 +45,10 @@ describe(`CLI fuzz: hostile records reach the terminal as inert text (seed "${FU
     records = sharedHostileRecords();
   });
 
-  after(() => assertPrototypesUnchanged(prototypes));
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    assertPrototypesUnchanged(prototypes);
+  });
 
   it('printable() leaves no control or direction character, and keeps to its length', () => {
     let checked = 0;

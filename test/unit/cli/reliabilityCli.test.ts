@@ -5,7 +5,7 @@
 // they were, and neither the secret nor a token is ever printed (the last test searches every
 // line this file made the CLI write).
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultRule, Sandbox, startSandbox } from '../../../src/sandbox/server';
@@ -45,7 +45,10 @@ describe('CLI reliability: bad input, faults and secrets', function () {
     env = { HEALTH_DATA_BASE_URL: sandbox.url, HEALTH_DATA_CLIENT_ID: sandbox.clientId, HEALTH_DATA_CLIENT_SECRET: SECRET };
   });
 
-  after(async () => sandbox.close());
+  after(async () => {
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   describe('dates', () => {
     for (const [flags, pattern] of [

@@ -62,8 +62,10 @@ describe('CLI: validation reports, schemas and types', function () {
       assert.match(r.stdout, /^::error file=[^,]*heart-rate-summary\.health\.json,line=1,endLine=1,col=1,endColumn=2,title=Health data%3A schema error::value is required/m);
     });
 
-    it('text shows each finding at its line and column; --json is --format json', async () => {
-      const text = await cli(['validate', examples[0], '--no-color']);
+    it('text shows each finding at its line and column (--all-findings); --json is --format json', async () => {
+      // The default text groups repeated findings (one line per finding with its count); the full
+      // list names each record's findings where they are.
+      const text = await cli(['validate', examples[0], '--all-findings', '--no-color']);
       assert.match(text.stdout, /\[deprecated\] \/0\/userId \(line 4, column 5\)  userId is deprecated: use humanId/);
       const a = await cli(['validate', ...examples, '--json']);
       const b = await cli(['validate', ...examples, '--format', 'json']);

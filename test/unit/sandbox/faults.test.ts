@@ -155,6 +155,17 @@ describe('sandbox: each fault is observable', () => {
     assert.equal(next.searchParams.get('source'), 'fitbit');
   });
 
+  it('oldest-first pages the same list oldest first, with the same paging headers', async () => {
+    const all = ids(ctx.sandbox.dataset.activity);
+    const first = await faulted('oldest-first', `${list}?limit=20`);
+    assert.deepEqual(ids(first.json), [...all].reverse().slice(0, 20));
+    assert.equal(first.headers.get('x-total-count'), String(all.length));
+    const last = new URL(parseLinks(first.headers.get('link')).last);
+    const tail = await faulted('oldest-first', `${list}${last.search}`);
+    assert.deepEqual(ids(tail.json), [...all].reverse().slice(Number(last.searchParams.get('offset'))));
+    assert.equal(ids(tail.json).at(-1), all[0], 'the newest record ends the last page');
+  });
+
   it('answers 400 for an X-Sandbox-Fault it cannot read', async () => {
     const reply = await faulted('teapot');
     assert.equal(reply.status, 400);

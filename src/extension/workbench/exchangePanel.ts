@@ -1,0 +1,142 @@
+// One exchange in a webview panel: renders the core's exchange view model (the body validated
+// with the record view's findings), answers the webview's actions, and comes back after a
+// reload from the history. Panels are keyed by exchange id: opening one again shows its panel.
+
+import * as vscode from 'vscode';
+import { HealthDataError } from '../../core/errors';
+import { ExchangeActionName, ExchangeHostMessage, ExchangeViewModel, buildExchangeView, parseExchangeWebviewMessage } from '../../core/views';
+import { checkClientTokenReply, validate } from '../../core/validation';
+import { HistoryEntry, draftFromExchange } from '../../core/workbench';
+import { openAsJsonDocument } from '../shared/documents';
+import { errorMessage } from '../shared/showError';
+import { markText } from '../recordView/strings';
+import { WebviewShell } from '../shared/webviewShell';
+import type { Session } from '../account/session';
+import { exchangeViewStrings } from './strings';
+
+export interface ExchangePanelHost {
+  readonly extensionUri: vscode.Uri;
+  readonly session: Session;
+  closed(panel: ExchangePanel): void;
+  /** Opens a record of the body in the record view. */
+  openRecord(entry: HistoryEntry, record: unknown): void;
+}
+
+export class ExchangePanel implements vscode.Disposable {
+  private model: ExchangeViewModel;
+  private records: unknown[];
+  private version = 0;
+  private readonly shell: WebviewShell;
+
+  constructor(
+    private readonly host: ExchangePanelHost,
+    readonly panel: vscode.WebviewPanel,
+    private readonly entry: HistoryEntry,
+  ) {
+    ({ model: this.model, records: this.records } = this.build());
+    panel.title = this.panelTitle();
+    this.shell = new WebviewShell(panel, {
+      extensionUri: host.extensionUri,
+      script: 'exchangeView.js',
+      styles: ['recordView.css', 'exchangeView.css'],
+      title: vscode.l10n.t('Health Data exchange'),
+      receive: (raw) => this.receive(raw),
+      closed: () => host.closed(this),
+    });
+  }
+
+  get exchangeId(): string {
+    return this.entry.id;
+  }
+
+  /** For tests: the model last rendered, and how many loads of the webview said 'ready'. */
+  get currentModel(): ExchangeViewModel {
+    return this.model;
+  }
+
+  get readyCount(): number {
+    return this.shell.readyCount;
+  }
+
+  show(): void {
+    this.panel.reveal(undefined, false);
+  }
+
+  private build(): { model: ExchangeViewModel; records: unknown[] } {
+    return buildExchangeView(this.entry, {
+      version: ++this.version,
+      markText: markText(),
+      check: (record, kind) => validate(record, kind),
+      checkTokenReply: checkClientTokenReply,
+      resendable: draftFromExchange(this.entry) !== undefined,
+    });
+  }
+
+  private panelTitle(): string {
+    const status = this.entry.status !== undefined ? String(this.entry.status) : vscode.l10n.t('failed');
+    const path = this.model.title.replace(/^\w+ /, '').replace(/ · .*$/, '');
+    const last = path.split('?')[0].split('/').filter(Boolean).slice(-2).join('/');
+    return `${this.entry.method} ${last} · ${status}`;
+  }
+
+  private post(message: ExchangeHostMessage): Thenable<boolean> {
+    return this.shell.post(message);
+  }
+
+  private render(): void {
+    if (this.shell.ready) void this.post({ type: 'render', model: this.model, strings: exchangeViewStrings(), persist: { exchangeId: this.entry.id } });
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseExchangeWebviewMessage(raw);
+    if (!message) {
+      this.host.session.log.warn('exchange view: ignored a message of unexpected shape from the webview');
+      return;
+    }
+    if (message.type === 'ready') {
+      this.shell.markReady();
+      this.render();
+      return;
+    }
+    void this.act(message.action, message.index).then(
+      (text) => this.post({ type: 'actionDone', requestId: message.requestId, ok: true, message: text }),
+      (err: unknown) => this.post({ type: 'actionDone', requestId: message.requestId, ok: false, message: errorMessage(this.host.session, err) }),
+    );
+  }
+
+  /** Runs one action; resolves with what to tell the user in the view's status line. */
+  async act(action: ExchangeActionName, index?: number): Promise<string | undefined> {
+    switch (action) {
+      case 'openRecord': {
+        const record = index === undefined ? undefined : this.records[index];
+        if (record === undefined) throw new HealthDataError('usage', vscode.l10n.t('That record is not in this reply.'));
+        this.host.openRecord(this.entry, record);
+        return undefined;
+      }
+      case 'openBody': {
+        const body = this.entry.responseBody;
+        if (body === undefined || body === '') throw new HealthDataError('usage', vscode.l10n.t('This exchange has no body.'));
+        let value: unknown;
+        try {
+          value = JSON.parse(body);
+        } catch {
+          const doc = await vscode.workspace.openTextDocument({ content: body, language: 'plaintext' });
+          await vscode.window.showTextDocument(doc, { preview: false });
+          return undefined;
+        }
+        await openAsJsonDocument(value);
+        return undefined;
+      }
+      case 'copyUrl':
+        await vscode.env.clipboard.writeText(this.entry.url);
+        return vscode.l10n.t('URL copied to the clipboard (credentials redacted).');
+      case 'editAndResend':
+        await vscode.commands.executeCommand('healthData.editAndResend', { exchangeId: this.entry.id });
+        return undefined;
+    }
+  }
+
+  dispose(): void {
+    this.shell.dispose();
+  }
+}

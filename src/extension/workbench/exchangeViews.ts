@@ -1,0 +1,78 @@
+// The open exchange panels, one per exchange, and the serializer that brings them back after a
+// reload from the history (an exchange no longer in the history closes its panel quietly).
+
+import * as vscode from 'vscode';
+import { EXCHANGE_VIEW_TYPE, PersistedExchangeView } from '../../core/views';
+import { HistoryEntry } from '../../core/workbench';
+import { isResourceKind } from '../../core/resources';
+import type { Session } from '../account/session';
+import type { RecordViews } from '../recordView/recordViews';
+import { webviewOptions } from '../shared/webviewShell';
+import { ExchangePanel, ExchangePanelHost } from './exchangePanel';
+import type { ExchangeHistory } from './history';
+
+export class ExchangeViews implements ExchangePanelHost, vscode.Disposable {
+  private readonly open = new Map<string, ExchangePanel>();
+
+  constructor(
+    readonly extensionUri: vscode.Uri,
+    readonly session: Session,
+    private readonly history: ExchangeHistory,
+    private readonly recordViews: RecordViews,
+  ) {}
+
+  register(): vscode.Disposable[] {
+    return [
+      vscode.window.registerWebviewPanelSerializer(EXCHANGE_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state) => this.revive(panel, state),
+      }),
+    ];
+  }
+
+  createOrShow(entry: HistoryEntry): ExchangePanel {
+    const existing = this.open.get(entry.id);
+    if (existing) {
+      existing.show();
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(EXCHANGE_VIEW_TYPE, vscode.l10n.t('Exchange'), { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(this.extensionUri));
+    const view = new ExchangePanel(this, panel, entry);
+    this.open.set(entry.id, view);
+    return view;
+  }
+
+  revive(panel: vscode.WebviewPanel, state: unknown): void {
+    const persist = state && typeof state === 'object' ? ((state as { persist?: Partial<PersistedExchangeView> }).persist ?? {}) : {};
+    const entry = typeof persist.exchangeId === 'string' ? this.history.get(persist.exchangeId) : undefined;
+    if (!entry || this.open.has(entry.id)) {
+      panel.dispose();
+      return;
+    }
+    this.open.set(entry.id, new ExchangePanel(this, panel, entry));
+  }
+
+  openRecord(entry: HistoryEntry, record: unknown): void {
+    this.recordViews.createOrShow(isResourceKind(entry.resource) ? entry.resource : undefined, record);
+  }
+
+  closed(panel: ExchangePanel): void {
+    if (this.open.get(panel.exchangeId) === panel) this.open.delete(panel.exchangeId);
+  }
+
+  get(exchangeId: string): ExchangePanel | undefined {
+    return this.open.get(exchangeId);
+  }
+
+  /** The open panels' exchange ids, for the tests. */
+  ids(): string[] {
+    return [...this.open.keys()];
+  }
+
+  closeAll(): void {
+    for (const panel of [...this.open.values()]) panel.dispose();
+  }
+
+  dispose(): void {
+    this.open.clear();
+  }
+}

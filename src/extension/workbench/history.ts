@@ -1,0 +1,135 @@
+// The request history of this workspace: every exchange the session reports, newest first, the
+// last `healthData.history.size` of them, kept in the workspace's memento across reloads (bodies
+// cut there, see forStorage; this session's own entries keep theirs whole in memory).
+
+import * as vscode from 'vscode';
+import { HistoryEntry, addToHistory, forStorage, historySize, readHistory } from '../../core/workbench';
+import { ResourceKind } from '../../core/resources';
+import { unwrapList } from '../../core/service';
+import { textField } from '../../core/views';
+import type { Session } from '../account/session';
+
+export const HISTORY_KEY = 'healthData.history';
+/** Writes to the memento wait this long for more exchanges (a list's pages come in a burst). */
+const SAVE_DELAY_MS = 1500;
+
+export class ExchangeHistory implements vscode.Disposable {
+  private entries: HistoryEntry[];
+  private size = historySize(vscode.workspace.getConfiguration('healthData').get('history.size'));
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private saving: Promise<void> = Promise.resolve();
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+  /** The history changed (an exchange added, the history cleared or cut to a new size). */
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(
+    private readonly memento: vscode.Memento,
+    session: Session,
+  ) {
+    this.entries = readHistory(memento.get<unknown>(HISTORY_KEY)).slice(0, this.size);
+    this.disposables.push(
+      this.changeEmitter,
+      session.onDidExchange((entry) => this.add(entry)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('healthData.history.size')) return;
+        this.size = historySize(vscode.workspace.getConfiguration('healthData').get('history.size'));
+        if (this.entries.length > this.size) {
+          this.entries = this.entries.slice(0, this.size);
+          this.changed();
+        }
+      }),
+    );
+  }
+
+  /** Newest first. */
+  all(): readonly HistoryEntry[] {
+    return this.entries;
+  }
+
+  get(id: string): HistoryEntry | undefined {
+    return this.entries.find((e) => e.id === id);
+  }
+
+  add(entry: HistoryEntry): void {
+    this.entries = addToHistory(this.entries, entry, this.size);
+    this.changed();
+  }
+
+  async clear(): Promise<void> {
+    this.entries = [];
+    this.changeEmitter.fire();
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    await this.saving;
+    await this.memento.update(HISTORY_KEY, undefined);
+  }
+
+  /**
+   * The newest exchange whose reply holds this record (same kind, same id; or, for a record
+   * without an id, the same JSON): the request that produced what a record view shows.
+   */
+  producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined {
+    const id = textField(record, 'id');
+    const needle = id !== undefined ? JSON.stringify(id) : undefined;
+    for (const e of this.entries) {
+      if (e.purpose !== 'data' || (kind && e.resource !== kind) || e.status === undefined || e.status >= 300 || !e.responseBody) continue;
+      // A cheap look first: only a body that mentions the id is parsed.
+      if (needle !== undefined && !e.responseBody.includes(needle)) continue;
+      if (holdsRecord(e.responseBody, id, record)) return e.id;
+    }
+    return undefined;
+  }
+
+  /** Writes now what is waiting to be written (tests, and before the extension stops). */
+  async flush(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+      this.save();
+    }
+    await this.saving;
+  }
+
+  private changed(): void {
+    this.changeEmitter.fire();
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.save();
+    }, SAVE_DELAY_MS);
+  }
+
+  private save(): void {
+    // Already redacted by the session; cut to what storage keeps.
+    const stored = forStorage(this.entries);
+    this.saving = this.saving.then(
+      () => this.memento.update(HISTORY_KEY, stored),
+      () => this.memento.update(HISTORY_KEY, stored),
+    );
+  }
+
+  dispose(): void {
+    void this.flush();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** Whether a reply body holds the record: by id, or (no id) as an equal JSON value. */
+function holdsRecord(body: string, id: string | undefined, record: unknown): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  let candidates: unknown[];
+  try {
+    candidates = unwrapList(parsed, '').records;
+  } catch {
+    candidates = [parsed];
+  }
+  if (id !== undefined) return candidates.some((c) => textField(c, 'id') === id);
+  const text = JSON.stringify(record);
+  return candidates.some((c) => JSON.stringify(c) === text);
+}

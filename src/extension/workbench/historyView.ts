@@ -1,0 +1,81 @@
+// The History view: the workspace's last exchanges, newest first, under one node per local day,
+// each with an icon for how it ended. A click opens the exchange; the context menu resends it.
+
+import * as vscode from 'vscode';
+import { ExchangeOutcome, HistoryEntry, groupByDay, outcomeOf, pathAndQuery } from '../../core/workbench';
+import { localToday } from '../requests/prompts';
+import { addDays } from '../../core/dates';
+import type { ExchangeHistory } from './history';
+
+/**
+ * A row of the History view. An exchange's row carries `exchangeId`, so that any command given
+ * it from a context menu reads it as every exchange command's `{ exchangeId }` argument.
+ */
+export type HistoryNode =
+  | { readonly type: 'day'; readonly day: string; readonly entries: readonly HistoryEntry[] }
+  | { readonly type: 'exchange'; readonly entry: HistoryEntry; readonly exchangeId: string };
+
+const ICONS: Record<ExchangeOutcome, [string, string]> = {
+  ok: ['pass', 'testing.iconPassed'],
+  retried: ['history', 'editorWarning.foreground'],
+  clientError: ['warning', 'editorWarning.foreground'],
+  failed: ['error', 'errorForeground'],
+};
+
+export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<HistoryNode | undefined>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly history: ExchangeHistory) {
+    this.subscription = history.onDidChange(() => this.changeEmitter.fire(undefined));
+  }
+
+  getChildren(node?: HistoryNode): HistoryNode[] {
+    if (!node) {
+      return groupByDay(this.history.all(), (ms) => -new Date(ms).getTimezoneOffset()).map(({ day, entries }) => ({ type: 'day', day, entries }));
+    }
+    return node.type === 'day' ? node.entries.map((entry) => ({ type: 'exchange', entry, exchangeId: entry.id })) : [];
+  }
+
+  getTreeItem(node: HistoryNode): vscode.TreeItem {
+    if (node.type === 'day') {
+      const today = localToday();
+      const label = node.day === today ? vscode.l10n.t('Today') : node.day === addDays(today, -1) ? vscode.l10n.t('Yesterday') : node.day || vscode.l10n.t('Undated');
+      const item = new vscode.TreeItem(label, node.day === today ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `day:${node.day}`;
+      item.description = vscode.l10n.t('{0} requests', node.entries.length);
+      item.contextValue = 'historyDay';
+      return item;
+    }
+    const e = node.entry;
+    const outcome = outcomeOf(e);
+    const [icon, color] = ICONS[outcome];
+    const item = new vscode.TreeItem(`${e.method} ${pathAndQuery(e.url)}`, vscode.TreeItemCollapsibleState.None);
+    item.id = `exchange:${e.id}`;
+    const status = e.status !== undefined ? String(e.status) : vscode.l10n.t('failed');
+    const time = new Date(e.startedAt).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    const retries = e.attempts.length > 1 ? ` · ${vscode.l10n.t('{0} attempts', e.attempts.length)}` : '';
+    item.description = `${status} · ${e.durationMs} ms${retries} · ${time}`;
+    item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
+    item.contextValue = 'exchange';
+    item.command = { command: 'healthData.showExchange', title: vscode.l10n.t('Show Exchange'), arguments: [{ exchangeId: e.id }] };
+    // Plain text: a URL's `_` and `-` stay as they are, and nothing in it becomes a link.
+    item.tooltip = [
+      `${e.method} ${e.url}`,
+      `${status} ${e.statusText ?? ''} · ${e.durationMs} ms · ${e.startedAt}`,
+      e.requestId ? `${vscode.l10n.t('Request id')}: ${e.requestId}` : '',
+      e.environment ? `${vscode.l10n.t('Environment')}: ${e.environment}` : '',
+      e.error?.message ?? '',
+    ]
+      .filter(Boolean)
+      .join('\n');
+    item.accessibilityInformation = { label: `${e.method} ${pathAndQuery(e.url)}, ${status}, ${outcome}, ${e.durationMs} ms, ${time}` };
+    return item;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changeEmitter.dispose();
+  }
+}

@@ -1,0 +1,49 @@
+// The request workbench: the history of every exchange, the History view, the exchange view and
+// the request form. Made by extension.ts with the session and the record views it needs.
+
+import * as vscode from 'vscode';
+import type { Session } from '../account/session';
+import type { RecordViews } from '../recordView/recordViews';
+import { registerWorkbenchCommands } from './commands';
+import { ExchangeViews } from './exchangeViews';
+import { ExchangeHistory } from './history';
+import { HistoryTreeProvider } from './historyView';
+
+export { ExchangeHistory, HISTORY_KEY } from './history';
+export { ExchangeViews } from './exchangeViews';
+export { HistoryTreeProvider, type HistoryNode } from './historyView';
+
+export interface Workbench {
+  readonly history: ExchangeHistory;
+  readonly historyView: HistoryTreeProvider;
+  readonly exchangeViews: ExchangeViews;
+  readonly disposables: vscode.Disposable[];
+}
+
+/** The history starts listening at once (activation makes no request, so it costs nothing). */
+export function createHistory(memento: vscode.Memento, session: Session): ExchangeHistory {
+  const history = new ExchangeHistory(memento, session);
+  // Copy as Code and Compare find earlier sessions' exchanges (after a reload) in the history.
+  session.useArchive(() => history.all());
+  return history;
+}
+
+export function registerWorkbench(extensionUri: vscode.Uri, session: Session, history: ExchangeHistory, recordViews: RecordViews): Workbench {
+  const exchangeViews = new ExchangeViews(extensionUri, session, history, recordViews);
+  const historyView = new HistoryTreeProvider(history);
+  const treeView = vscode.window.createTreeView('healthData.history', { treeDataProvider: historyView, showCollapseAll: true });
+  const describe = () => {
+    treeView.description = history.all().length ? vscode.l10n.t('{0} requests', history.all().length) : undefined;
+  };
+  describe();
+  const disposables: vscode.Disposable[] = [
+    history,
+    historyView,
+    treeView,
+    history.onDidChange(describe),
+    exchangeViews,
+    ...exchangeViews.register(),
+    ...registerWorkbenchCommands({ session, history, views: exchangeViews }),
+  ];
+  return { history, historyView, exchangeViews, disposables };
+}

@@ -1,0 +1,168 @@
+/// <reference lib="dom" />
+// End to end, the Records view as a user sees it (issue 12): the packaged .vsix in code-server,
+// in Chromium, against a sandbox with its default data (what `npm start` serves). The filters
+// are named above the tree, the toolbar's filter icon fills while a source filter is on, an
+// empty resource says why and offers actions that work when clicked, records with zeros or a
+// deprecated field carry their own icon and words, and, grouped by date, days not fully loaded
+// say so. Once per theme, with screenshots in test-results/screenshots/ (the README's tree
+// screenshot, docs/images/tree.png, is the Dark Modern one).
+//   node esbuild.mjs && npx tsc -p . && node scripts/e2e.mjs
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { RESOURCES, resource } from '../../src/core/resources';
+import { Sandbox, startSandbox } from '../../src/sandbox/server';
+import { TreeRow, Workbench, codeServerModule, findRepoRoot, packagedVsix } from './support/workbench';
+
+const THEMES = [
+  { slug: 'dark-modern', name: 'Default Dark Modern' },
+  { slug: 'light-modern', name: 'Default Light Modern' },
+  { slug: 'high-contrast', name: 'Default High Contrast' },
+] as const;
+
+const VIEWPORT = { width: 1280, height: 900 };
+
+/** Drags the side bar's edge so that it is `width` pixels wide: labels and their notes read whole. */
+async function widenSideBar(wb: Workbench, width: number): Promise<void> {
+  const box = await wb.page.locator('.part.sidebar').boundingBox();
+  assert.ok(box, 'no side bar');
+  const edge = box.x + box.width;
+  await wb.page.mouse.move(edge - 1, box.y + box.height / 2);
+  await wb.page.mouse.down();
+  await wb.page.mouse.move(box.x + width, box.y + box.height / 2, { steps: 8 });
+  await wb.page.mouse.up();
+  const after = await wb.page.locator('.part.sidebar').boundingBox();
+  assert.ok(after && after.width > box.width, `the side bar stayed ${box.width} px wide`);
+}
+
+describe('e2e: the Records view tells the whole truth (default sandbox data)', function () {
+  this.timeout(240_000);
+  let sandbox: Sandbox;
+  let extensionsDir: string;
+  let scratch: string;
+  const shotsDir = () => path.join(findRepoRoot(), 'test-results', 'screenshots');
+
+  before(async () => {
+    const cs = await codeServerModule();
+    cs.ensureCodeServer();
+    const vsix = packagedVsix();
+    scratch = cs.makeOwnedTempDir('hde-e2e-records-view-');
+    extensionsDir = path.join(scratch, 'extensions');
+    cs.installExtension(vsix, extensionsDir);
+    // The sandbox exactly as `npm start` runs it: default seed, days and humans, nothing added.
+    sandbox = await startSandbox({ port: 0 });
+    fs.mkdirSync(shotsDir(), { recursive: true });
+  });
+
+  after(async () => {
+    await sandbox?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  for (const theme of THEMES) {
+    describe(`in ${theme.name}`, () => {
+      let wb: Workbench | undefined;
+      const sideBar = () => wb!.page.locator('.part.sidebar');
+      const shoot = (name: string) => sideBar().screenshot({ path: path.join(shotsDir(), `${name}.png`) });
+
+      before(async () => {
+        wb = await Workbench.open({
+          extensionsDir,
+          viewport: VIEWPORT,
+          settings: {
+            'healthData.sandbox.url': sandbox.url,
+            'healthData.activeEnvironment': 'Local sandbox',
+            'workbench.colorTheme': theme.name,
+            'workbench.startupEditor': 'none',
+            'workbench.tips.enabled': false,
+            'security.workspace.trust.enabled': false,
+            'workbench.reduceMotion': 'on',
+          },
+        });
+        const item = await wb.waitForActivityBarItem('Health Data', 60_000);
+        await item.click();
+        await widenSideBar(wb, 460);
+        for (const def of RESOURCES) await wb.revealTreeRow([(r) => r.text.startsWith(def.label)], def.label, 30_000);
+      });
+
+      afterEach(async function () {
+        if (this.currentTest?.state === 'failed' && wb) {
+          const file = await wb.screenshot(`records-view-failed-${theme.slug}-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+          if (file) console.log(`    screenshot: ${file}`);
+        }
+      });
+
+      after(async () => {
+        await wb?.close();
+      });
+
+      it('names the environment, the range and the source above the tree; records with findings are not "clean"', async () => {
+        const message = sideBar().getByText(/^Showing Local sandbox · the last 30 days \(\d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}\) · all sources$/);
+        await message.waitFor({ state: 'visible', timeout: 20_000 });
+        assert.ok(await sideBar().locator('.codicon-filter').first().isVisible(), 'the plain filter icon while no source filter is on');
+        assert.equal(await sideBar().locator('.codicon-filter-filled').count(), 0);
+        // An activity day: three sources, each record marked with its findings in words.
+        const activity = resource('activity').label;
+        const googlefit = await wb!.revealTreeRow(
+          [(r) => r.text.startsWith(activity), (r) => /^[A-Z][a-z]+ \d{4}/.test(r.text), (r) => /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) /.test(r.text), (r) => r.text.startsWith('googlefit · ')],
+          'a googlefit activity summary',
+        );
+        const row = sideBar().locator(`.monaco-list-row[data-index="${googlefit}"]`);
+        assert.match((await row.textContent()) ?? '', /5 zeros · deprecated/);
+        assert.ok(await row.locator('.codicon-info').isVisible(), 'the notes icon, not the green check');
+        assert.equal(await row.locator('.codicon-pass').count(), 0);
+        assert.match((await row.getAttribute('aria-label')) ?? '', /notes: 5 zero fields, 1 deprecated field/);
+        // Heart rate: the label says which number it shows.
+        const hr = resource('heartRate').label;
+        const hrRow = await wb!.revealTreeRow(
+          [(r) => r.text.startsWith(hr), (r) => /^[A-Z][a-z]+ \d{4}/.test(r.text), (r) => /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) /.test(r.text), (r) => r.text.startsWith('fitbit · ')],
+          'a fitbit heart rate summary',
+        );
+        assert.match((await sideBar().locator(`.monaco-list-row[data-index="${hrRow}"]`).textContent()) ?? '', /fitbit · (resting|value|average) \d+ bpm/);
+        await wb!.page.mouse.move(0, 0);
+        await shoot(`tree-${theme.slug}`);
+      });
+
+      it('fills the filter icon while a source filter is on; an empty resource says why and its action clears the filter', async () => {
+        await wb!.runCommand('Health Data: Filter by Source');
+        const input = wb!.page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill('withings');
+        await wb!.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'withings' }).first().waitFor();
+        await wb!.page.keyboard.press('Enter');
+        await sideBar().getByText(/^Showing Local sandbox · the last 30 days .* · source: withings$/).waitFor({ timeout: 20_000 });
+        await sideBar().locator('.codicon-filter-filled').first().waitFor({ state: 'visible' });
+        // Withings weighs; it sends no activity: the source filter is what emptied the list.
+        const activity = resource('activity').label;
+        const empty = await wb!.revealTreeRow([(r) => r.text.startsWith(activity), (r: TreeRow) => r.text.startsWith('No records from source withings, at any date')], 'the empty activity row');
+        const clear = await wb!.revealTreeRow(
+          [(r) => r.text.startsWith(activity), (r) => r.text.startsWith('No records from source withings'), (r) => r.text.startsWith('Clear the source filter (withings)')],
+          'the clear-filter action',
+        );
+        assert.ok(clear > empty);
+        await wb!.revealTreeRow([(r) => r.text.startsWith(activity), (r) => r.text.startsWith('No records from source withings'), (r) => r.text.startsWith('Set Date Range…')], 'the date range action');
+        await wb!.page.mouse.move(0, 0);
+        await shoot(`tree-empty-${theme.slug}`);
+        await wb!.clickTreeRow(clear);
+        await sideBar().getByText(/^Showing Local sandbox · the last 30 days .* · all sources$/).waitFor({ timeout: 20_000 });
+        await sideBar().locator('.codicon-filter').first().waitFor({ state: 'visible' });
+        assert.equal(await sideBar().locator('.codicon-filter-filled').count(), 0);
+      });
+
+      if (theme.slug !== 'dark-modern') return;
+
+      it('grouped by date, a day whose activities are not all loaded says so', async () => {
+        await wb!.runCommand('Health Data: Group by Date First');
+        const month = (r: TreeRow) => /^[A-Z][a-z]+ \d{4}/.test(r.text) && r.text.includes('incomplete');
+        const index = await wb!.revealTreeRow([month, (r) => /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) /.test(r.text) && r.text.includes('incomplete')], 'an incomplete day', 30_000);
+        const text = (await sideBar().locator(`.monaco-list-row[data-index="${index}"]`).textContent()) ?? '';
+        assert.match(text, /incomplete: .*\d+ of \d+ activity summaries loaded/);
+        assert.ok(index >= 0);
+        await wb!.revealTreeRow([month, (r) => r.text.includes('incomplete') && /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) /.test(r.text), (r) => r.text.startsWith('Load more activity summaries')], 'Load more inside the day');
+        await wb!.page.mouse.move(0, 0);
+        await shoot('tree-by-date-incomplete');
+        await wb!.runCommand('Health Data: Group by Resource');
+      });
+    });
+  }
+});

@@ -1,0 +1,184 @@
+/// <reference lib="dom" />
+// End to end, as a user sees it: the packaged .vsix in the real VS Code web workbench
+// (code-server) in Chromium, pointed at a sandbox run here (with a hostile activity summary of
+// our own). Opening the Records view fills the History view; a click on a list page there opens
+// the exchange view, read from its webview's DOM: method, URL, status, the paging headers, the
+// page as its records with their findings, and the hostile strings as text with no script
+// running. Then "New Request…" is driven through its quick input: an endpoint picked, a bad
+// limit refused with the form's message, a good one sent, its exchange shown. Once per theme,
+// with screenshots in test-results/screenshots/.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { generateDataset } from '../../src/sandbox/data';
+import { Sandbox, startSandbox } from '../../src/sandbox/server';
+import { THEMES, Workbench, codeServerModule, findRepoRoot, openOnSandbox, packagedVsix, screenshotIfFailed } from './support/workbench';
+
+const VIEWPORT = { width: 1400, height: 1100 };
+const SEED = 'e2e-workbench';
+const DATE = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+const PWN = 'window.__pwned=1';
+
+/** What the exchange view shows, read from its DOM. */
+interface ExchangeDom {
+  method: string;
+  url: string;
+  facts: string[];
+  keyHeaders: string[];
+  records: number;
+  recordTitles: string[];
+  countsShown: boolean;
+  foreign: string[];
+  pwned: boolean;
+  bodyClass: string;
+}
+
+async function readExchange(frame: Frame): Promise<ExchangeDom> {
+  return frame.evaluate(() => ({
+    method: document.querySelector('.title .method')?.textContent ?? '',
+    url: document.querySelector('.title .url')?.textContent ?? '',
+    facts: Array.from(document.querySelectorAll('.subtitle .fact')).map((f) => f.textContent ?? ''),
+    keyHeaders: Array.from(document.querySelectorAll('.key-headers th')).map((t) => t.textContent ?? ''),
+    records: document.querySelectorAll('.body-records > li').length,
+    recordTitles: Array.from(document.querySelectorAll('.body-records .record-title')).map((t) => t.textContent ?? ''),
+    countsShown: document.querySelector('.body .counts') !== null,
+    // Elements of a tag the exchange view never makes, and event-handler attributes: there only
+    // if a payload string had become markup.
+    foreign: Array.from(document.body.querySelectorAll('*'))
+      .filter((e) => !['MAIN', 'DIV', 'HEADER', 'P', 'SPAN', 'H1', 'H2', 'H3', 'SECTION', 'UL', 'OL', 'LI', 'BUTTON', 'CODE', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TH', 'TD', 'DETAILS', 'SUMMARY', 'PRE', 'SCRIPT'].includes(e.tagName))
+      .concat(Array.from(document.querySelectorAll('*')).filter((e) => Array.from(e.attributes).some((a) => /^on/i.test(a.name))))
+      .map((e) => e.outerHTML.slice(0, 120)),
+    pwned: (window as unknown as { __pwned?: unknown }).__pwned !== undefined,
+    bodyClass: document.body.className,
+  }));
+}
+
+describe('e2e: the request workbench (History, exchange view, New Request) in Chromium', function () {
+  this.timeout(300_000);
+  let sandbox: Sandbox;
+  let extensionsDir: string;
+  let scratch: string;
+  const shotsDir = () => path.join(findRepoRoot(), 'test-results', 'screenshots');
+
+  before(async () => {
+    const cs = await codeServerModule();
+    cs.ensureCodeServer();
+    scratch = cs.makeOwnedTempDir('hde-e2e-workbench-');
+    extensionsDir = path.join(scratch, 'extensions');
+    cs.installExtension(packagedVsix(), extensionsDir);
+    const human = generateDataset({ seed: SEED, days: 3 }).humans[0];
+    const hostile = {
+      id: 'hostile-exchange-1',
+      humanId: human,
+      source: `<img src=x onerror="${PWN}">`,
+      date: DATE,
+      duration: 60, distance: 10, steps: 12, vigorous: 0, moderate: 0, light: 1, sedentary: 2, calories: 3,
+      note: `<script>${PWN}</script>`,
+      sourceData: { html: `<iframe srcdoc="<script>parent.${PWN}</script>"></iframe>` },
+      createdAt: `${DATE}T08:00:00.000Z`,
+      updatedAt: `${DATE}T09:00:00.000Z`,
+    };
+    sandbox = await startSandbox({ seed: SEED, days: 3, extraRecords: { heartRate: [], activity: [hostile], bodyFat: [] } });
+    fs.mkdirSync(shotsDir(), { recursive: true });
+  });
+
+  after(async () => {
+    await sandbox?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  for (const theme of THEMES) {
+    describe(`in ${theme.name}`, () => {
+      let wb: Workbench | undefined;
+      const shot = (name: string) => path.join('screenshots', name);
+
+      before(async () => {
+        wb = await openOnSandbox({ extensionsDir, sandboxUrl: sandbox.url, theme, viewport: VIEWPORT });
+        const item = await wb.waitForActivityBarItem('Health Data', 60_000);
+        await item.click();
+      });
+
+      afterEach(async function () {
+        await screenshotIfFailed(wb, this.currentTest, `workbench-failed-${theme.slug}`);
+      });
+
+      after(async () => {
+        await wb?.close();
+      });
+
+      it('the History view fills with the tree\'s requests, and a list page opens as its records', async () => {
+        const page = wb!.page;
+        // The Records view loads its three lists; each is a row of the History view under Today.
+        const row = page.locator('.part.sidebar .monaco-list-row', { hasText: 'GET /v1/human/activities/summaries?' }).first();
+        await row.waitFor({ state: 'visible', timeout: 60_000 });
+        await page.locator('.part.sidebar .monaco-list-row', { hasText: 'POST /v1/admin/token' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+        assert.ok(await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Today' }).count(), 'no Today group');
+        await page.locator('.part.sidebar').screenshot({ path: path.join(shotsDir(), `history-${theme.slug}.png`) });
+        await row.click();
+        const { frame } = await wb!.webviewFrame(
+          () => {
+            const app = document.getElementById('app');
+            return app !== null && !app.hasAttribute('aria-busy') && document.querySelectorAll('.body-records > li').length > 0;
+          },
+          undefined,
+          'the exchange view of the activity list',
+          30_000,
+        );
+        const dom = await readExchange(frame);
+        assert.equal(dom.method, 'GET');
+        assert.match(dom.url, /^http:\/\/127\.0\.0\.1:\d+\/v1\/human\/activities\/summaries\?/);
+        assert.ok(dom.facts.some((f) => /200 OK/.test(f)), dom.facts.join(' | '));
+        assert.ok(dom.keyHeaders.includes('x-total-count') && dom.keyHeaders.includes('x-request-id'), dom.keyHeaders.join(', '));
+        assert.ok(dom.countsShown, 'the validation summary is shown');
+        assert.ok(dom.records > 0 && dom.records <= 50, `${dom.records} records`);
+        assert.ok(dom.recordTitles.some((t) => t.includes('onerror')), `the hostile record is listed: ${dom.recordTitles.join(' | ')}`);
+        assert.ok(dom.bodyClass.split(/\s+/).includes(theme.bodyClass), dom.bodyClass);
+        // The hostile record is on the page: its strings are text, nothing ran.
+        assert.deepEqual(dom.foreign, [], 'a payload string became markup');
+        assert.equal(dom.pwned, false, 'a payload script ran');
+        await wb!.screenshotAs(shot(`exchange-view-${theme.slug}`));
+      });
+
+      it('New Request…: pick an endpoint, a bad limit is refused with the form\'s message, a good one is sent and shown', async () => {
+        const page = wb!.page;
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        const rows = page.locator('.quick-input-widget .monaco-list-row');
+        await wb!.runCommand('Health Data: New Request…');
+        await input.fill('List activity summaries');
+        await rows.first().waitFor({ state: 'visible' });
+        await input.press('Enter');
+        // The form: Send first, then a row per parameter.
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'updated_since' }).waitFor({ state: 'visible', timeout: 20_000 });
+        await page.locator('.quick-input-widget').screenshot({ path: path.join(shotsDir(), `new-request-form-${theme.slug}.png`) });
+        await input.fill('limit');
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Records per page' }).first().waitFor({ state: 'visible' });
+        await input.press('Enter');
+        await page.locator('.quick-input-widget .quick-input-message', { hasText: '' }).first().waitFor({ state: 'attached' });
+        await input.fill('5000');
+        const message = page.locator('.quick-input-widget .quick-input-message');
+        await page.waitForFunction(() => /limit is a whole number from 1 to 500/.test(document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? ''), undefined, { timeout: 10_000 });
+        assert.match((await message.textContent()) ?? '', /limit is a whole number from 1 to 500/);
+        await page.locator('.quick-input-widget').screenshot({ path: path.join(shotsDir(), `new-request-check-${theme.slug}.png`) });
+        await input.fill('3');
+        await input.press('Enter');
+        // Back in the form, limit set: Send is the first row.
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'limit=3' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+        await input.fill('');
+        await input.press('Enter');
+        const { frame } = await wb!.webviewFrame(
+          () => {
+            const url = document.querySelector('.title .url')?.textContent ?? '';
+            return /limit=3/.test(url) && document.querySelectorAll('.body-records > li').length === 3;
+          },
+          undefined,
+          'the exchange view of the request sent',
+          30_000,
+        );
+        const dom = await readExchange(frame);
+        assert.equal(dom.records, 3);
+        await wb!.screenshotAs(shot(`new-request-exchange-${theme.slug}`));
+      });
+    });
+  }
+});

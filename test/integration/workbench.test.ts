@@ -1,0 +1,292 @@
+// The request workbench in a real extension host against the local sandbox: every kind of
+// request the extension makes is kept as an exchange (tree loads, each list page, palette
+// commands, Re-fetch, token mints, retries after a 429 with Retry-After, a truncated body), the
+// record view knows the exchange that produced its record and opens it, a list page opens as its
+// records, the history is kept in the workspace's memento without a credential and is cleared,
+// and the New Request form's checks hold for every parameter.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { addDays } from '../../src/core/dates';
+import { RESOURCES } from '../../src/core/resources';
+import { HistoryEntry, STORED_BODY_LIMIT, pathAndQuery } from '../../src/core/workbench';
+import type { HealthDataExtensionApi } from '../../src/extension/extension';
+import { HISTORY_KEY } from '../../src/extension/workbench';
+import { draftProblems, fieldProblem } from '../../src/extension/workbench/requestForm';
+import { captureMessages, closeUntitledEditors, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
+
+interface Rec {
+  id: string;
+  date?: string;
+  humanId: string;
+}
+
+describe('request workbench: exchanges, history, exchange view, New Request', function () {
+  this.timeout(60_000);
+  let api: HealthDataExtensionApi;
+  let messages: ReturnType<typeof captureMessages>;
+  const records = (kind: 'activity' | 'heartRate' | 'bodyFat'): Rec[] => (runningSandbox(api).dataset as unknown as Record<string, Rec[]>)[kind];
+  /** The entries added to the history since it had `before` (newest first). */
+  const since = (before: readonly HistoryEntry[]): HistoryEntry[] => {
+    const known = new Set(before.map((e) => e.id));
+    return api.history.all().filter((e) => !known.has(e.id));
+  };
+  const snapshot = () => [...api.history.all()];
+  const errors = () => messages.shown.filter((m) => m.level === 'error').map((m) => m.text);
+
+  before(async () => {
+    await resetSettings();
+    api = await withSandbox();
+    await vscode.commands.executeCommand('healthData.clearHistory', { confirm: false });
+  });
+
+  beforeEach(() => {
+    messages = captureMessages();
+    runningSandbox(api).clearFaults();
+  });
+
+  afterEach(() => {
+    messages.restore();
+    runningSandbox(api).clearFaults();
+  });
+
+  after(async () => {
+    api.exchangeViews.closeAll();
+    api.recordViews.closeAll();
+    await closeUntitledEditors();
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await api.tree.whenLoaded();
+    await resetSettings();
+    await vscode.workspace.getConfiguration('healthData').update('history.size', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('keeps the tree loads, a token mint first, one exchange per resource list', async () => {
+    api.session.invalidate();
+    const before = snapshot();
+    await vscode.commands.executeCommand('healthData.refresh');
+    await treeRoots(api);
+    const added = since(before).reverse();
+    assert.equal(added[0]?.endpoint, 'token', 'the first request of a new connection mints a token');
+    for (const def of RESOURCES) {
+      assert.ok(added.some((e) => e.endpoint === 'list' && e.resource === def.kind && e.status === 200), `no list exchange for ${def.kind}`);
+    }
+    for (const e of added) {
+      assert.equal(e.environment, api.session.active?.name);
+      assert.ok(e.attempts.length >= 1 && e.durationMs >= 0);
+    }
+  });
+
+  it('keeps every page of a list from the palette, with its paging headers', async () => {
+    await setSetting('pageSize', 5);
+    const end = records('activity')[0].date!;
+    const start = addDays(end, -20);
+    const before = snapshot();
+    const result = (await vscode.commands.executeCommand('healthData.activity.list', { start, end })) as { pages: number; records: unknown[] };
+    // This command's pages, not the Records view's own reload after the page size changed.
+    const pages = since(before).filter((e) => e.endpoint === 'list' && e.resource === 'activity' && e.url.includes(`start_date=${start}&end_date=${end}`));
+    assert.equal(pages.length, result.pages);
+    assert.ok(pages.length >= 3, `${pages.length} pages`);
+    assert.ok(pages.every((p) => p.responseHeaders['x-total-count'] !== undefined));
+    const kept = pages.reduce((n, p) => n + (JSON.parse(p.responseBody ?? '[]') as unknown[]).length, 0);
+    assert.equal(kept, result.records.length);
+    await setSetting('pageSize', 50);
+  });
+
+  it('keeps a palette command and a token mint; Show Request opens the exchange that produced the record', async () => {
+    const rec = records('heartRate')[0];
+    const before = snapshot();
+    await vscode.commands.executeCommand('healthData.mintToken');
+    await vscode.commands.executeCommand('healthData.heartRate.getByDate', { date: rec.date });
+    const added = since(before);
+    const mint = added.find((e) => e.endpoint === 'token');
+    assert.ok(mint, 'the mint was not kept');
+    assert.match(mint.requestBody ?? '', /"client_secret":\s*"\[redacted\]"/);
+    const data = added.find((e) => e.endpoint === 'getByDate' && e.resource === 'heartRate');
+    assert.ok(data && data.status === 200);
+    const panel = api.recordViews.get(`heartRate/${rec.id}`);
+    assert.ok(panel, 'no record panel');
+    // The record panel knows which exchange produced it, and its action opens that exchange.
+    assert.equal(panel.producedBy, data.id);
+    await (panel as unknown as { act(a: string): Promise<unknown> }).act('showRequest');
+    const view = await waitFor('the exchange panel to say ready', () => {
+      const p = api.exchangeViews.get(data.id);
+      return p && p.readyCount >= 1 && p;
+    }, 20_000);
+    const model = view.currentModel;
+    assert.equal(model.body.type, 'record');
+    assert.equal(model.status, 200);
+    assert.ok(model.keyHeaders.some(([n]) => n === 'x-request-id'));
+    assert.equal(model.requestHeaders.find(([n]) => n.toLowerCase() === 'authorization')?.[1], 'Bearer [redacted]');
+    assert.deepEqual(errors(), []);
+  });
+
+  it('Re-fetch is kept too, and the record view then points at the new exchange', async () => {
+    const rec = records('activity')[1];
+    await vscode.commands.executeCommand('healthData.activity.getById', { id: rec.id });
+    const panel = api.recordViews.get(`activity/${rec.id}`) as unknown as { producedBy?: string; refetch(loud: boolean): Promise<unknown> };
+    const first = panel.producedBy;
+    assert.ok(first);
+    const before = snapshot();
+    await panel.refetch(true);
+    const refetched = since(before).find((e) => e.endpoint === 'getById' && e.resource === 'activity');
+    assert.ok(refetched, 'the re-fetch was not kept');
+    assert.equal(panel.producedBy, refetched.id);
+  });
+
+  it('a 429 with Retry-After then success: one exchange, two attempts, the wait and why', async () => {
+    const rec = records('activity')[2];
+    runningSandbox(api).addFault({ fault: '429', path: '/activities', retryAfter: 1, times: 1 });
+    const before = snapshot();
+    await vscode.commands.executeCommand('healthData.activity.getByDate', { date: rec.date });
+    const e = since(before).find((x) => x.endpoint === 'getByDate');
+    assert.ok(e);
+    assert.deepEqual(e.attempts.map((a) => a.status), [429, 200]);
+    assert.match(e.attempts[0].retryReason ?? '', /429/);
+    assert.ok((e.attempts[0].waitMs ?? 0) >= 900, `waited ${e.attempts[0].waitMs} ms for Retry-After: 1`);
+    await vscode.commands.executeCommand('healthData.showExchange', { exchangeId: e.id });
+    const view = await waitFor('the exchange panel', () => api.exchangeViews.get(e.id));
+    assert.equal(view.currentModel.outcome, 'retried');
+    assert.equal(view.currentModel.attempts.length, 2);
+  });
+
+  it('a truncated body: the exchange ends in the error, each attempt says it was cut short', async () => {
+    await setSetting('requestTimeout', 5_000);
+    runningSandbox(api).addFault({ fault: 'truncated', path: '/activities' });
+    const before = snapshot();
+    await vscode.commands.executeCommand('healthData.activity.getById', { id: records('activity')[3].id });
+    const e = since(before).find((x) => x.endpoint === 'getById');
+    assert.ok(e);
+    assert.ok(e.attempts.length > 1 && e.attempts.every((a) => /cut short/.test(a.error ?? '')));
+    assert.equal(e.error?.kind, 'network');
+    assert.ok(errors().some((t) => /cut short/.test(t)), 'the user was told');
+    await setSetting('requestTimeout', 30_000);
+  });
+
+  it('a list page opens as its records with the validation summary', async () => {
+    api.exchangeViews.closeAll();
+    api.recordViews.closeAll();
+    const before = snapshot();
+    await vscode.commands.executeCommand('healthData.bodyFat.list', { start: addDays(records('activity')[0].date!, -5), end: records('activity')[0].date! });
+    const page = since(before).find((e) => e.endpoint === 'list' && e.status === 200 && (JSON.parse(e.responseBody ?? '[]') as unknown[]).length > 0);
+    assert.ok(page, 'no list page was kept');
+    const id = await vscode.commands.executeCommand('healthData.showExchange', { exchangeId: page.id });
+    assert.equal(id, page.id);
+    const view = await waitFor(`the exchange panel of ${page.url} to say ready`, () => {
+      const p = api.exchangeViews.get(page.id);
+      return p && p.readyCount >= 1 && p;
+    }, 45_000).catch((err: Error) => {
+      const p = api.exchangeViews.get(page.id);
+      throw new Error(`${err.message} (panel ${p ? `visible ${p.panel.visible}, active ${p.panel.active}` : 'missing'}; open: ${api.exchangeViews.ids().join(', ')})`);
+    });
+    const body = view.currentModel.body;
+    assert.equal(body.type, 'records');
+    assert.equal(body.type === 'records' && body.records.length, (JSON.parse(page.responseBody!) as unknown[]).length);
+    // A row opens its record in the record view.
+    await view.act('openRecord', 0);
+    const first = (JSON.parse(page.responseBody!) as Rec[])[0];
+    assert.ok(api.recordViews.get(`${page.resource}/${first.id}`), 'the record did not open');
+  });
+
+  it('the History view: newest first, grouped by day, an icon per outcome, a click opens the exchange', async () => {
+    const days = api.historyView.getChildren();
+    assert.ok(days.length >= 1 && days[0].type === 'day');
+    const rows = days.flatMap((d) => api.historyView.getChildren(d));
+    assert.deepEqual(rows.map((r) => r.type === 'exchange' && r.entry.id), api.history.all().map((e) => e.id));
+    const items = rows.map((r) => api.historyView.getTreeItem(r));
+    const icons = new Set(items.map((i) => (i.iconPath as vscode.ThemeIcon).id));
+    for (const icon of ['pass', 'history', 'error']) assert.ok(icons.has(icon), `no ${icon} icon among ${[...icons].join(', ')}`);
+    const top = rows[0].type === 'exchange' ? rows[0].entry : undefined;
+    assert.equal(items[0].label, `${top!.method} ${pathAndQuery(top!.url)}`);
+    assert.deepEqual(items[0].command?.arguments, [{ exchangeId: top!.id }]);
+  });
+
+  it('persists the history in the workspace memento: capped bodies, no credential, the size setting, Clear History', async () => {
+    await api.history.flush();
+    const stored = api.workspaceState.get<HistoryEntry[]>(HISTORY_KEY);
+    assert.ok(Array.isArray(stored) && stored.length === api.history.all().length, 'the history was not stored');
+    const token = api.session.currentToken?.token;
+    assert.ok(token);
+    const text = JSON.stringify(stored);
+    assert.ok(!text.includes(token), 'a token was stored');
+    assert.ok(!/eyJ[\w-]{10,}\.eyJ/.test(text), 'something shaped like a JWT was stored');
+    assert.ok(!text.includes(runningSandbox(api).clientSecret), 'the secret was stored');
+    for (const e of stored) {
+      for (const [name, value] of Object.entries(e.requestHeaders)) if (/^authorization$/i.test(name)) assert.match(value, /^(\w+ )?\[redacted\]$/);
+      assert.ok((e.responseBody ?? '').length <= STORED_BODY_LIMIT);
+    }
+    await vscode.workspace.getConfiguration('healthData').update('history.size', 3, vscode.ConfigurationTarget.Global);
+    await waitFor('the history to be cut to 3', () => api.history.all().length === 3);
+    await api.history.flush();
+    assert.equal(api.workspaceState.get<unknown[]>(HISTORY_KEY)?.length, 3);
+    assert.equal(await vscode.commands.executeCommand('healthData.clearHistory', { confirm: false }), true);
+    assert.equal(api.history.all().length, 0);
+    assert.equal(api.workspaceState.get(HISTORY_KEY), undefined);
+    assert.deepEqual(api.historyView.getChildren(), []);
+    await vscode.workspace.getConfiguration('healthData').update('history.size', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('New Request sends each endpoint of the service with the parameters given, the token added by the extension', async () => {
+    const rec = records('activity')[0];
+    const end = rec.date!;
+    const list = (await vscode.commands.executeCommand('healthData.newRequest', {
+      draft: { endpoint: 'list', kind: 'activity', params: { start_date: addDays(end, -10), end_date: end, limit: '3', offset: '2', source: ' ', updated_since: '' } },
+    })) as HistoryEntry;
+    assert.ok(list, 'nothing was sent');
+    assert.match(list.url, /\/v1\/human\/activities\/summaries\?/);
+    const query = new URL(list.url).searchParams;
+    assert.equal(query.get('limit'), '3');
+    assert.equal(query.get('offset'), '2');
+    assert.equal(query.get('start_date'), addDays(end, -10));
+    assert.equal(query.has('source'), false, 'a blank parameter is not sent');
+    assert.equal(list.requestHeaders.Authorization, 'Bearer [redacted]');
+    assert.equal((JSON.parse(list.responseBody!) as unknown[]).length, 3);
+    assert.ok(api.exchangeViews.get(list.id), 'the exchange was not shown');
+
+    const hostile = 'a/../b?c=d#e';
+    const byId = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'getById', kind: 'heartRate', id: hostile } })) as HistoryEntry;
+    assert.equal(byId.status, 404, 'a 404 is an exchange to see, not a failure to hide');
+    assert.ok(byId.url.endsWith(`/v1/human/heart_rate/summaries/${encodeURIComponent(hostile)}`), byId.url);
+    const mint = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'token' } })) as HistoryEntry;
+    assert.equal(mint.endpoint, 'token');
+    assert.equal(mint.status, 200);
+    const latest = (await vscode.commands.executeCommand('healthData.editAndResend', { draft: { endpoint: 'getLatest', kind: 'bodyFat' } })) as HistoryEntry;
+    assert.equal(latest.endpoint, 'getLatest');
+    assert.deepEqual(errors(), []);
+  });
+
+  it('New Request refuses bad input with the commands\' messages, and sends nothing', async () => {
+    const sandbox = runningSandbox(api);
+    const before = sandbox.requests.length;
+    const bad: Array<[unknown, RegExp]> = [
+      [{ endpoint: 'list', kind: 'activity', params: { start_date: '2026-02-30', end_date: '2026-03-01' } }, /2026-02-30 is not a real calendar date/],
+      [{ endpoint: 'list', kind: 'activity', params: { start_date: '2026-03-01' } }, /both a start and an end date/],
+      [{ endpoint: 'list', kind: 'activity', params: { start_date: '2026-03-05', end_date: '2026-03-01' } }, /start date 2026-03-05 is after the end date/],
+      [{ endpoint: 'list', kind: 'activity', params: { limit: '0' } }, /limit is a whole number from 1 to 500/],
+      [{ endpoint: 'list', kind: 'activity', params: { limit: '501' } }, /limit is a whole number from 1 to 500/],
+      [{ endpoint: 'list', kind: 'activity', params: { limit: '1e3' } }, /limit is a whole number/],
+      [{ endpoint: 'list', kind: 'activity', params: { offset: '-1' } }, /offset is a whole number/],
+      [{ endpoint: 'list', kind: 'activity', params: { updated_since: 'yesterday' } }, /updated_since is a date/],
+      [{ endpoint: 'list', kind: 'activity', params: { updated_since: '2026-13-01' } }, /updated_since is a date/],
+      [{ endpoint: 'getByDate', kind: 'activity', date: '2026-2-1' }, /is not a date written YYYY-MM-DD/],
+      [{ endpoint: 'getById', kind: 'activity', id: '   ' }, /The id cannot be empty/],
+      [{ endpoint: 'getById', kind: 'activity', id: '2026-03-01' }, /written like a date/],
+      [{ endpoint: 'getLatest', kind: 'activity' }, /names no endpoint of the service/],
+      [{ endpoint: 'delete', kind: 'activity' }, /names no endpoint of the service/],
+      [{ endpoint: 'list', kind: 'orders' }, /names no endpoint of the service/],
+      ['GET http://evil.example/', /names no endpoint of the service/],
+    ];
+    for (const [draft, says] of bad) {
+      messages.shown.length = 0;
+      const result = await vscode.commands.executeCommand('healthData.newRequest', { draft });
+      assert.equal(result, undefined, JSON.stringify(draft));
+      assert.ok(errors().some((t) => says.test(t)), `${JSON.stringify(draft)}: ${errors().join(' | ') || 'no error shown'}`);
+    }
+    assert.equal(sandbox.requests.length, before, 'a request went out');
+    // The form's own checks are these, field by field (what the input boxes show).
+    const draft = { endpoint: 'list', kind: 'activity' } as const;
+    assert.equal(fieldProblem(draft, 'limit', '500'), undefined);
+    assert.equal(fieldProblem(draft, 'offset', '0'), undefined);
+    assert.equal(fieldProblem(draft, 'updated_since', '2026-03-01T10:00:00+02:00'), undefined);
+    assert.equal(fieldProblem(draft, 'start_date', ''), undefined);
+    assert.deepEqual(draftProblems({ ...draft, params: { start_date: '2026-03-01', end_date: '2026-03-02' } }), []);
+  });
+});
