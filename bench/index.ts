@@ -3,6 +3,7 @@
 // Never part of `npm test`: the figures are for people, the tests check behaviour.
 
 import { activationTime, bundleSize } from './bundle';
+import { datasetVsParse } from './dataset';
 import { Result, machine, round } from './harness';
 import { FIRST_VALIDATION_FLAG, firstValidationChild, firstVsWarm } from './firstValidation';
 import { heapVsJson } from './heap';
@@ -10,6 +11,7 @@ import { EXPORT_SERVE_FLAG, exportHeap, serveExportSandbox } from './export';
 import { coverageVsParse, trendsVsParse } from './insights';
 import { SERVE_FLAG, listVsRaw, serveSandbox } from './list';
 import { renderVsParse } from './render';
+import { RSS_GOAL_MB, jobsSpeedup, streamRss, streamVsParse } from './stream';
 import { treeVsParse } from './tree';
 import { validateVsParse } from './validate';
 
@@ -17,7 +19,11 @@ const BENCHMARKS: Record<string, () => Result | Promise<Result>> = {
   validate_vs_parse: validateVsParse,
   first_vs_warm: firstVsWarm,
   list_vs_raw: listVsRaw,
+  stream_vs_parse: streamVsParse,
+  jobs_speedup: jobsSpeedup,
+  stream_rss_mb: streamRss,
   tree_vs_parse: treeVsParse,
+  dataset_vs_parse: datasetVsParse,
   render_vs_parse: renderVsParse,
   heap_vs_json: heapVsJson,
   export_heap: exportHeap,
@@ -36,6 +42,12 @@ function summary(name: string, r: Result): string {
       return `validate ${d.validateMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records`;
     case 'first_vs_warm':
       return `first validation ${d.firstMs} ms / warm ${d.warmMs} ms, ${d.records} records with positions, fresh process`;
+    case 'stream_vs_parse':
+      return `validate --jobs 1 ${d.oneJobMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} NDJSON records`;
+    case 'jobs_speedup':
+      return `--jobs ${d.jobs} ${d.allJobsMs} ms / --jobs 1 ${d.oneJobMs} ms (speed-up ${d.speedup})`;
+    case 'stream_rss_mb':
+      return `peak RSS ${d.peakRssMb} MB validating ${d.fileBytes} B of NDJSON in ${d.seconds} s (goal ${RSS_GOAL_MB} MB)`;
     case 'list_vs_raw':
       return `client ${d.clientMs} ms / bare GETs ${d.rawMs} ms, ${d.records} records in ${d.pages} pages`;
     case 'tree_vs_parse':
@@ -44,6 +56,8 @@ function summary(name: string, r: Result): string {
       return `model ${d.modelMs} ms / JSON.parse ${d.parseMs} ms, ${d.recordBytes} bytes`;
     case 'export_heap':
       return `peak heap growth ${d.peakGrowthMiB} MiB / ${d.budgetMiB} MiB, ${d.records} records streamed (held whole: ${d.wholeListHeldMiB} MiB)`;
+    case 'dataset_vs_parse':
+      return `ten years for one human generated ${d.generateMs} ms / JSON.parse of them ${d.parseMs} ms, ${d.records} records`;
     case 'heap_vs_json':
       return `tree ${d.treeModelMiB} MiB / parsed JSON ${d.parsedJsonMiB} MiB`;
     case 'coverage_vs_parse':

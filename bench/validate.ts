@@ -1,5 +1,5 @@
 // Goal 1: validating 100,000 records of the three kinds, every finding computed, against
-// JSON.parse of the same records. The validator must cost no more than reading the payload.
+// JSON.parse of the same records. Issue 17: at most 0.4 of reading the payload.
 
 import { RESOURCES } from '../src/core/resources';
 import { prepareValidator, validatePayload } from '../src/core/validation';
@@ -29,7 +29,7 @@ export async function validateVsParse(): Promise<Result> {
   }, parseAll, { runs: 5, warmup: 1 });
   return {
     ratio: pair.ratio,
-    goal: 1.0,
+    goal: 0.4,
     detail: {
       records: corpus.count,
       byKind: Object.fromEntries(RESOURCES.map(({ kind }) => [kind, corpus.lists[kind].length])),

@@ -9,7 +9,7 @@ import { payloadRecords } from '../core/validation';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
 import { rangeProblemText, resolveResource } from './records';
-import { parsePayload, readPayload } from './validate';
+import { parsePayload, readPayload } from './payloadFiles';
 
 export interface CoverageFlags {
   from?: string;

@@ -3,6 +3,7 @@
 // stack trace, never a secret.
 
 import { parseArgs } from 'node:util';
+import { isMainThread } from 'node:worker_threads';
 import { HealthDataError, redact } from '../core/errors';
 import { CONNECTION_OPTIONS, Connection, ConnectOptions, connect } from './connection';
 import { coverageOfService, fileCoverageCommand, serviceCoverageCommand } from './coverage';
@@ -29,8 +30,9 @@ Usage:
                                                      get, list: --verbose prints each request and reply
                                                      (status, headers, timing, attempts; no token) to stderr;
                                                      --curl prints the request as a cURL command, sends nothing
-  health-data validate <file...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS] [--all-findings]
+  health-data validate <file...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS] [--all-findings] [--jobs N]
                                                      exit 1 when any record has an error (- reads stdin);
+                                                     an array, a wrapped list or NDJSON, of any size;
                                                      in text, repeated findings grouped unless --all-findings
   health-data schemas [--out DIR]                    the records' JSON Schemas (2020-12); without --out, one JSON object
   health-data types [--out FILE]                     TypeScript declarations of the records, made from the schemas
@@ -74,6 +76,8 @@ Output:
                       validate: write the report to FILE and print only the closing line
   --fail-on KINDS     validate: kinds of finding that fail the run besides errors: warning, zero,
                       deprecated, unknown (comma-separated or repeated; errors always fail)
+  --jobs N            validate: worker threads for files over 16 MB and NDJSON (default: the
+                      number of cores); smaller files are validated whole, as the editor does
   --no-color          no colour (also NO_COLOR=1); colour is used only on a terminal
 
 Faults for the sandbox (--fault, repeatable): latency, 429, 500, 502, 503, html, malformed-json,
@@ -113,7 +117,7 @@ const COMMANDS = {
     format: { type: 'string' },
     out: { type: 'string' },
   },
-  validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true }, 'all-findings': { type: 'boolean' } },
+  validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true }, 'all-findings': { type: 'boolean' }, jobs: { type: 'string' } },
   schemas: { ...COMMON, out: { type: 'string' } },
   types: { ...COMMON, out: { type: 'string' } },
   coverage: {
@@ -272,7 +276,8 @@ async function withInterrupt<T>(signals: NodeJS.EventEmitter, work: (signal: Abo
   }
 }
 
-if (require.main === module) {
+// Not in a worker thread: dist/cli.js is also the script of `validate`'s workers.
+if (require.main === module && isMainThread) {
   // `health-data list … | head`: the reader went away; stop quietly, as other tools do.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);

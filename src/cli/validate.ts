@@ -1,54 +1,51 @@
-// `health-data validate <file...>`: checks payload files (one record, an array, or a wrapped list)
-// against the schemas and reports every finding as text, JSON, SARIF, JUnit XML or GitHub
-// annotations; exits 1 when a record has an error (or a finding of a --fail-on kind).
+// `health-data validate <file...>`: checks payload files (one record, an array, a wrapped list or
+// NDJSON, of any size) against the schemas and reports every finding as text, JSON, SARIF, JUnit
+// XML or GitHub annotations; exits 1 when a record has an error (or a finding of a --fail-on kind).
+// A file under SMALL_FILE_BYTES is read whole and placed exactly as the Problems panel places it;
+// a larger one (and NDJSON) is split into records as it is read (core/streaming) and validated on
+// worker threads (--jobs), so memory holds a few batches of records, never the file. Both feed
+// the same report writers record by record.
 
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { HealthDataError } from '../core/errors';
 import {
+  type FileProblem,
   REPORT_FORMATS,
   type ReportFormat,
+  type ReportRecord,
   ReportTally,
   type ReportWriter,
   createReportWriter,
   parseFailOn,
   payloadReport,
   reportFileFor,
+  streamedProblem,
+  streamedRecord,
 } from '../core/reports';
+import type { ResourceKind } from '../core/resources';
+import { RecordSplitter, RecordUnit, SplitError } from '../core/streaming';
 import { resolveResource } from './records';
 import { Output, printable } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
+import { UnitPool } from './validateWorkers';
 import { VERSION } from './version';
 
-/** Files larger than this are refused with a message instead of exhausting memory. */
-export const MAX_PAYLOAD_BYTES = 100 * 1024 * 1024;
-
-export async function readPayload(file: string, stdin: NodeJS.ReadableStream): Promise<string> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of stdin) {
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      size += buf.length;
-      if (size > MAX_PAYLOAD_BYTES) throw new Error(`is larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB; larger input is not validated`);
-      chunks.push(buf);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  let info;
-  try {
-    info = await stat(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? 'unknown error'})`);
-  }
-  if (info.isDirectory()) throw new Error('is a directory, not a file');
-  if (info.size > MAX_PAYLOAD_BYTES) {
-    throw new Error(`is ${(info.size / 1024 / 1024).toFixed(0)} MB; files over ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB are not validated`);
-  }
-  return readFile(file, 'utf8');
-}
+/**
+ * Files (and standard input) up to this size are read whole and validated as the editor validates
+ * them, findings at the exact ranges of the Problems panel; larger ones are streamed.
+ */
+export const SMALL_FILE_BYTES = 16 * 1024 * 1024;
+/** Records handed to a worker at once, and the bytes that close a batch early. */
+const BATCH_RECORDS = 2_000;
+const BATCH_BYTES = 1024 * 1024;
+/** Batches in flight per job: enough to keep every worker busy, few enough to bound memory. */
+const IN_FLIGHT_PER_JOB = 2;
+const READ_CHUNK = 1024 * 1024;
+/** Report text gathered and written some 64 KB at a time: one write per record costs more than its validation. */
+const OUTPUT_BLOCK = 65_536;
 
 export interface ValidateFlags {
   kind?: string;
@@ -58,6 +55,8 @@ export interface ValidateFlags {
   'fail-on'?: string[];
   /** Every finding of every record in the text report, instead of repeated ones grouped. */
   'all-findings'?: boolean;
+  /** Worker threads for streamed files; default the number of cores. */
+  jobs?: string;
 }
 
 function formatOf(flags: ValidateFlags): ReportFormat {
@@ -68,6 +67,137 @@ function formatOf(flags: ValidateFlags): ReportFormat {
   }
   if (flags.json && format !== 'json') throw new HealthDataError('usage', `--json is --format json: it cannot go with --format ${format}.`);
   return format as ReportFormat;
+}
+
+function parseJobs(value: string | undefined): number {
+  if (value === undefined) return Math.max(1, availableParallelism());
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < 1 || n > 256) {
+    throw new HealthDataError('usage', `--jobs must be a whole number from 1 to 256, got ${printable(value, 20)}`);
+  }
+  return n;
+}
+
+/** A payload: its bytes when small enough to read whole, else its chunks as they are read. */
+type Payload = { readonly whole: Buffer } | { readonly chunks: AsyncIterable<Buffer> };
+
+function asBuffer(chunk: unknown): Buffer {
+  return typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+}
+
+/** Standard input, gathered up to SMALL_FILE_BYTES; past that, streamed on from what was gathered. */
+async function stdinPayload(stdin: NodeJS.ReadableStream): Promise<Payload> {
+  const iterator = (stdin as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) return { whole: Buffer.concat(head) };
+    const buf = asBuffer(next.value);
+    head.push(buf);
+    size += buf.length;
+    if (size > SMALL_FILE_BYTES) break;
+  }
+  async function* rest(): AsyncIterable<Buffer> {
+    yield* head.splice(0);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield asBuffer(next.value);
+  }
+  return { chunks: rest() };
+}
+
+async function openPayload(file: string, stdin: NodeJS.ReadableStream): Promise<Payload> {
+  if (file === '-') return stdinPayload(stdin);
+  let info;
+  try {
+    info = await stat(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? 'unknown error'})`);
+  }
+  if (info.isDirectory()) throw new Error('is a directory, not a file');
+  if (info.size <= SMALL_FILE_BYTES) return { whole: await readFile(file) };
+  return { chunks: createReadStream(file, { highWaterMark: READ_CHUNK }) as AsyncIterable<Buffer> };
+}
+
+/** What a file's validation hands on: its records in order, then at most one problem. */
+interface FileSink {
+  record(r: ReportRecord): void;
+  problem(p: FileProblem): void;
+}
+
+/**
+ * Splits a payload read in chunks into records and validates them on the pool, handing each
+ * record to the sink in file order, then the problem that stopped the file, if any.
+ */
+async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sink: FileSink): Promise<void> {
+  const splitter = new RecordSplitter();
+  const inFlight: Array<ReturnType<UnitPool['check']>> = [];
+  let batch: RecordUnit[] = [];
+  let batchBytes = 0;
+  let wholeError: string | undefined;
+  const drainOne = async (): Promise<void> => {
+    for (const result of await inFlight.shift()!) {
+      if ('syntaxError' in result) wholeError = result.syntaxError;
+      else for (const r of result.records) sink.record(streamedRecord(r));
+    }
+  };
+  const send = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    inFlight.push(pool.check(batch));
+    batch = [];
+    batchBytes = 0;
+    while (inFlight.length >= pool.jobs * IN_FLIGHT_PER_JOB) await drainOne();
+  };
+  const take = async (units: RecordUnit[]): Promise<void> => {
+    for (const u of units) {
+      batch.push(u);
+      batchBytes += u.bytes.length;
+      if (batch.length >= BATCH_RECORDS || batchBytes >= BATCH_BYTES) await send();
+    }
+  };
+  let problem: unknown;
+  try {
+    for await (const chunk of source) await take(splitter.push(chunk));
+    await take(splitter.end());
+  } catch (err) {
+    problem = err;
+  }
+  // The records read before a problem are reported before it.
+  if (batch.length > 0) inFlight.push(pool.check(batch));
+  while (inFlight.length > 0) await drainOne();
+  if (problem instanceof SplitError) sink.problem(streamedProblem(`is not valid JSON (${problem.message})`, problem));
+  else if (problem !== undefined) sink.problem(streamedProblem(problem instanceof Error ? problem.message : String(problem)));
+  else if (wholeError !== undefined) sink.problem(streamedProblem(`is ${wholeError}`));
+  else if (splitter.units === 0) sink.problem(streamedProblem(splitter.emptyList ? 'holds an empty list: nothing to validate' : 'is empty'));
+}
+
+/**
+ * A payload read whole: validated as the editor validates it. A text that is no JSON may be
+ * NDJSON, which the editor does not read: it is then validated as a stream of its lines; its
+ * records (of at most SMALL_FILE_BYTES) are gathered first, and a text that does not split whole
+ * keeps the editor's message and range.
+ */
+async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool: UnitPool, sink: FileSink): Promise<void> {
+  const text = bytes.toString('utf8');
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!body.trim()) return sink.problem({ message: 'is empty' });
+  const report = payloadReport(body, { kind });
+  if (!('problem' in report)) {
+    for (const record of report.records) sink.record(record);
+    return;
+  }
+  if (report.problem.range === undefined) return sink.problem(report.problem);
+  const records: ReportRecord[] = [];
+  let problem: FileProblem | undefined;
+  await validateStream(
+    (async function* () {
+      yield bytes;
+    })(),
+    pool,
+    { record: (r) => records.push(r), problem: (p) => (problem = p) },
+  );
+  if (problem !== undefined || records.length === 0) return sink.problem(report.problem);
+  for (const r of records) sink.record(r);
 }
 
 /** Where the report goes: standard output, or a file (`--out`), with a closing line on the terminal. */
@@ -97,18 +227,31 @@ function fileSink(path: string): ReportSink {
   };
 }
 
-/** The payload of one file or of standard input, its byte-order mark dropped as an editor drops it. */
-async function payloadText(file: string, stdin: NodeJS.ReadableStream): Promise<string> {
-  const text = await readPayload(file, stdin);
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (!body.trim()) throw new Error('is empty');
-  return body;
+/** Text handed on some 64 KB at a time. */
+function blocks(write: (text: string) => void): { emit(text: string): void; flush(): void } {
+  let parts: string[] = [];
+  let size = 0;
+  const flush = (): void => {
+    if (parts.length > 0) write(parts.join(''));
+    parts = [];
+    size = 0;
+  };
+  return {
+    emit(text) {
+      if (!text) return;
+      parts.push(text);
+      size += text.length;
+      if (size >= OUTPUT_BLOCK) flush();
+    },
+    flush,
+  };
 }
 
 export async function validateCommand(o: Output, files: string[], flags: ValidateFlags, stdin: NodeJS.ReadableStream, cwd = process.cwd()): Promise<number> {
   if (files.length === 0) throw new HealthDataError('usage', 'Name at least one file to validate (or - for standard input).');
   const kind = flags.kind !== undefined ? resolveResource(flags.kind).kind : undefined;
   const format = formatOf(flags);
+  const jobs = parseJobs(flags.jobs);
   let failOn;
   try {
     failOn = parseFailOn(flags['fail-on']);
@@ -121,52 +264,49 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   }
   const tally = new ReportTally(failOn);
   const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;
-  const emit = (text: string): void => (out ? out.write(text) : o.write(text));
+  const output = blocks((text) => (out ? out.write(text) : o.write(text)));
+  const emit = output.emit;
   // A report in a file has no colour: it is read later, elsewhere.
   const writer: ReportWriter =
     format === 'text'
       ? new TextReportWriter(out ? { color: false } : o, tally, flags['all-findings'] === true)
       : createReportWriter(format, { baseFolder: cwd, failOn, toolVersion: VERSION });
-  emit(writer.start());
-  for (const file of files) {
-    tally.file();
-    emit(writer.file(file === '-' ? { name: 'standard input' } : reportFileFor(file, cwd, file)));
-    let text: string;
-    try {
-      text = await payloadText(file, stdin);
-    } catch (err) {
+  // Workers start on the first streamed batch: a run of small files starts none.
+  const pool = new UnitPool(jobs, kind);
+  const sink: FileSink = {
+    record(record) {
+      tally.record(record);
+      emit(writer.record(record));
+    },
+    problem(problem) {
       tally.problem();
-      emit(writer.problem({ message: err instanceof Error ? err.message : String(err) }));
-      emit(writer.endFile());
-      continue;
-    }
-    const report = payloadReport(text, { kind });
-    if ('problem' in report) {
-      tally.problem();
-      emit(writer.problem(report.problem));
-    } else {
-      for (const record of report.records) {
-        tally.record(record);
-        emit(writer.record(record));
+      emit(writer.problem(problem));
+    },
+  };
+  try {
+    emit(writer.start());
+    for (const file of files) {
+      tally.file();
+      emit(writer.file(file === '-' ? { name: 'standard input' } : reportFileFor(file, cwd, file)));
+      try {
+        const payload = await openPayload(file, stdin);
+        if ('whole' in payload) await validateWhole(payload.whole, kind, pool, sink);
+        else await validateStream(payload.chunks, pool, sink);
+      } catch (err) {
+        sink.problem({ message: err instanceof Error ? err.message : String(err) });
       }
+      emit(writer.endFile());
+      // What is known of a file is shown before the next one is read.
+      output.flush();
     }
-    emit(writer.endFile());
+    emit(writer.end());
+    output.flush();
+  } finally {
+    await pool.close();
   }
-  emit(writer.end());
   if (out) {
     await out.close();
     o.out(`${summaryLine(o, tally)}; ${format} report written to ${printable(flags.out ?? '', 120)}`);
   }
   return tally.failed ? 1 : 0;
-}
-
-/** A payload's JSON, its byte-order mark dropped; what is wrong with it as the end of "<file> …". */
-export function parsePayload(text: string): unknown {
-  if (!text.trim()) throw new Error('is empty');
-  try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (err) {
-    const detail = err instanceof Error ? err.message.replace(/^Unexpected token.*?(, ".*")? is not valid JSON$/s, 'unexpected character') : '';
-    throw new Error(`is not valid JSON (${printable(detail, 120)})`);
-  }
 }

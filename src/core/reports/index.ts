@@ -10,3 +10,4 @@ export * from './safeText';
 export * from './sarif';
 export * from './textPositions';
 export * from './writers';
+export * from './streamedRecords';

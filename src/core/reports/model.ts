@@ -14,9 +14,12 @@ export interface TextPosition {
 export interface TextRange {
   readonly start: TextPosition;
   readonly end: TextPosition;
-  /** UTF-16 offset and length of the range in the text. */
-  readonly offset: number;
-  readonly length: number;
+  /**
+   * UTF-16 offset and length of the range in the text; absent for a finding of a streamed file,
+   * which is placed by line and column only (its range is empty: start = end).
+   */
+  readonly offset?: number;
+  readonly length?: number;
 }
 
 export interface ReportFinding {

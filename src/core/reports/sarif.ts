@@ -94,8 +94,7 @@ function regionOf(range: TextRange): Sarif.Region {
     startColumn: range.start.character + 1,
     endLine: range.end.line + 1,
     endColumn: range.end.character + 1,
-    charOffset: range.offset,
-    charLength: range.length,
+    ...(range.offset !== undefined ? { charOffset: range.offset, charLength: range.length } : {}),
   };
 }
 

@@ -287,6 +287,17 @@ export function validatePayload(payload: unknown, kind?: ResourceKind, options?:
   }
 }
 
+/** Validates one record found at `pointer` (position `index` of its list). Never throws. */
+export function validateRecordAt(
+  record: unknown,
+  kind: ResourceKind | undefined,
+  options: ValidateOptions | undefined,
+  index: number | undefined,
+  pointer: string,
+): RecordValidation {
+  return single(record, kind, clockFor(options), index, pointer);
+}
+
 /** `/0`, `/1`, …: made once for the indices of a page, not once per record of every page. */
 const INDEX_POINTERS: string[] = [];
 const CACHED_POINTERS = 512;

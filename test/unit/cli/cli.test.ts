@@ -2,7 +2,7 @@
 // sandbox on loopback. Every run's output is searched for the secret and the token.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
@@ -28,6 +28,9 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promi
     });
     let stdout = '';
     let stderr = '';
+    // Decoded as a stream: a character split across two chunks stays one character.
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
@@ -297,6 +300,91 @@ describe('health-data CLI', function () {
       assert.match(r.stdout, /empty\.json is empty/);
       assert.match(r.stdout, /broken\.json is not valid JSON/);
       assert.match(r.stdout, /record Body fat reading/);
+    });
+
+    type SarifRun = { results: Array<{ level: string; locations?: Array<{ physicalLocation: { region?: Record<string, number> }; logicalLocations?: Array<{ fullyQualifiedName: string }> }> }> };
+    /** The SARIF region of the first error about each JSON Pointer in a one-file run. */
+    const regions = (sarif: string): Map<string, Record<string, number> | undefined> => {
+      const byPointer = new Map<string, Record<string, number> | undefined>();
+      for (const r of (JSON.parse(sarif) as { runs: SarifRun[] }).runs[0].results) {
+        const location = r.locations?.[0];
+        const pointer = location?.logicalLocations?.[0]?.fullyQualifiedName;
+        if (r.level === 'error' && pointer !== undefined && !byPointer.has(pointer)) byPointer.set(pointer, location!.physicalLocation.region);
+      }
+      return byPointer;
+    };
+
+    it('reads an array, a wrapped list and NDJSON as records; --jobs 2 (worker threads) reports what --jobs 1 does; NDJSON is placed by line and column', async () => {
+      const records = sandbox.dataset.activity.slice(0, 5).map((r, i) => (i === 3 ? { ...r, steps: -1 } : r));
+      const lines = records.map((r) => JSON.stringify(r));
+      const inputs = [
+        file('list.json', JSON.stringify(records, null, 2)),
+        file('wrapped.json', JSON.stringify({ data: records, links: { next: null } })),
+        file('records.ndjson', `${lines.join('\n')}\n`),
+      ];
+      const one = await run(['validate', ...inputs, '--json', '--jobs', '1']);
+      const two = await run(['validate', ...inputs, '--json', '--jobs', '2']);
+      assert.equal(one.code, 1);
+      assert.equal(two.code, 1);
+      assert.deepEqual(JSON.parse(two.stdout), JSON.parse(one.stdout));
+      const [list, wrapped, ndjson] = JSON.parse(one.stdout).files;
+      for (const f of [list, wrapped, ndjson]) {
+        assert.deepEqual(f.records.map((r: { index: number; valid: boolean }) => [r.index, r.valid]), [[0, true], [1, true], [2, true], [3, false], [4, true]], JSON.stringify(f).slice(0, 400));
+      }
+      const steps = (f: { records: Array<{ findings: Array<{ path: string }> }> }) => f.records[3].findings.find((x) => x.path.endsWith('/steps'))!;
+      assert.equal(steps(list).path, '/3/steps');
+      assert.equal(steps(wrapped).path, '/data/3/steps');
+      assert.equal(steps(ndjson).path, '/steps');
+      // NDJSON (which the editor does not read) is streamed: the finding is placed at the start of
+      // "steps" on the fourth line, an empty region with no character offset.
+      const sarif = await run(['validate', inputs[2], '--format', 'sarif', '--jobs', '2']);
+      const column = lines[3].indexOf('"steps"') + 1;
+      assert.deepEqual(regions(sarif.stdout).get('/steps'), { startLine: 4, startColumn: column, endLine: 4, endColumn: column });
+      const text = await run(['validate', inputs[2], '--no-color', '--all-findings']);
+      assert.match(text.stdout, new RegExp(`#3 Activity summary \\S+[^\\n]*: invalid .*\\n\\s+\\[error\\] /steps \\(line 4, column ${column}\\)  steps must be ≥ 0`));
+      assert.match(text.stdout, /5 records in 1 file, 1 invalid/);
+      const bad = await run(['validate', inputs[0], '--jobs', '0']);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--jobs must be a whole number from 1 to 256, got 0/);
+    });
+
+    it('streams a file over 16 MB over worker threads: every format gets its records, each finding at the line and column where it starts', async function () {
+      this.timeout(120_000);
+      const base = sandbox.dataset.activity;
+      const count = 60_000;
+      const records = Array.from({ length: count }, (_, i) => ({ ...base[i % base.length], id: `big-${i}`, ...(i === 7 || i === count - 1 ? { steps: -1 } : {}) }));
+      const content = JSON.stringify(records, null, 2);
+      assert.ok(Buffer.byteLength(content) > 16 * 1024 * 1024, `${Buffer.byteLength(content)} bytes`);
+      const big = file('big-list.json', content);
+      // Reports go to files (--out): tens of megabytes are no test output to search.
+      const report = async (format: string, jobs: string): Promise<string> => {
+        const out = join(dir, `big-report-${jobs}.${format}`);
+        const r = await run(['validate', big, '--format', format, '--jobs', jobs, '--out', out, '--no-color']);
+        assert.equal(r.code, 1, r.stderr);
+        assert.match(r.stdout, new RegExp(`^${count} records in 1 file, 2 invalid; ${format} report written to `));
+        return readFileSync(out, 'utf8');
+      };
+      const two = await report('json', '2');
+      assert.equal(two, await report('json', '1'));
+      const streamed = JSON.parse(two).files[0];
+      assert.equal(streamed.records.length, count);
+      assert.deepEqual(streamed.records.filter((r: { valid: boolean }) => !r.valid).map((r: { index: number }) => r.index), [7, count - 1]);
+      // The same findings as the whole-file path gives for the same record read alone.
+      const alone = JSON.parse((await run(['validate', file('one-bad.json', JSON.stringify([records[7]])), '--json'])).stdout).files[0].records[0];
+      assert.deepEqual(
+        streamed.records[7].findings.map((f: { kind: string; path: string; message: string }) => [f.kind, f.path, f.message]),
+        alone.findings.map((f: { kind: string; path: string; message: string }) => [f.kind, f.path.replace(/^\/0/, '/7'), f.message]),
+      );
+      const sarif = await report('sarif', '2');
+      const textLines = content.split('\n');
+      for (const [index, pointer] of [[7, '/7/steps'], [count - 1, `/${count - 1}/steps`]] as const) {
+        const opening = textLines.lastIndexOf('  {', textLines.indexOf(`    "id": "big-${index}",`));
+        const line = textLines.findIndex((l, i) => i > opening && l.includes('"steps": -1'));
+        const column = textLines[line].indexOf('"steps"') + 1;
+        assert.deepEqual(regions(sarif).get(pointer), { startLine: line + 1, startColumn: column, endLine: line + 1, endColumn: column }, pointer);
+      }
+      assert.equal(((await report('github', '2')).match(/^::error /gm) ?? []).length, 2);
+      assert.equal(((await report('junit', '2')).match(/<failure /g) ?? []).length, 2);
     });
 
     it('reads standard input with -, and takes --kind', async () => {

@@ -69,20 +69,12 @@ describe('sandbox data', () => {
     assert.throws(() => generateDataset({ today: '2026-02-30' }), /today must be a real date/);
   });
 
-  it('generates ten years for one human fast, with the counts the contract gives', () => {
-    // The better of two runs, so a busy machine does not fail a test about the algorithm.
-    let ms = Infinity;
-    let d: Dataset | undefined;
-    for (let run = 0; run < 2; run++) {
-      const started = process.hrtime.bigint();
-      d = generateDataset({ today: TODAY, days: 3650, humans: 1 });
-      ms = Math.min(ms, Number(process.hrtime.bigint() - started) / 1e6);
-    }
-    if (!d) throw new Error('no dataset');
+  it('generates ten years for one human with the counts the contract gives', () => {
+    // How fast is a benchmark (bench/dataset.ts, dataset_vs_parse), never a test.
+    const d = generateDataset({ today: TODAY, days: 3650, humans: 1 });
     assert.equal(d.activity.length, 3650);
     assert.equal(d.heartRate.length, 3650);
     assert.ok(d.bodyFat.length > 6500 && d.bodyFat.length < 8100, `body fat: ${d.bodyFat.length}`);
-    assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
   });
 
   it('gives every record an ObjectId-like id, the human, userId, source and ordered times', () => {

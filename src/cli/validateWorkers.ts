@@ -1,0 +1,113 @@
+// Spreads the validation of a payload's records over worker threads (`validate --jobs N`), or
+// validates them in place with one job. Results come back in the order the records were read.
+// The same file is the workers' script: in the bundle that is dist/cli.js itself.
+
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { ResourceKind } from '../core/resources';
+import { RecordUnit, UnitResult, checkUnit } from '../core/streaming';
+
+const ROLE = 'health-data-validate';
+
+interface WorkerSetup {
+  role: typeof ROLE;
+  kind: ResourceKind | undefined;
+}
+
+/** A batch as it crosses to a worker: every unit's bytes in one transferred buffer. */
+interface BatchMessage {
+  id: number;
+  bytes: Uint8Array;
+  units: Array<Omit<RecordUnit, 'bytes'> & { start: number; end: number }>;
+}
+
+function pack(id: number, units: readonly RecordUnit[]): BatchMessage {
+  let total = 0;
+  for (const u of units) total += u.bytes.length;
+  // Its own ArrayBuffer (not Node's shared pool), so it can be transferred instead of copied.
+  const bytes = Buffer.allocUnsafeSlow(total);
+  let at = 0;
+  const meta = units.map(({ bytes: b, ...rest }) => {
+    b.copy(bytes, at);
+    at += b.length;
+    return { ...rest, start: at - b.length, end: at };
+  });
+  return { id, bytes, units: meta };
+}
+
+function checkBatch(message: BatchMessage, kind: ResourceKind | undefined): UnitResult[] {
+  const all = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
+  return message.units.map(({ start, end, ...rest }) => checkUnit({ ...rest, bytes: all.subarray(start, end) }, kind));
+}
+
+if (!isMainThread && (workerData as WorkerSetup | undefined)?.role === ROLE) {
+  const { kind } = workerData as WorkerSetup;
+  parentPort!.on('message', (message: BatchMessage) => {
+    parentPort!.postMessage({ id: message.id, results: checkBatch(message, kind) });
+  });
+}
+
+/** Checks batches of units, in place (one job) or on `jobs` worker threads started on first use. */
+export class UnitPool {
+  private workers: Array<{ worker: Worker; busy: number }> = [];
+  private pending = new Map<number, { resolve: (r: UnitResult[]) => void; reject: (e: Error) => void }>();
+  private nextId = 0;
+  private failure: Error | undefined;
+
+  constructor(
+    readonly jobs: number,
+    private readonly kind: ResourceKind | undefined,
+  ) {}
+
+  check(units: readonly RecordUnit[]): Promise<UnitResult[]> {
+    if (this.jobs <= 1) return Promise.resolve(units.map((u) => checkUnit(u, this.kind)));
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    const slot = this.slot();
+    slot.busy++;
+    return new Promise<UnitResult[]>((resolve, reject) => {
+      this.pending.set(id, {
+        resolve: (r) => {
+          slot.busy--;
+          resolve(r);
+        },
+        reject,
+      });
+      const message = pack(id, units);
+      slot.worker.postMessage(message, [message.bytes.buffer as ArrayBuffer]);
+    });
+  }
+
+  /** The least busy worker, starting one more while there are fewer than `jobs`. */
+  private slot(): { worker: Worker; busy: number } {
+    const idle = this.workers.find((w) => w.busy === 0);
+    if (idle) return idle;
+    if (this.workers.length < this.jobs) {
+      const setup: WorkerSetup = { role: ROLE, kind: this.kind };
+      const worker = new Worker(__filename, { workerData: setup });
+      worker.unref();
+      worker.on('message', (m: { id: number; results: UnitResult[] }) => {
+        const p = this.pending.get(m.id);
+        this.pending.delete(m.id);
+        p?.resolve(m.results);
+      });
+      const fail = (err: Error) => {
+        this.failure = new Error(`a validation worker failed: ${err.message}`);
+        for (const p of this.pending.values()) p.reject(this.failure);
+        this.pending.clear();
+      };
+      worker.on('error', fail);
+      worker.on('exit', (code) => {
+        if (code !== 0 && this.pending.size > 0) fail(new Error(`it exited with code ${code}`));
+      });
+      const slot = { worker, busy: 0 };
+      this.workers.push(slot);
+      return slot;
+    }
+    return this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.worker.terminate()));
+    this.workers = [];
+  }
+}

@@ -1,0 +1,3 @@
+export * from './recordSplitter';
+export * from './unitChecks';
+export * from './recordPlaces';

@@ -1,0 +1,376 @@
+// Splits a JSON payload read in chunks into its records without parsing it: the elements of a
+// top-level array, of a wrapper's `data`/`items`/`results` array, or the lines of NDJSON, each with
+// the line and column where it starts. Memory holds one record at a time, whatever the file's size.
+
+import { RESOURCES } from '../resources';
+
+/** One piece of the payload to parse and validate on its own. */
+export interface RecordUnit {
+  /** The bytes of the record (or of the whole payload, for `whole`). */
+  readonly bytes: Buffer;
+  /**
+   * `element`: one record of a list, at `pointer`. `whole`: the payload is this one value (a
+   * record, or a small wrapper), validated as the payload as a whole.
+   */
+  readonly shape: 'element' | 'whole';
+  /** Position in the list (array element or NDJSON line); undefined for a whole payload. */
+  readonly index: number | undefined;
+  /** JSON Pointer of the record in the payload: `/3`, `/data/3`; '' for NDJSON lines and a whole payload. */
+  readonly pointer: string;
+  /** 1-based line and column (in bytes from the line's start) where the unit's bytes begin. */
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A payload that cannot be split: not JSON at this place. Positions are 1-based. */
+export class SplitError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(`${message} at line ${line}, column ${column}`);
+  }
+}
+
+const WRAPPER_FIELDS = new Set(['data', 'items', 'results']);
+const SIGNATURE_FIELDS = new Set(RESOURCES.flatMap((r) => r.signatureFields));
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const NEWLINE = 0x0a;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/** `"`, `-`, digits, and the first letters of true, false and null. */
+const SCALAR_START = new Set([QUOTE, 0x2d, ...Array.from({ length: 10 }, (_, d) => 0x30 + d), 0x74, 0x66, 0x6e]);
+const describeByte = (b: number): string => (b >= 0x21 && b < 0x7f ? `"${String.fromCharCode(b)}"` : `0x${b.toString(16).padStart(2, '0')}`);
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+const isSpace = (b: number): boolean => b === 0x20 || b === NEWLINE || b === 0x0d || b === 0x09;
+
+type Mode =
+  /** Before the first value (a byte-order mark and whitespace are skipped). */
+  | 'start'
+  /** Elements of a list at `elementDepth` are records. */
+  | 'list'
+  /** A top-level object, kept whole until it proves to be a wrapper of a list. */
+  | 'object'
+  /** After a top-level value that was kept whole: NDJSON if more values follow on new lines. */
+  | 'afterWhole'
+  /** After a list that was streamed: only whitespace may follow. */
+  | 'afterList'
+  /** One NDJSON line per record. */
+  | 'lines';
+
+export class RecordSplitter {
+  private mode: Mode = 'start';
+  /** Absolute offset of the current chunk's first byte. */
+  private base = 0;
+  private line = 1;
+  private lineStart = 0;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  /** Bytes of the unit being gathered, from earlier chunks. */
+  private parts: Buffer[] = [];
+  private unitStart = -1;
+  private unitLine = 0;
+  private unitColumn = 0;
+  private elementDepth = 1;
+  private prefix = '';
+  private index = 0;
+  /** In a list: the element just ended, so only `,` or `]` may come. */
+  private elementDone = false;
+  /** In a top-level object: a key is expected at depth 1, its bytes, a signature field seen. */
+  private expectKey = false;
+  private keyParts: number[] | undefined;
+  private lastKey = '';
+  private awaitingValueOf = '';
+  private sawSignature = false;
+  /** The top-level value kept whole, emitted once it is known whether NDJSON follows. */
+  private pendingWhole: Omit<RecordUnit, 'shape' | 'index'> | undefined;
+  private newlineSinceWhole = false;
+  /** Units emitted so far. */
+  units = 0;
+  /** The payload was a list (or a wrapper's list): when it had no element, it is an empty list. */
+  get emptyList(): boolean {
+    return this.units === 0 && (this.mode === 'list' || this.mode === 'afterList');
+  }
+
+  /** The units complete in this chunk (the chunk may be reused by the caller afterwards). */
+  push(chunk: Buffer): RecordUnit[] {
+    const out: RecordUnit[] = [];
+    if (this.mode === 'lines') this.lines(chunk, 0, out);
+    else this.scan(chunk, 0, out);
+    if (this.unitStart >= 0) {
+      // The unit goes on in the next chunk: keep its bytes so far (a copy: chunks may be reused).
+      const from = Math.max(0, this.unitStart - this.base);
+      this.parts.push(Buffer.from(chunk.subarray(from)));
+      this.unitStart = this.base + chunk.length;
+    }
+    this.base += chunk.length;
+    this.units += out.length;
+    return out;
+  }
+
+  /** The last units, once the input has ended; throws SplitError when it ended inside a value. */
+  end(): RecordUnit[] {
+    const out: RecordUnit[] = [];
+    if (this.mode === 'lines') {
+      if (this.unitStart >= 0) this.emitLine(Buffer.alloc(0), 0, out);
+    } else if (this.mode === 'start') {
+      // Nothing but whitespace: the caller says "is empty".
+    } else if (this.mode === 'afterWhole') {
+      this.flushWhole(out, 'whole');
+    } else if (this.mode === 'object' && this.depth === 0 && !this.inString) {
+      // A scalar at the top, with no newline after it.
+      this.endWhole(Buffer.alloc(0), 0);
+      this.flushWhole(out, 'whole');
+    } else if (this.mode !== 'afterList') {
+      throw new SplitError('the JSON ends inside a value', this.line, this.base - this.lineStart + 1);
+    }
+    this.units += out.length;
+    return out;
+  }
+
+  private column(offset: number): number {
+    return offset - this.lineStart + 1;
+  }
+
+  private startUnit(at: number): void {
+    this.unitStart = at;
+    this.unitLine = this.line;
+    this.unitColumn = this.column(at);
+    this.parts.length = 0;
+  }
+
+  private takeUnit(chunk: Buffer, endInChunk: number): Buffer {
+    const from = Math.max(0, this.unitStart - this.base);
+    const tail = chunk.subarray(from, endInChunk);
+    const bytes = this.parts.length === 0 ? Buffer.from(tail) : Buffer.concat([...this.parts, tail]);
+    this.parts.length = 0;
+    this.unitStart = -1;
+    return bytes;
+  }
+
+  private fail(message: string, chunkOffset: number): never {
+    throw new SplitError(message, this.line, this.column(this.base + chunkOffset));
+  }
+
+  private emitElement(chunk: Buffer, endInChunk: number, out: RecordUnit[]): void {
+    const bytes = this.takeUnit(chunk, endInChunk);
+    const index = this.index++;
+    out.push({ bytes, shape: 'element', index, pointer: `${this.prefix}/${index}`, line: this.unitLine, column: this.unitColumn });
+  }
+
+  private flushWhole(out: RecordUnit[], shape: 'whole' | 'element'): void {
+    const whole = this.pendingWhole;
+    if (whole === undefined) return;
+    this.pendingWhole = undefined;
+    out.push(shape === 'whole' ? { ...whole, shape, index: undefined } : { ...whole, shape, index: this.index++, pointer: '' });
+  }
+
+  /** The byte loop for every mode but `lines`: strings, nesting, and the places records start and end. */
+  private scan(chunk: Buffer, from: number, out: RecordUnit[]): void {
+    const n = chunk.length;
+    for (let i = from; i < n; i++) {
+      const b = chunk[i];
+      if (b === NEWLINE) {
+        this.line++;
+        this.lineStart = this.base + i + 1;
+      }
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (b === BACKSLASH) this.escaped = true;
+        else if (b === QUOTE) {
+          this.inString = false;
+          if (this.keyParts !== undefined) this.endKey();
+        } else if (this.keyParts !== undefined && this.keyParts.length < 64) this.keyParts.push(b);
+        continue;
+      }
+      switch (this.mode) {
+        case 'start':
+          if (isSpace(b)) continue;
+          if (this.base + i < 3 && b === BOM[this.base + i]) {
+            // A byte-order mark takes no column.
+            this.lineStart = this.base + i + 1;
+            continue;
+          }
+          this.depth = 0;
+          if (b === OPEN_BRACKET) {
+            this.mode = 'list';
+            this.elementDepth = 1;
+            this.depth = 1;
+            continue;
+          }
+          this.startUnit(this.base + i);
+          if (b === OPEN_BRACE) {
+            this.mode = 'object';
+            this.depth = 1;
+            this.expectKey = true;
+            continue;
+          }
+          // A scalar at the top: the rest of the line is the payload (JSON.parse judges it). What
+          // can start no JSON value (a NUL, an HTML page) is refused here, before it is kept.
+          if (!SCALAR_START.has(b)) this.fail(`unexpected character ${describeByte(b)}`, i);
+          this.mode = 'object';
+          if (b === QUOTE) this.inString = true;
+          continue;
+        case 'list':
+          this.scanList(chunk, i, b, out);
+          continue;
+        case 'object':
+          this.scanObject(chunk, i, b);
+          continue;
+        case 'afterWhole':
+          if (isSpace(b)) {
+            if (b === NEWLINE) this.newlineSinceWhole = true;
+            continue;
+          }
+          if (!this.newlineSinceWhole) this.fail('more JSON after the end of the value', i);
+          // NDJSON: the first value was the first record; every line from here is one record.
+          this.flushWhole(out, 'element');
+          this.mode = 'lines';
+          this.startUnit(this.base + i);
+          this.lines(chunk, i, out);
+          return;
+        case 'afterList':
+          if (!isSpace(b)) this.fail('more JSON after the end of the list', i);
+          continue;
+        case 'lines':
+          return;
+      }
+    }
+  }
+
+  private scanList(chunk: Buffer, i: number, b: number, out: RecordUnit[]): void {
+    if (this.depth > this.elementDepth) {
+      if (b === QUOTE) this.inString = true;
+      else if (b === OPEN_BRACE || b === OPEN_BRACKET) this.depth++;
+      else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+        this.depth--;
+        if (this.depth === this.elementDepth) this.elementDone = true;
+      }
+      return;
+    }
+    if (this.depth < this.elementDepth) {
+      // Wrapper members after its list, at depth 1: skipped.
+      if (b === QUOTE) this.inString = true;
+      else if (b === OPEN_BRACE || b === OPEN_BRACKET) this.depth++;
+      else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+        this.depth--;
+        if (this.depth === 0) this.mode = 'afterList';
+      }
+      return;
+    }
+    // At the elements' depth.
+    if (b === COMMA || b === CLOSE_BRACKET) {
+      if (this.unitStart >= 0) this.emitElement(chunk, i, out);
+      else if (b === COMMA || this.index > 0) this.fail(b === COMMA ? 'a list element is missing before ","' : 'a list element is missing before "]"', i);
+      this.elementDone = false;
+      if (b === CLOSE_BRACKET) {
+        this.depth--;
+        // What follows the list in a wrapper is skipped at any depth.
+        this.elementDepth = Number.MAX_SAFE_INTEGER;
+        if (this.depth === 0) this.mode = 'afterList';
+      }
+      return;
+    }
+    if (isSpace(b)) return;
+    if (this.elementDone) this.fail('"," or "]" expected after a list element', i);
+    if (this.unitStart < 0) this.startUnit(this.base + i);
+    if (b === QUOTE) this.inString = true;
+    else if (b === OPEN_BRACE || b === OPEN_BRACKET) this.depth++;
+    else if (b === CLOSE_BRACE) this.fail('unexpected "}"', i);
+  }
+
+  private endKey(): void {
+    this.lastKey = String.fromCharCode(...this.keyParts!);
+    this.keyParts = undefined;
+    if (SIGNATURE_FIELDS.has(this.lastKey)) this.sawSignature = true;
+  }
+
+  private scanObject(chunk: Buffer, i: number, b: number): void {
+    if (this.depth === 0) {
+      // A scalar at the top: it runs to the end of its line.
+      if (b === NEWLINE) this.endWhole(chunk, i);
+      else if (b === QUOTE) this.inString = true;
+      return;
+    }
+    if (b === QUOTE) {
+      this.inString = true;
+      if (this.depth === 1 && this.expectKey) {
+        this.keyParts = [];
+        this.expectKey = false;
+      }
+      return;
+    }
+    if (this.depth === 1) {
+      if (b === COLON) {
+        this.awaitingValueOf = this.lastKey;
+        return;
+      }
+      if (b === COMMA) {
+        this.expectKey = true;
+        this.awaitingValueOf = '';
+        return;
+      }
+      if (b === OPEN_BRACKET && WRAPPER_FIELDS.has(this.awaitingValueOf) && !this.sawSignature) {
+        // A wrapper `{"data": [...]}`: its list is streamed, the object is not kept.
+        this.mode = 'list';
+        this.prefix = `/${this.awaitingValueOf}`;
+        this.elementDepth = 2;
+        this.depth = 2;
+        this.unitStart = -1;
+        this.parts.length = 0;
+        return;
+      }
+      if (!isSpace(b)) this.awaitingValueOf = '';
+    }
+    if (b === OPEN_BRACE || b === OPEN_BRACKET) this.depth++;
+    else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+      this.depth--;
+      if (this.depth === 0) this.endWhole(chunk, i + 1);
+    }
+  }
+
+  /** The top-level value kept whole has ended (before `endInChunk`). */
+  private endWhole(chunk: Buffer, endInChunk: number): void {
+    const line = this.unitLine;
+    const column = this.unitColumn;
+    this.pendingWhole = { bytes: this.takeUnit(chunk, endInChunk), pointer: '', line, column };
+    this.mode = 'afterWhole';
+    this.newlineSinceWhole = endInChunk < chunk.length && chunk[endInChunk] === NEWLINE;
+  }
+
+  /** NDJSON after its first record: one record per line, found with indexOf. */
+  private lines(chunk: Buffer, from: number, out: RecordUnit[]): void {
+    let i = from;
+    for (;;) {
+      const nl = chunk.indexOf(NEWLINE, i);
+      if (nl < 0) return;
+      if (this.unitStart < 0) this.startUnit(this.base + i);
+      this.emitLine(chunk, nl, out);
+      this.line++;
+      this.lineStart = this.base + nl + 1;
+      i = nl + 1;
+      this.startUnit(this.base + i);
+    }
+  }
+
+  private emitLine(chunk: Buffer, endInChunk: number, out: RecordUnit[]): void {
+    const line = this.unitLine;
+    const bytes = this.takeUnit(chunk, endInChunk);
+    // Blank lines (and a last newline) hold no record.
+    let blank = true;
+    for (let k = 0; k < bytes.length && blank; k++) blank = isSpace(bytes[k]);
+    if (blank) return;
+    out.push({ bytes, shape: 'element', index: this.index++, pointer: '', line, column: 1 });
+  }
+}

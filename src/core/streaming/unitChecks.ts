@@ -1,0 +1,127 @@
+// Validates the units a RecordSplitter cut from a payload, each on its own, and places every
+// finding at its line and column in the whole payload. Runs in a worker thread or in place: the
+// input and the output are plain data that postMessage copies.
+
+import { localDateOf } from '../dates';
+import type { ResourceKind } from '../resources';
+import { parseJsonText } from '../json';
+import { FindingKind, PayloadTextValidation, recordAt, validatePayloadText, validateRecordAt } from '../validation';
+import { recordPlaces } from './recordPlaces';
+import type { RecordUnit } from './recordSplitter';
+
+export interface PositionedFinding {
+  readonly kind: FindingKind;
+  /** JSON Pointer in the payload: `/3/steps`, `/data/3/steps`; in an NDJSON line, in the record. */
+  readonly path: string;
+  readonly message: string;
+  /** 1-based; the column counts UTF-16 code units within a record, bytes before it on its first line. */
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface RecordReport {
+  readonly index: number | null;
+  readonly kind: string | null;
+  readonly id: string | null;
+  readonly valid: boolean;
+  /** The day the record belongs to (its `date`, or its timestamp's local date), when it has one. */
+  readonly date: string | null;
+  /** Where the record starts. */
+  readonly line: number;
+  readonly column: number;
+  readonly findings: PositionedFinding[];
+}
+
+/** The result of one unit: its records, or (for a payload kept whole) why it is no JSON. */
+export type UnitResult = { records: RecordReport[] } | { syntaxError: string };
+
+/** `ValueExpected` → `value expected`. */
+const words = (code: string): string => code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
+/** Line and column in the payload of an offset in a unit's text. */
+function positioner(text: string, unit: Pick<RecordUnit, 'line' | 'column'>): (offset: number) => [number, number] {
+  let starts: number[] | undefined;
+  return (offset) => {
+    if (starts === undefined) {
+      starts = [0];
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1);
+    }
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo === 0 ? [unit.line, unit.column + offset] : [unit.line + lo, offset - starts[lo] + 1];
+  };
+}
+
+/** Line and column of a syntax error of the unit's text, in the payload. */
+function syntaxMessage(text: string, at: (offset: number) => [number, number]): string | undefined {
+  const parsed = parseJsonText(text);
+  if (parsed.errors.length === 0) return undefined;
+  const first = parsed.errors[0];
+  const [line, column] = at(first.offset);
+  return `not valid JSON (${words(first.code)} at line ${line}, column ${column})`;
+}
+
+/** One record of a list: parsed, validated, and its findings placed by recordPlaces. */
+function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undefined, now: number | undefined): RecordReport {
+  const at = positioner(text, unit);
+  const index = unit.index ?? null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // Too deep for JSON.parse, or no JSON: say where, as one error of this record.
+    const message = syntaxMessage(text, at) ?? 'not valid JSON (nested too deeply)';
+    const [line, column] = at(0);
+    const finding: PositionedFinding = { kind: 'error', path: unit.pointer, message: `the record is ${message}`, line, column };
+    return { index, kind: null, id: null, date: null, valid: false, line: unit.line, column: unit.column, findings: [finding] };
+  }
+  const r = validateRecordAt(value, kind, { now }, unit.index, unit.pointer);
+  let places: Map<string, number> | undefined;
+  if (r.findings.length > 0) {
+    try {
+      places = recordPlaces(text, r.findings.map((f) => f.path));
+    } catch {
+      // A text too deep to walk: the findings are shown at the record's start.
+    }
+  }
+  const findings = r.findings.map((f): PositionedFinding => {
+    const [line, column] = at(places?.get(f.path) ?? 0);
+    return { kind: f.kind, path: unit.pointer + f.path, message: f.message, line, column };
+  });
+  const date = r.kind === undefined ? null : (localDateOf(value, r.kind) ?? null);
+  return { index, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
+}
+
+/** Validates one unit. Never throws. */
+export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?: number): UnitResult {
+  const text = unit.bytes.toString('utf8');
+  if (unit.shape === 'element') return { records: [checkElement(text, unit, kind, now)] };
+  // The payload kept whole (one record, or a rare wrapper whose fields name a kind first): placed
+  // as the editor places it.
+  const at = positioner(text, unit);
+  let result: PayloadTextValidation;
+  try {
+    result = validatePayloadText(text, { kind, now });
+  } catch {
+    const syntaxError = syntaxMessage(text, at) ?? 'not valid JSON (nested too deeply)';
+    return { syntaxError };
+  }
+  if (result.syntaxErrors.length > 0) return { syntaxError: syntaxMessage(text, at) ?? 'not valid JSON' };
+  const findingsByRecord = new Map<number, PositionedFinding[]>();
+  const records: RecordReport[] = result.records.map((r, i) => {
+    const findings: PositionedFinding[] = [];
+    findingsByRecord.set(i, findings);
+    const date = r.kind === undefined ? null : (localDateOf(recordAt(result.payload, r.pointer), r.kind) ?? null);
+    return { index: r.index ?? null, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
+  });
+  for (const f of result.findings) {
+    const [line, column] = at(f.offset);
+    findingsByRecord.get(f.index ?? 0)?.push({ kind: f.kind, path: f.pointer, message: f.message, line, column });
+  }
+  return { records };
+}

@@ -1,0 +1,147 @@
+// The splitter cuts a payload read in chunks into records with their positions, whatever the
+// chunk boundaries, and refuses what is no JSON with a line and column.
+import * as assert from 'node:assert/strict';
+import { RecordSplitter, RecordUnit, SplitError, checkUnit, recordPlaces } from '../../../../src/core/streaming';
+import { validatePayloadText } from '../../../../src/core/validation';
+import { generateDataset } from '../../../../src/sandbox/data';
+import { hostileRecords } from '../../support/hostileRecords';
+
+/** Splits `text` fed in pieces of `size` bytes. */
+function split(text: string | Buffer, size = 1 << 20): RecordUnit[] {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+  const s = new RecordSplitter();
+  const out: RecordUnit[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(...s.push(bytes.subarray(i, i + size)));
+  out.push(...s.end());
+  return out;
+}
+
+const summary = (units: RecordUnit[]) => units.map((u) => [u.shape, u.index, u.pointer, u.line, u.column, u.bytes.toString().trim()]);
+
+const record = (id: string, extra = '') => `{"id": "${id}", "note": "a, \\"quoted\\" ] } [ {"${extra}}`;
+
+describe('RecordSplitter', () => {
+  const array = `[\n  ${record('a')},\n  ${record('b', ', "data": [1]')}\n]\n`;
+  const expectedArray = [
+    ['element', 0, '/0', 2, 3, record('a')],
+    ['element', 1, '/1', 3, 3, record('b', ', "data": [1]')],
+  ];
+
+  it('splits a top-level array into its elements, with the line and column each starts at', () => {
+    assert.deepEqual(summary(split(array)), expectedArray);
+  });
+
+  it('gives the same records whatever the chunk size, down to one byte', () => {
+    for (const size of [1, 2, 3, 7, 64]) assert.deepEqual(summary(split(array, size)), expectedArray, `chunks of ${size}`);
+  });
+
+  it('streams the list of a wrapper, with pointers into it, and skips its other members', () => {
+    const text = `{"meta": {"page": [1, 2]}, "data": [${record('a')}, ${record('b')}], "links": {"next": null}}`;
+    for (const size of [1, 5, 1 << 20]) {
+      const units = split(text, size);
+      assert.deepEqual(units.map((u) => [u.pointer, u.index, u.shape]), [['/data/0', 0, 'element'], ['/data/1', 1, 'element']], `chunks of ${size}`);
+    }
+  });
+
+  it('keeps a record whose identifying fields come before its data array whole', () => {
+    const text = '{"steps": 3, "data": [1, 2]}';
+    assert.deepEqual(summary(split(text)), [['whole', undefined, '', 1, 1, text]]);
+  });
+
+  it('reads NDJSON line by line (blank lines skipped, a byte-order mark dropped)', () => {
+    const text = `\ufeff${record('a')}\n${record('b')}\n\n${record('c')}`;
+    for (const size of [1, 4, 1 << 20]) {
+      assert.deepEqual(
+        summary(split(text, size)).map(([shape, index, pointer, line, column]) => [shape, index, pointer, line, column]),
+        [['element', 0, '', 1, 1], ['element', 1, '', 2, 1], ['element', 2, '', 4, 1]],
+        `chunks of ${size}`,
+      );
+    }
+  });
+
+  it('a single record or scalar is one whole payload; an empty list and blank input give nothing', () => {
+    assert.deepEqual(summary(split(`  ${record('a')}  `)), [['whole', undefined, '', 1, 3, record('a')]]);
+    assert.deepEqual(summary(split('"x"')), [['whole', undefined, '', 1, 1, '"x"']]);
+    const empty = new RecordSplitter();
+    assert.deepEqual([...empty.push(Buffer.from(' [ ] ')), ...empty.end()], []);
+    assert.equal(empty.emptyList, true);
+    const blank = new RecordSplitter();
+    assert.deepEqual([...blank.push(Buffer.from(' \n ')), ...blank.end()], []);
+    assert.equal(blank.emptyList, false);
+  });
+
+  it('refuses what is no JSON at the place it goes wrong', () => {
+    const failure = (text: string): [string, number, number] => {
+      try {
+        split(text);
+      } catch (err) {
+        assert.ok(err instanceof SplitError, String(err));
+        return [err.message, err.line, err.column];
+      }
+      assert.fail(`${text} was split`);
+    };
+    assert.match(failure('{"id": "x"} {"id": "y"}')[0], /more JSON after the end of the value at line 1, column 13/);
+    assert.match(failure('[{"id": 1}\n {"id": 2}]')[0], /"," or "]" expected after a list element at line 2, column 2/);
+    assert.match(failure('[{"id": 1}, ]')[0], /a list element is missing before "]"/);
+    assert.match(failure('[{"id": 1}, {"id"')[0], /the JSON ends inside a value/);
+    assert.match(failure('[1] 2')[0], /more JSON after the end of the list/);
+    assert.match(failure('<!doctype html>')[0], /unexpected character "<" at line 1, column 1/);
+  });
+});
+
+describe('checkUnit', () => {
+  it('places findings at their line and column in the whole payload', () => {
+    const text = `[\n  {"id": "x",\n   "steps": -1}\n]`;
+    const [unit] = split(text);
+    const result = checkUnit(unit, 'activity');
+    assert.ok('records' in result);
+    const [r] = result.records;
+    assert.equal(r.index, 0);
+    assert.equal(r.valid, false);
+    const steps = r.findings.find((f) => f.path === '/0/steps');
+    assert.ok(steps, JSON.stringify(r.findings));
+    assert.deepEqual([steps.line, steps.column], [3, 4]);
+    // A missing field is shown on the record's first brace.
+    const missing = r.findings.find((f) => f.path === '/0/humanId');
+    assert.deepEqual([missing?.line, missing?.column], [2, 3]);
+  });
+
+  it('a record of a list that is no JSON is an invalid record; a whole payload that is none is a syntax error', () => {
+    const [unit] = split('[{"id": 1 2}]');
+    const result = checkUnit(unit, undefined);
+    assert.ok('records' in result);
+    assert.match(result.records[0].findings[0].message, /the record is not valid JSON \(comma expected at line 1, column 11\)/);
+    const whole = checkUnit(split('{"id": 1 2}')[0], undefined);
+    assert.deepEqual(whole, { syntaxError: 'not valid JSON (comma expected at line 1, column 10)' });
+  });
+});
+
+describe('recordPlaces', () => {
+  it('starts every finding where the editor places it, on sandbox records and on hostile ones, pretty-printed or not', function () {
+    this.timeout(60_000); // hostile records of 5,000 zones, placed twice over
+    const dataset = generateDataset({ seed: 'places', today: '2026-11-20', days: 30, humans: 2 });
+    const sandboxRecords: unknown[] = [...dataset.heartRate, ...dataset.activity, ...dataset.bodyFat].map((r, i) =>
+      i % 3 === 0 ? { ...(r as object), steps: -1, zones: [{ name: 'x', min: 'a' }] } : r,
+    );
+    const hostile = hostileRecords(60).filter((h) => !h.tooDeep).map((h) => h.record);
+    let compared = 0;
+    const texts = [...sandboxRecords.flatMap((r) => [JSON.stringify(r), JSON.stringify(r, null, 2)]), ...hostile.map((r) => JSON.stringify(r))];
+    {
+      for (const text of texts) {
+        let editor;
+        try {
+          editor = validatePayloadText(text);
+        } catch {
+          continue; // Too deep for the editor's locator: nothing to compare with.
+        }
+        if (editor.syntaxErrors.length > 0 || editor.records.length !== 1) continue;
+        const places = recordPlaces(text, editor.findings.map((f) => f.pointer));
+        for (const f of editor.findings) {
+          assert.equal(places.get(f.pointer), f.offset, `${f.pointer} in ${text.slice(0, 200)}`);
+          compared++;
+        }
+      }
+    }
+    assert.ok(compared > 1000, `${compared} findings compared`);
+  });
+});
