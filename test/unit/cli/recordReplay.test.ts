@@ -40,11 +40,16 @@ describe('CLI record and replay', function () {
     const get = await runCliInProcess(['get', 'activity', day, '--record', har], env());
     assert.equal(get.code, 0, get.stderr);
     const second = readHar(readFileSync(har, 'utf8'), har);
-    assert.equal(second.log.entries.length, first.log.entries.length + 2, 'a token and the get appended');
+    // `get <kind> <date>` also lists that day, to say when several records share it.
+    const appended = second.log.entries.slice(first.log.entries.length).map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`);
+    assert.deepEqual(appended.length, 3, `a token, the get and the day's list appended: ${appended.join(', ')}`);
+    assert.equal(appended.filter((r) => r.startsWith('POST')).length, 1, appended.join(', '));
     await assertValidHar(second);
     assert.ok(second.log.entries.some((e) => (e._attempts?.length ?? 0) > 1), 'the retries are in the recording');
     // The same key: the record fetched by date carries the pseudonyms of the listed one.
-    const byDate = JSON.parse(second.log.entries.at(-1)!.response.content.text!) as { id: string };
+    const getEntry = second.log.entries.slice(first.log.entries.length).find((e) => /\/\d{4}-\d{2}-\d{2}$/.test(new URL(e.request.url).pathname));
+    assert.ok(getEntry, 'the get by date is recorded');
+    const byDate = JSON.parse(getEntry.response.content.text!) as { id: string };
     assert.ok(recordedListRecords(second, resource('activity').listPath).some((r) => r.id === byDate.id));
   });
 
