@@ -7,7 +7,7 @@
 // host's console to stdout and exits with the tests' result (0 = run() resolved).
 //
 // Environment:
-//   HDE_TEST_TIMEOUT_MS        whole run, default 600000 (10 min); exceeded = exit 124
+//   HDE_TEST_TIMEOUT_MS        whole run, default 1800000 (30 min); exceeded = exit 124
 //   HDE_TEST_START_TIMEOUT_MS  until the extension host says anything, default 180000; 0 = off
 //   HDE_VERBOSE=1              also print code-server's and the workbench's own output
 //   HDE_HEADLESS=0             show the browser window (needs a display)
@@ -113,7 +113,7 @@ async function finish(code, reason) {
 process.on('unhandledRejection', (err) => finish(1, `internal error: ${err?.stack ?? err}`));
 process.on('uncaughtException', (err) => finish(1, `internal error: ${err?.stack ?? err}`));
 
-const timeoutMs = Number(process.env.HDE_TEST_TIMEOUT_MS || 600_000);
+const timeoutMs = Number(process.env.HDE_TEST_TIMEOUT_MS || 1_800_000);
 timers.push(
   setTimeout(
     () => finish(124, `TIMEOUT: the test run did not finish within ${timeoutMs / 1000} s (HDE_TEST_TIMEOUT_MS); killing it`),
