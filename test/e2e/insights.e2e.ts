@@ -86,8 +86,7 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
             'workbench.reduceMotion': 'on',
           },
         });
-        const item = await wb.waitForActivityBarItem('Health Data', 60_000);
-        await item.click();
+        await wb.openHealthData();
         await wb.revealTreeRow([(r) => r.text.startsWith('Activity summaries')], 'Activity summaries', 30_000);
       });
 
@@ -108,7 +107,7 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         await wb!.revealTreeRow([(r) => r.text.startsWith('Activity summaries'), (r) => /Load more/.test(`${r.label} ${r.text}`)], 'the first pages loaded', 30_000);
         await wb!.page.waitForTimeout(1500);
         const index = await wb!.revealTreeRow([(r) => r.text.startsWith('Activity summaries')], 'Activity summaries');
-        const row = wb!.page.locator(`.part.sidebar .monaco-list-row[data-index="${index}"]`);
+        const row = wb!.recordsPane().locator(`.monaco-list-row[data-index="${index}"]`);
         await row.hover();
         await row.locator('.action-label[aria-label="Show Data Coverage"]').click();
         const frame = await insightsFrame(wb!, '.matrix', 'the coverage matrix');

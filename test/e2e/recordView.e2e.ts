@@ -131,12 +131,7 @@ function hostileSample(): { source: string; samples: Sample[] } {
 
 /** Opens the Records view from the activity bar and waits for its three resources. */
 async function openRecordsView(wb: Workbench): Promise<void> {
-  const item = await wb.waitForActivityBarItem('Health Data', 60_000);
-  await item.click();
-  // The History view shares the side bar: collapsed, it leaves the Records view the whole height,
-  // so the rows these tests click are rendered (a tree renders only the rows in sight).
-  const history = wb.page.locator('.part.sidebar .pane-header[aria-label^="History"][aria-expanded="true"]');
-  await history.waitFor({ state: 'visible', timeout: 30_000 }).then(() => history.click(), () => undefined);
+  await wb.openHealthData();
   for (const def of RESOURCES) {
     await wb.revealTreeRow([(r) => r.text.startsWith(def.label)], def.label, 30_000);
   }

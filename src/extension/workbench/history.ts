@@ -72,13 +72,19 @@ export class ExchangeHistory implements vscode.Disposable {
   producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined {
     const id = textField(record, 'id');
     const needle = id !== undefined ? JSON.stringify(id) : undefined;
+    // The newest request that asked for this record alone wins over a list that also held it
+    // (Get by Date reads the day's list too, to say when several records share the date).
+    let listed: string | undefined;
     for (const e of this.entries) {
       if (e.purpose !== 'data' || (kind && e.resource !== kind) || e.status === undefined || e.status >= 300 || !e.responseBody) continue;
+      if (listed !== undefined && e.endpoint === 'list') continue;
       // A cheap look first: only a body that mentions the id is parsed.
       if (needle !== undefined && !e.responseBody.includes(needle)) continue;
-      if (holdsRecord(e.responseBody, id, record)) return e.id;
+      if (!holdsRecord(e.responseBody, id, record)) continue;
+      if (e.endpoint !== 'list') return e.id;
+      listed ??= e.id;
     }
-    return undefined;
+    return listed;
   }
 
   /** Writes now what is waiting to be written (tests, and before the extension stops). */

@@ -190,6 +190,22 @@ export class Workbench {
     return item;
   }
 
+  /**
+   * Opens the Health Data side bar with the History view collapsed: the Records view then has the
+   * whole height, so the rows a test clicks are rendered (a tree renders only the rows in sight).
+   */
+  async openHealthData(timeoutMs = 60_000): Promise<void> {
+    const item = await this.waitForActivityBarItem('Health Data', timeoutMs);
+    await item.click();
+    const history = this.page.locator('.part.sidebar .pane-header[aria-label^="History"][aria-expanded="true"]');
+    await history.waitFor({ state: 'visible', timeout: 30_000 }).then(() => history.click(), () => undefined);
+  }
+
+  /** The Records view's pane: its header, message and tree (the History view has rows too). */
+  recordsPane(): Locator {
+    return this.page.locator('.part.sidebar .pane:has(> .pane-header[aria-label^="Records"])');
+  }
+
   /** Waits for a notification toast containing `text` and returns it. */
   async waitForNotification(text: string | RegExp, timeoutMs = 20_000): Promise<Locator> {
     const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
