@@ -99,6 +99,8 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
       it('names the environment, the range and the source above the tree; records with findings are not "clean"', async () => {
         const message = sideBar().getByText(/^Showing Local sandbox · the last 30 days \(\d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}\) · all sources$/);
         await message.waitFor({ state: 'visible', timeout: 20_000 });
+        // With the History view beside it, a view's toolbar shows on hover (one view alone shows it in the title).
+        await sideBar().locator('.pane-header').hover();
         assert.ok(await sideBar().locator('.codicon-filter').first().isVisible(), 'the plain filter icon while no source filter is on');
         assert.equal(await sideBar().locator('.codicon-filter-filled').count(), 0);
         // An activity day: three sources, each record marked with its findings in words.
@@ -131,6 +133,8 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
         await wb!.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'withings' }).first().waitFor();
         await wb!.page.keyboard.press('Enter');
         await sideBar().getByText(/^Showing Local sandbox · the last 30 days .* · source: withings$/).waitFor({ timeout: 20_000 });
+        // With the History view beside it, a view's toolbar shows on hover (one view alone shows it in the title).
+        await sideBar().locator('.pane-header').hover();
         await sideBar().locator('.codicon-filter-filled').first().waitFor({ state: 'visible' });
         // Withings weighs; it sends no activity: the source filter is what emptied the list.
         const activity = resource('activity').label;
@@ -145,6 +149,8 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
         await shoot(`tree-empty-${theme.slug}`);
         await wb!.clickTreeRow(clear);
         await sideBar().getByText(/^Showing Local sandbox · the last 30 days .* · all sources$/).waitFor({ timeout: 20_000 });
+        // With the History view beside it, a view's toolbar shows on hover (one view alone shows it in the title).
+        await sideBar().locator('.pane-header').hover();
         await sideBar().locator('.codicon-filter').first().waitFor({ state: 'visible' });
         assert.equal(await sideBar().locator('.codicon-filter-filled').count(), 0);
       });
