@@ -7,6 +7,19 @@ import { printable } from './output';
 /** Files larger than this are refused with a message instead of exhausting memory (validate streams instead). */
 export const MAX_PAYLOAD_BYTES = 100 * 1024 * 1024;
 
+/** A payload file's size, or why it cannot be read, as the end of "<file> …". */
+export async function statPayloadFile(file: string): Promise<{ size: number }> {
+  let info;
+  try {
+    info = await stat(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? 'unknown error'})`);
+  }
+  if (info.isDirectory()) throw new Error('is a directory, not a file');
+  return info;
+}
+
 export async function readPayload(file: string, stdin: NodeJS.ReadableStream): Promise<string> {
   if (file === '-') {
     const chunks: Buffer[] = [];
@@ -19,14 +32,7 @@ export async function readPayload(file: string, stdin: NodeJS.ReadableStream): P
     }
     return Buffer.concat(chunks).toString('utf8');
   }
-  let info;
-  try {
-    info = await stat(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? 'unknown error'})`);
-  }
-  if (info.isDirectory()) throw new Error('is a directory, not a file');
+  const info = await statPayloadFile(file);
   if (info.size > MAX_PAYLOAD_BYTES) {
     throw new Error(`is ${(info.size / 1024 / 1024).toFixed(0)} MB; files over ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB are not validated`);
   }

@@ -7,7 +7,7 @@
 // the same report writers record by record.
 
 import { createReadStream, createWriteStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { HealthDataError } from '../core/errors';
@@ -27,6 +27,7 @@ import {
 } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import { RecordSplitter, RecordUnit, SplitError } from '../core/streaming';
+import { statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, printable } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
@@ -107,14 +108,7 @@ async function stdinPayload(stdin: NodeJS.ReadableStream): Promise<Payload> {
 
 async function openPayload(file: string, stdin: NodeJS.ReadableStream): Promise<Payload> {
   if (file === '-') return stdinPayload(stdin);
-  let info;
-  try {
-    info = await stat(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? 'unknown error'})`);
-  }
-  if (info.isDirectory()) throw new Error('is a directory, not a file');
+  const info = await statPayloadFile(file);
   if (info.size <= SMALL_FILE_BYTES) return { whole: await readFile(file) };
   return { chunks: createReadStream(file, { highWaterMark: READ_CHUNK }) as AsyncIterable<Buffer> };
 }
