@@ -4,11 +4,10 @@
 // that the shipped one is what this makes.
 //   node out/scripts/typeDeclarations.js [--check]
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { RESOURCES } from '../src/core/resources';
 import { SCHEMA_DOCUMENTS, ZONE_SCHEMA_ID, deprecatedReplacement } from '../src/core/validation';
+import { writeOrCheck } from './generatedFile';
 
 export const TYPES_PATH = 'types/health-data.d.ts';
 
@@ -74,17 +73,4 @@ export async function typeDeclarations(): Promise<string> {
   });
 }
 
-if (require.main === module) {
-  const root = join(__dirname, '..', '..');
-  void typeDeclarations().then((text) => {
-    const path = join(root, TYPES_PATH);
-    if (process.argv.includes('--check')) {
-      const same = readFileSync(path, 'utf8') === text;
-      console.log(same ? `${TYPES_PATH} is up to date` : `${TYPES_PATH} is out of date: run npm run types`);
-      process.exitCode = same ? 0 : 1;
-    } else {
-      writeFileSync(path, text);
-      console.log(`wrote ${TYPES_PATH}`);
-    }
-  });
-}
+if (require.main === module) void typeDeclarations().then((text) => writeOrCheck(TYPES_PATH, text, 'npm run types'));

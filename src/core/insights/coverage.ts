@@ -5,6 +5,8 @@
 import { isCalendarDate, localDateOf } from '../dates';
 import { ResourceKind, resource } from '../resources';
 import { schemaFor } from '../validation';
+import { CLASSIFIERS } from './classifiers.generated';
+import { classifyByName } from './classify';
 import type { CoverageNote, CoverageReport, FieldCoverage, Overlap, SourceCoverage, ValueClass, Verdict } from './reportTypes';
 
 export const VERDICTS: readonly Verdict[] = ['provided', 'sometimes', 'never'];
@@ -71,16 +73,10 @@ interface SourceTally {
   noTzOffset: number;
   units: Map<string, number>;
   unknown: Map<string, number>;
-  /**
-   * The keys of this source's previous record and their field indices (-1: not in the schema):
-   * a source's records mostly share their keys in order, and then each key costs one comparison.
-   */
-  shapeKeys: string[];
-  shapeIndex: number[];
 }
 
 function newTally(source: string | null, nFields: number): SourceTally {
-  return { source, records: 0, byHuman: new Map(), lastHuman: undefined, lastDates: undefined, undated: 0, counts: new Int32Array(nFields * 3), deprecated: new Int32Array(nFields), noTzOffset: 0, units: new Map(), unknown: new Map(), shapeKeys: [], shapeIndex: [] };
+  return { source, records: 0, byHuman: new Map(), lastHuman: undefined, lastDates: undefined, undated: 0, counts: new Int32Array(nFields * 3), deprecated: new Int32Array(nFields), noTzOffset: 0, units: new Map(), unknown: new Map() };
 }
 
 /** A unit as a note names it: the text, or what stands there instead. */
@@ -117,6 +113,10 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
   // should) is each key checked to be the record's own.
   let inherited = false;
   for (const key in {}) inherited = key !== undefined;
+  // A named read finds a field on the prototype too: where Object.prototype has one (it never
+  // should), every record is counted by hasOwnProperty.
+  const namedReads = !fields.some((f) => f in Object.prototype);
+  const classify = CLASSIFIERS[kind];
 
   for (let r = 0; r < records.length; r++) {
     const record = records[r];
@@ -132,42 +132,21 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
       lastSource = source;
     }
     t.records++;
-    const counts = t.counts;
-    let k = 0;
-    let same = true;
-    let shapeKeys = t.shapeKeys;
-    let shapeIndex = t.shapeIndex;
-    for (const key in record) {
-      // An enumerable key inherited from a changed Object.prototype is no field of the record.
-      if (inherited && !hasOwn.call(record, key)) continue;
-      let index: number;
-      if (same && k < shapeKeys.length && shapeKeys[k] === key) {
-        index = shapeIndex[k];
-      } else {
-        if (same) {
-          same = false;
-          shapeKeys = shapeKeys.slice(0, k);
-          shapeIndex = shapeIndex.slice(0, k);
-        }
-        index = fieldIndex.get(key) ?? -1;
-        shapeKeys.push(key);
-        shapeIndex.push(index);
+    const proto = Object.getPrototypeOf(record);
+    const present =
+      namedReads && (proto === Object.prototype || proto === null)
+        ? classify(record, t.counts, t.deprecated)
+        : classifyByName(record, fields, isDeprecated, t.counts, t.deprecated);
+    // Keys beyond the schema's fields it has: counted, and only then looked for.
+    let keys = 0;
+    for (const key in record) if (!inherited || hasOwn.call(record, key)) keys++;
+    if (keys !== present) {
+      for (const key in record) {
+        // An enumerable key inherited from a changed Object.prototype is no field of the record.
+        if (inherited && !hasOwn.call(record, key)) continue;
+        if (!fieldIndex.has(key)) bump(t.unknown, key);
       }
-      k++;
-      if (index < 0) {
-        bump(t.unknown, key);
-        continue;
-      }
-      const v = record[key];
-      counts[index * 3 + (v === null ? 2 : v === 0 ? 1 : 0)]++;
-      if (isDeprecated[index]) t.deprecated[index]++;
     }
-    if (same && k !== shapeKeys.length) {
-      shapeKeys = shapeKeys.slice(0, k);
-      shapeIndex = shapeIndex.slice(0, k);
-    }
-    t.shapeKeys = shapeKeys;
-    t.shapeIndex = shapeIndex;
     if (timestamped) {
       const tz = record.tzOffset;
       if (tz === undefined || tz === null) t.noTzOffset++;

@@ -1,12 +1,16 @@
 // Field coverage: equal to a brute-force count on the sandbox's data for every resource; the
 // verdicts of the real cases; overlaps; notes; mixed kinds split; hostile records never break it.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLASSIFIERS_PATH, classifierSource } from '../../../../scripts/coverageClassifiers';
 import { localDateOf } from '../../../../src/core/dates';
 import { ValueClass, cellRecords, computeCoverage, schemaFields, splitByKind, verdictOf } from '../../../../src/core/insights';
 import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
 import { schemaFor } from '../../../../src/core/validation';
 import { generateDataset } from '../../../../src/sandbox/data';
 import { assertPrototypesUnchanged, prototypeSnapshot, sharedHostileRecords } from '../../support/hostileRecords';
+import { repoRoot } from '../../support/repo';
 
 type Obj = Record<string, unknown>;
 
@@ -168,5 +172,29 @@ describe('insights: field coverage', () => {
       assert.doesNotThrow(() => JSON.stringify(report));
     }
     assertPrototypesUnchanged(before);
+  });
+
+  it('counts own fields only: records with another prototype, and an Object.prototype that has a field', () => {
+    const plain = { id: 'p', source: 'fitbit', date: '2026-01-01', steps: 0, extra: 1 };
+    // A prototype that has `steps`: a named read would find it; the record does not have it.
+    const inheriting = Object.assign(Object.create({ steps: 5, calories: 9 }) as Obj, { id: 'i', source: 'fitbit', date: '2026-01-02', calories: 0 });
+    const bare = Object.assign(Object.create(null) as Obj, { id: 'b', source: 'fitbit', date: '2026-01-03', steps: 7, odd: true });
+    const records = [plain, inheriting, bare];
+    const expected = bruteForce('activity', records).sources;
+    assert.deepEqual(computeCoverage('activity', records).sources, expected);
+    const unknown = (r: ReturnType<typeof computeCoverage>) => r.notes.find((n) => n.kind === 'unknownFields')?.items;
+    assert.deepEqual(unknown(computeCoverage('activity', records)), [{ name: 'extra', count: 1 }, { name: 'odd', count: 1 }]);
+    // Object.prototype with a schema field (polluted by someone else): still counted from the records' own keys.
+    const proto = Object.prototype as Obj;
+    proto.steps = 3;
+    try {
+      assert.deepEqual(computeCoverage('activity', records).sources, expected);
+    } finally {
+      delete proto.steps;
+    }
+  });
+
+  it('the generated classifiers are what the resource table and the schemas give today (npm run classifiers)', () => {
+    assert.equal(readFileSync(join(repoRoot, CLASSIFIERS_PATH), 'utf8'), classifierSource(), `${CLASSIFIERS_PATH} is out of date: run npm run classifiers`);
   });
 });
