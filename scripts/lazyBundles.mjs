@@ -1,6 +1,6 @@
 // The extension's bundle (dist/extension.js) and the bundles it requires on first use
 // (dist/<name>.js), so that activation reads only what the first screen needs. Used by esbuild.mjs;
-// `--report` there prints what each bundle holds instead of writing them (test/unit/bundles.test.ts).
+// `--report` there prints what each bundle holds instead of writing them (test/unit/scripts/lazyBundles.test.ts).
 import * as esbuild from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
