@@ -35,7 +35,7 @@ export class LazyFeature<T> implements vscode.Disposable, LazyFeatureState {
   private owned: readonly vscode.Disposable[] = [];
 
   constructor(private readonly spec: LazyFeatureSpec<T>) {
-    this.stubs = this.registerStubs();
+    this.stubs = spec.commands.map((id) => this.registerStub(id));
   }
 
   get name(): string {
@@ -63,7 +63,15 @@ export class LazyFeature<T> implements vscode.Disposable, LazyFeatureState {
     try {
       value = this.spec.load();
     } catch (err) {
-      this.stubs = this.registerStubs();
+      // The stand-ins come back for the next try; an id the feature registered before failing
+      // keeps that registration.
+      this.stubs = this.spec.commands.flatMap((id) => {
+        try {
+          return [this.registerStub(id)];
+        } catch {
+          return [];
+        }
+      });
       throw err;
     }
     this.feature = { value };
@@ -76,15 +84,8 @@ export class LazyFeature<T> implements vscode.Disposable, LazyFeatureState {
     this.owned = [];
   }
 
-  private registerStubs(): vscode.Disposable[] {
-    // An id the feature registered before failing keeps that registration.
-    return this.spec.commands.flatMap((id) => {
-      try {
-        return [vscode.commands.registerCommand(id, (...args: unknown[]) => this.forward(id, args))];
-      } catch {
-        return [];
-      }
-    });
+  private registerStub(id: string): vscode.Disposable {
+    return vscode.commands.registerCommand(id, (...args: unknown[]) => this.forward(id, args));
   }
 
   /** A stand-in's call: the feature is loaded, then its own command runs with the same arguments. */
