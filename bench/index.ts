@@ -63,7 +63,7 @@ function summary(name: string, r: Result): string {
     case 'coverage_vs_parse':
       return `coverage ${d.coverageMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records`;
     case 'trends_vs_parse':
-      return `series ${d.seriesMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records of ${d.sources} sources over ${d.days} days`;
+      return `series ${d.seriesMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records of ${d.sources} sources over ${d.days} days; message ${d.messageMs} ms`;
     case 'bundle':
       return `extension.js ${d.extensionJsBytes} B / ${d.budgetBytes} B; loaded on first use ${sizes(d.lazyBundleBytes)} (${d.lazyBundlesTotalBytes} B); webviews ${sizes(d.webviewBytes)}; .vsix ${d.vsixBytes ?? '?'} B`;
     case 'activation':

@@ -4,7 +4,7 @@
 
 import { epochDayOf, parseTzOffset } from '../dates';
 import { ResourceKind, TrendChartDefinition, resource } from '../resources';
-import { isRecordObject, sourceKey } from './coverage';
+import { isRecordObject } from './coverage';
 import type { TrendChart, TrendSeries } from './reportTypes';
 
 export interface HumanCount {
@@ -22,12 +22,8 @@ export function humansOf(records: readonly unknown[]): HumanCount[] {
   return [...counts].map(([humanId, n]) => ({ humanId, records: n })).sort((a, b) => b.records - a.records || (a.humanId < b.humanId ? -1 : 1));
 }
 
-/** Seconds of a record's place on the axis, or NaN when it has none. */
-function xOf(record: Record<string, unknown>, timestamped: boolean): number {
-  if (!timestamped) {
-    const date = record.date;
-    return typeof date === 'string' ? epochDayOf(date) * DAY_SECONDS : NaN;
-  }
+/** Seconds of a record's place on the axis when it is timestamped (local wall time), or NaN. */
+function instantOf(record: Record<string, unknown>): number {
   const ts = record.timestamp;
   if (typeof ts !== 'string') return NaN;
   const t = Date.parse(ts);
@@ -40,117 +36,211 @@ const DAY_SECONDS = 86_400;
 
 /**
  * The charts of `kind` for the records of one human (all records when `humanId` is undefined,
- * which is right for a list of one human). Records of other humans, non-objects and records
- * without a place in time are left out; a second record of a source at the same x is too.
+ * which is right for a list of one human), as the message to the webview carries them (plain
+ * arrays, null for no point). Records of other humans, non-objects and records without a place
+ * in time are left out; a second record of a source at the same x is too.
  */
 export function buildTrends(kind: ResourceKind, records: readonly unknown[], humanId?: string): TrendChart[] {
+  return buildTrendSeries(kind, records, humanId).map(chartForMessage);
+}
+
+/** A chart as `buildTrendSeries` makes it: typed arrays, NaN where a source has no point. */
+export interface TrendSeriesData extends Omit<TrendSeries, 'values' | 'refs' | 'gaps'> {
+  values: Float64Array;
+  refs: Int32Array;
+  gaps: Int32Array;
+}
+export interface TrendChartData extends Omit<TrendChart, 'xs' | 'series'> {
+  xs: Float64Array;
+  series: TrendSeriesData[];
+}
+
+/** The charts of `kind` in typed arrays: each record read once for all charts, no object per record. */
+export function buildTrendSeries(kind: ResourceKind, records: readonly unknown[], humanId?: string): TrendChartData[] {
   const def = resource(kind);
   const timestamped = def.datingField === 'timestamp';
-  const axis = axisOf(records, timestamped, humanId);
+  const fields: string[] = [];
+  for (const chart of def.trendCharts) for (const f of [...chart.fields, ...(chart.band ?? [])]) if (!fields.includes(f)) fields.push(f);
+  const axis = axisOf(records, timestamped, humanId, fields);
   const zeroDefault = new Set(def.zeroDefaultFields);
-  return def.trendCharts.map((chart) => chartOf(kind, chart, records, axis, zeroDefault, timestamped));
+  return def.trendCharts.map((chart) => chartOf(kind, chart, axis, fields, zeroDefault, timestamped));
+}
+
+/** The JSON form of a chart for postMessage: null where there is no point (uPlot's gap). */
+export function chartForMessage(chart: TrendChartData): TrendChart {
+  return {
+    ...chart,
+    xs: plain(chart.xs),
+    series: chart.series.map((s) => ({ ...s, values: withNulls(s.values), refs: plain(s.refs), gaps: plain(s.gaps) })),
+    bands: chart.bands.map(([a, b]) => [a, b]),
+  };
+}
+
+function plain(a: Float64Array | Int32Array): number[] {
+  const out = new Array<number>(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i];
+  return out;
+}
+
+function withNulls(a: Float64Array): Array<number | null> {
+  const out = new Array<number | null>(a.length);
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i];
+    out[i] = v === v ? v : null;
+  }
+  return out;
 }
 
 /** Where each kept record sits: worked out once for all the charts of a resource. */
 interface Axis {
   /** Indices into the records of the ones drawn. */
-  kept: number[];
+  kept: Int32Array;
   /** Per kept record: its index in `xs`, and its source's index in `sources`. */
   at: Int32Array;
   source: Int32Array;
-  xs: number[];
+  /** Per field, then per kept record: its value when a finite number, NaN otherwise. */
+  values: Float64Array;
+  /** Records given: the distance between two fields' values in `values`. */
+  stride: number;
+  xs: Float64Array;
   sources: string[];
 }
 
-function axisOf(records: readonly unknown[], timestamped: boolean, humanId: string | undefined): Axis {
-  const kept: number[] = [];
+/** A day axis denser than this many days per kept record is placed by a table, else by sorting. */
+const DENSE_DAYS_PER_RECORD = 4;
+
+function axisOf(records: readonly unknown[], timestamped: boolean, humanId: string | undefined, fields: readonly string[]): Axis {
+  const nFields = fields.length;
+  const kept = new Int32Array(records.length);
   const keptX = new Float64Array(records.length);
   const keptSource = new Int32Array(records.length);
+  const values = new Float64Array(records.length * nFields);
   const sourceIndex = new Map<string, number>();
-  let lastName: string | undefined;
+  let count = 0;
+  let lastName: unknown;
   let lastIndex = -1;
+  let lastDate: unknown;
+  let lastX = NaN;
+  let minX = Infinity;
+  let maxX = -Infinity;
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
-    if (!isRecordObject(r)) continue;
-    if (humanId !== undefined && r.humanId !== humanId) continue;
-    const x = xOf(r, timestamped);
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) continue;
+    const record = r as Record<string, unknown>;
+    if (humanId !== undefined && record.humanId !== humanId) continue;
+    let x: number;
+    if (timestamped) x = instantOf(record);
+    else {
+      const date = record.date;
+      if (date !== lastDate) {
+        lastDate = date;
+        lastX = typeof date === 'string' ? epochDayOf(date) * DAY_SECONDS : NaN;
+      }
+      x = lastX;
+    }
     if (!Number.isFinite(x)) continue;
-    const name = sourceKey(r) ?? '(no source)';
-    if (name !== lastName) {
+    const s = record.source;
+    if (s !== lastName) {
+      const name = typeof s === 'string' ? s : '(no source)';
       let index = sourceIndex.get(name);
       if (index === undefined) sourceIndex.set(name, (index = sourceIndex.size));
-      lastName = name;
+      lastName = s;
       lastIndex = index;
     }
-    keptX[kept.length] = x;
-    keptSource[kept.length] = lastIndex;
-    kept.push(i);
+    for (let f = 0; f < nFields; f++) {
+      const v = record[fields[f]];
+      values[f * records.length + count] = typeof v === 'number' ? v : NaN;
+    }
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    keptX[count] = x;
+    keptSource[count] = lastIndex;
+    kept[count++] = i;
   }
-  // The distinct xs, ascending; each record's place found by binary search.
-  const sorted = keptX.slice(0, kept.length).sort();
-  let distinct = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i];
-  const unique = sorted.subarray(0, distinct);
   // Sources by name: renumber the order they were met in.
   const sources = [...sourceIndex.keys()].sort();
   const renumber = new Int32Array(sourceIndex.size);
   for (const [name, index] of sourceIndex) renumber[index] = sources.indexOf(name);
-  const at = new Int32Array(kept.length);
-  const source = new Int32Array(kept.length);
-  for (let k = 0; k < kept.length; k++) {
-    const x = keptX[k];
-    let lo = 0;
-    let hi = distinct - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (unique[mid] < x) lo = mid + 1;
-      else hi = mid;
+  const at = new Int32Array(count);
+  const source = new Int32Array(count);
+  for (let k = 0; k < count; k++) source[k] = renumber[keptSource[k]];
+  let xs: Float64Array;
+  const span = count === 0 ? 0 : (maxX - minX) / DAY_SECONDS + 1;
+  if (!timestamped && span <= count * DENSE_DAYS_PER_RECORD + 64) {
+    // Days: a table over the span marks the days present; their ranks are the places.
+    const slot = new Int32Array(span);
+    for (let k = 0; k < count; k++) slot[(keptX[k] - minX) / DAY_SECONDS] = 1;
+    let distinct = 0;
+    for (let d = 0; d < span; d++) if (slot[d] === 1) slot[d] = distinct++;
+    else slot[d] = -1;
+    xs = new Float64Array(distinct);
+    for (let d = 0; d < span; d++) if (slot[d] >= 0) xs[slot[d]] = minX + d * DAY_SECONDS;
+    for (let k = 0; k < count; k++) at[k] = slot[(keptX[k] - minX) / DAY_SECONDS];
+  } else {
+    // The distinct xs, ascending; each record's place found by binary search.
+    const sorted = keptX.slice(0, count).sort();
+    let distinct = 0;
+    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i];
+    xs = sorted.slice(0, distinct);
+    for (let k = 0; k < count; k++) {
+      const x = keptX[k];
+      let lo = 0;
+      let hi = distinct - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (xs[mid] < x) lo = mid + 1;
+        else hi = mid;
+      }
+      at[k] = lo;
     }
-    at[k] = lo;
-    source[k] = renumber[keptSource[k]];
   }
-  return { kept, at, source, xs: Array.from(unique), sources };
+  return { kept: kept.subarray(0, count), at, source, values, stride: records.length, xs, sources };
 }
 
-function chartOf(kind: ResourceKind, chart: TrendChartDefinition, records: readonly unknown[], axis: Axis, zeroDefault: ReadonlySet<string>, timestamped: boolean): TrendChart {
+function chartOf(kind: ResourceKind, chart: TrendChartDefinition, axis: Axis, allFields: readonly string[], zeroDefault: ReadonlySet<string>, timestamped: boolean): TrendChartData {
   const fields = chart.band ? [...chart.fields, ...chart.band] : [...chart.fields];
-  const { kept, at, source, xs, sources } = axis;
+  const { kept, at, source, values, xs, sources } = axis;
   const n = xs.length;
-  const nFields = fields.length;
-  // Source-major: the series of source s and field f is series[s * nFields + f].
-  const series: TrendSeries[] = [];
+  const stride = axis.stride;
+  const series: TrendSeriesData[] = [];
+  // Source-major: the series of source s and field f is series[s * fields.length + f].
   for (const name of sources) {
     for (const field of fields) {
-      series.push({ source: name, field, band: !chart.fields.includes(field), values: new Array<number | null>(n).fill(null), refs: new Array<number>(n).fill(-1), gaps: [], never: true });
+      series.push({ source: name, field, band: !chart.fields.includes(field), values: new Float64Array(n).fill(NaN), refs: new Int32Array(n).fill(-1), gaps: EMPTY, never: true });
     }
   }
-  for (let f = 0; f < nFields; f++) {
+  for (let f = 0; f < fields.length; f++) {
     const field = fields[f];
-    const defaulted = zeroDefault.has(field);
+    const base = allFields.indexOf(field) * stride;
+    let anyZero = false;
     for (let k = 0; k < kept.length; k++) {
-      const s = series[source[k] * nFields + f];
+      const s = series[source[k] * fields.length + f];
       const x = at[k];
       if (s.refs[x] !== -1) continue; // the first record of a source at this x stands
-      const index = kept[k];
-      const v = (records[index] as Record<string, unknown>)[field];
-      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
-      s.refs[x] = index;
-      if (v === 0) {
-        // A 0 of a zero-default field is the service's default, not a measurement.
-        s.gaps.push(x);
-        if (defaulted) continue;
-      } else s.never = false;
+      const v = values[base + k];
+      if (!Number.isFinite(v)) continue;
+      s.refs[x] = kept[k];
       s.values[x] = v;
+      if (v !== 0) s.never = false;
+      else anyZero = true;
     }
-  }
-  for (const s of series) {
-    if (s.never) {
-      // Coverage's "never" (0 or nothing on every record): its zeros are defaults too.
-      s.values.fill(null);
-    } else if (!zeroDefault.has(s.field)) {
-      s.gaps = [];
+    if (!anyZero) continue;
+    const defaulted = zeroDefault.has(field);
+    for (let i = f; i < series.length; i += fields.length) {
+      const s = series[i];
+      // A 0 of a zero-default field, or of a field the source never provides, is a default.
+      if (!defaulted && !s.never) continue;
+      let gaps = 0;
+      for (let x = 0; x < n; x++) if (s.values[x] === 0) gaps++;
+      s.gaps = new Int32Array(gaps);
+      gaps = 0;
+      for (let x = 0; x < n; x++) {
+        if (s.values[x] === 0) {
+          s.gaps[gaps++] = x;
+          s.values[x] = NaN;
+        }
+      }
     }
-    s.gaps.sort((a, b) => a - b);
   }
   const bands: Array<[number, number]> = [];
   if (chart.band) {
@@ -161,8 +251,10 @@ function chartOf(kind: ResourceKind, chart: TrendChartDefinition, records: reado
       if (upper >= 0 && !s.never && !series[upper].never) bands.push([i, upper]);
     }
   }
-  return { id: chart.id, kind, title: chart.title, unit: chart.unit, time: timestamped ? 'instant' : 'day', xs: xs.slice(), series, bands };
+  return { id: chart.id, kind, title: chart.title, unit: chart.unit, time: timestamped ? 'instant' : 'day', xs, series, bands };
 }
+
+const EMPTY = new Int32Array(0);
 
 /** `2026-11-20` or `2026-11-20 23:30` for an x of a chart. */
 export function formatX(x: number, time: TrendChart['time']): string {
