@@ -212,34 +212,42 @@ function chartOf(kind: ResourceKind, chart: TrendChartDefinition, axis: Axis, al
   for (let f = 0; f < fields.length; f++) {
     const field = fields[f];
     const base = allFields.indexOf(field) * stride;
-    let anyZero = false;
+    const nSources = sources.length;
+    const valuesOf: Float64Array[] = [];
+    const refsOf: Int32Array[] = [];
+    for (let i = 0; i < nSources; i++) {
+      valuesOf.push(series[i * fields.length + f].values);
+      refsOf.push(series[i * fields.length + f].refs);
+    }
+    const zeros = new Int32Array(nSources);
+    const nonZero = new Uint8Array(nSources);
     for (let k = 0; k < kept.length; k++) {
-      const s = series[source[k] * fields.length + f];
+      const si = source[k];
+      const refs = refsOf[si];
       const x = at[k];
-      if (s.refs[x] !== -1) continue; // the first record of a source at this x stands
+      if (refs[x] !== -1) continue; // the first record of a source at this x stands
       const v = values[base + k];
       if (!Number.isFinite(v)) continue;
-      s.refs[x] = kept[k];
-      s.values[x] = v;
-      if (v !== 0) s.never = false;
-      else anyZero = true;
+      refs[x] = kept[k];
+      valuesOf[si][x] = v;
+      if (v !== 0) nonZero[si] = 1;
+      else zeros[si]++;
     }
-    if (!anyZero) continue;
     const defaulted = zeroDefault.has(field);
-    for (let i = f; i < series.length; i += fields.length) {
-      const s = series[i];
+    for (let si = 0; si < nSources; si++) {
+      const s = series[si * fields.length + f];
+      s.never = nonZero[si] === 0;
       // A 0 of a zero-default field, or of a field the source never provides, is a default.
-      if (!defaulted && !s.never) continue;
-      let gaps = 0;
-      for (let x = 0; x < n; x++) if (s.values[x] === 0) gaps++;
-      s.gaps = new Int32Array(gaps);
-      gaps = 0;
-      for (let x = 0; x < n; x++) {
-        if (s.values[x] === 0) {
-          s.gaps[gaps++] = x;
-          s.values[x] = NaN;
+      if (zeros[si] === 0 || (!defaulted && !s.never)) continue;
+      const gaps = new Int32Array(zeros[si]);
+      const vs = s.values;
+      for (let x = 0, g = 0; g < gaps.length; x++) {
+        if (vs[x] === 0) {
+          gaps[g++] = x;
+          vs[x] = NaN;
         }
       }
+      s.gaps = gaps;
     }
   }
   const bands: Array<[number, number]> = [];
