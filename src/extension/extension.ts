@@ -9,6 +9,7 @@ import { registerCopyAsCode } from './copyAsCode/commands';
 import { Credentials } from './account/credentials';
 import { DocumentValidator, registerPayloadValidation } from './payloadValidation';
 import { RecordViews } from './recordView/recordViews';
+import { registerRecordViewCommands } from './recordView/commands';
 import { registerRequestCommands } from './requests/commands';
 import { SandboxController } from './account/localSandbox';
 import { Session } from './account/session';
@@ -84,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...registerCompare(session),
     recordViews,
     ...recordViews.register(),
+    ...registerRecordViewCommands(session, recordViews),
     ...workbench.disposables,
   );
   const activationMs = performance.now() - started;

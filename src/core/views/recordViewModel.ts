@@ -83,9 +83,19 @@ export interface RecordViewOptions {
   version?: number;
   markText?: Readonly<Record<FindingKind, MarkText>>;
   /** The value is a list of records (`labelOf` names each); findings' paths are the list's pointers. */
-  list?: { readonly pointer: string; readonly count: number; readonly labelOf: (index: number, value: unknown) => string | undefined; readonly title: string };
+  list?: ListOptions;
   /** Show the JSON as a virtual list of rows; by default for lists and records above VIRTUAL_BYTES. */
   virtual?: boolean;
+}
+
+/** A payload shown as a list of records. */
+export interface ListOptions {
+  /** Where the records are: '' for an array, `/data` for a wrapper. */
+  readonly pointer: string;
+  readonly count: number;
+  readonly title: string;
+  /** The label of a closed record of the list. */
+  readonly labelOf: (index: number, value: unknown) => string | undefined;
 }
 
 /** Some rows of the virtual list, and how many rows there are in all. */

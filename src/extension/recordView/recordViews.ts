@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { textField, PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from '../../core/views';
 import { ResourceKind, isResourceKind } from '../../core/resources';
 import type { Session } from '../account/session';
-import { PanelHost, RecordPanel, originOf, sourceOf } from './recordPanel';
+import { PanelHost, PayloadOrigin, RecordPanel, originOf, sourceOf } from './recordPanel';
 import { webviewOptions } from '../shared/webviewShell';
 
 export interface OpenPanelInfo {
@@ -85,6 +85,23 @@ export class RecordViews implements PanelHost, vscode.Disposable {
       webviewOptions(this.extensionUri),
     );
     const view = new RecordPanel(this, panel, key, kind, { ...(source ?? sourceOf(kind, record)), ...origin }, record);
+    this.open.set(key, view);
+    return view;
+  }
+
+  /**
+   * Shows a whole payload as it is (a list of records, a wrapped list, or one record of any
+   * size) in its own panel, keyed by where it came from (`key`: a file's URI), and validates it.
+   */
+  openPayload(payload: unknown, origin: PayloadOrigin & { readonly key: string }): RecordPanel {
+    const key = `payload:${origin.key}`;
+    const existing = this.open.get(key);
+    if (existing) {
+      existing.show(payload, true);
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(RECORD_VIEW_TYPE, origin.name, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(this.extensionUri));
+    const view = new RecordPanel(this, panel, key, undefined, {}, payload, undefined, undefined, { name: origin.name });
     this.open.set(key, view);
     return view;
   }
