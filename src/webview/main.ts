@@ -165,7 +165,8 @@ function renderFindings(m: RecordViewModel, s: RecordViewStrings): HTMLElement {
   const nav = el('div', 'finding-nav');
   const previous = el('button', 'finding-previous', s.previousFinding);
   previous.type = 'button';
-  previous.addEventListener('click', () => void goToFinding(currentFinding - 1));
+  // Before any finding was shown, Previous goes to the last one.
+  previous.addEventListener('click', () => void goToFinding(currentFinding < 0 ? -1 : currentFinding - 1));
   const next = el('button', 'finding-next', s.nextFinding);
   next.type = 'button';
   next.addEventListener('click', () => void goToFinding(currentFinding + 1));
@@ -249,7 +250,7 @@ function render(m: RecordViewModel, s: RecordViewStrings): void {
   if (m.note) parts.push(el('p', 'note', m.note));
   if (m.rows) {
     parts.push(renderFindings(m, s), renderLegend(m, s));
-    const view = new VirtualJsonView({ strings: s, requestRows: fetchRows, stepFinding: (d) => void goToFinding(currentFinding + d) }, m.rows);
+    const view = new VirtualJsonView({ strings: s, requestRows: fetchRows, stepFinding: (d) => void goToFinding(currentFinding < 0 && d < 0 ? -1 : currentFinding + d) }, m.rows);
     const box = section('json-section', m.records !== undefined ? `${s.json} · ${format(s.records, m.records.toLocaleString('en-US'))}` : s.json);
     box.append(view.render());
     parts.push(box);

@@ -59,7 +59,6 @@ export class VirtualJsonView {
     this.box.addEventListener('scroll', () => this.schedule());
     this.box.addEventListener('keydown', (e) => this.onKey(e));
     this.box.addEventListener('click', (e) => this.onClick(e));
-    this.box.addEventListener('focus', () => this.draw());
   }
 
   /** The list, ready to insert; it draws itself once it is in the page. */
@@ -100,6 +99,8 @@ export class VirtualJsonView {
       this.box.focus({ preventScroll: true });
     }
     this.update();
+    // The list may be below the fold of the page: bring the row itself into sight.
+    if (reply.revealed !== undefined) this.layer.querySelector(`#vrow-${reply.revealed}`)?.scrollIntoView({ block: 'nearest' });
     return reply;
   }
 
