@@ -20,6 +20,8 @@ export interface ExchangePanelHost {
   closed(panel: ExchangePanel): void;
   /** Opens a record of the body in the record view. */
   openRecord(entry: HistoryEntry, record: unknown): void;
+  /** Opens the whole body (a list, or one record) in the record view. */
+  openPayload(entry: HistoryEntry, payload: unknown, name: string): void;
 }
 
 export class ExchangePanel implements vscode.Disposable {
@@ -125,6 +127,18 @@ export class ExchangePanel implements vscode.Disposable {
           return undefined;
         }
         await openAsJsonDocument(value);
+        return undefined;
+      }
+      case 'openInRecordView': {
+        const body = this.entry.responseBody;
+        if (body === undefined || body === '') throw new HealthDataError('usage', vscode.l10n.t('This exchange has no body.'));
+        let value: unknown;
+        try {
+          value = JSON.parse(body);
+        } catch {
+          throw new HealthDataError('usage', vscode.l10n.t('The body of this exchange is not JSON; Open Body shows it as text.'));
+        }
+        this.host.openPayload(this.entry, value, this.model.title);
         return undefined;
       }
       case 'copyUrl':
