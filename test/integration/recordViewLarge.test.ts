@@ -86,6 +86,17 @@ describe('record view: large payloads', function () {
     assert.equal(samples.window.rows.find((r) => r.index === samples.revealed)?.pointer, '/sourceData/intraday/samples/200000/bpm');
   });
 
+  it('restores a payload panel after a reload as the list it was, or says a large one must be opened again', async () => {
+    const list = [{ id: 'a1', value: 1 }, { id: 'a2', value: 2 }];
+    const small = vscode.window.createWebviewPanel('healthData.record', 'restoring', vscode.ViewColumn.Active, {});
+    api.recordViews.revive(small, { persist: { key: 'payload:file:///x.json', title: 'x.json · 2 records', source: {}, record: list, payload: 'x.json' } });
+    const panel = api.recordViews.get('payload:file:///x.json');
+    assert.equal(panel?.currentModel.records, 2, 'restored as a list, not as one record');
+    const large = vscode.window.createWebviewPanel('healthData.record', 'restoring', vscode.ViewColumn.Active, {});
+    api.recordViews.revive(large, { persist: { key: 'payload:file:///big.json', title: 'big.json', source: {}, payload: 'big.json' } });
+    assert.match(api.recordViews.get('payload:file:///big.json')?.currentModel.note ?? '', /big\.json was too large to keep across a reload/);
+  });
+
   it('says clearly when the file is not JSON, and opens nothing', async () => {
     const file = path.join(dir, 'broken.json');
     fs.writeFileSync(file, '[{"id": 1},');

@@ -34,6 +34,8 @@ export interface PersistedRecordView {
   readonly record?: unknown;
   /** The exchange (history id) whose reply held the record, for "Show Request". */
   readonly exchangeId?: string;
+  /** A whole payload opened with Open in Record View: its name (the panel shows it as it is). */
+  readonly payload?: string;
 }
 
 /** Every word the webview shows that is not record data, translated by the host. */

@@ -214,7 +214,7 @@ export class RecordPanel implements vscode.Disposable {
 
   private persisted(): PersistedRecordView {
     const small = this.record !== undefined && estimateSize(this.record, PERSIST_LIMIT) <= PERSIST_LIMIT;
-    return { kind: this.kind, key: this.key, title: this.model.title, source: this.source, record: small ? this.record : undefined, exchangeId: this.exchangeId };
+    return { kind: this.kind, key: this.key, title: this.model.title, source: this.source, record: small ? this.record : undefined, exchangeId: this.exchangeId, payload: this.payload?.name };
   }
 
   private post(message: HostMessage): Thenable<boolean> {
