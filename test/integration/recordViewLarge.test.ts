@@ -29,8 +29,10 @@ describe('record view: large payloads', function () {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   async function open(file: string): Promise<RecordPanel> {
-    const panel = (await vscode.commands.executeCommand('healthData.openInRecordView', vscode.Uri.file(file))) as RecordPanel | undefined;
-    assert.ok(panel, 'the command returned no panel');
+    const opened = (await vscode.commands.executeCommand('healthData.openInRecordView', vscode.Uri.file(file))) as { key: string } | undefined;
+    assert.ok(opened, 'the command opened no panel');
+    const panel = api.recordViews.get(opened.key);
+    assert.ok(panel, `no panel ${opened.key}`);
     // The webview ran its script under the CSP, said ready and was sent its render.
     await waitFor('the webview to be rendered', () => panel.readyCount > 0 && panel.posted.some((m) => m.type === 'render'), 60_000);
     return panel;

@@ -7,7 +7,6 @@ import { HealthDataError } from '../../core/errors';
 import type { Session } from '../account/session';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
-import type { RecordPanel } from './recordPanel';
 import type { RecordViews } from './recordViews';
 
 /** The text to open: the file `uri` names (its unsaved edits if it is open), else the active editor's. */
@@ -40,10 +39,12 @@ function parsePayload(text: string, name: string): unknown {
 export function registerRecordViewCommands(session: Session, views: RecordViews): vscode.Disposable[] {
   return registerCommands(
     {
-      'healthData.openInRecordView': async (uri?: unknown): Promise<RecordPanel | undefined> => {
+      // Returns the panel's key and title (plain data, for callers and tests), undefined when nothing opened.
+      'healthData.openInRecordView': async (uri?: unknown): Promise<{ key: string; title: string } | undefined> => {
         const source = await payloadText(uri);
         if (!source) return undefined;
-        return views.openPayload(parsePayload(source.text, source.name), { name: source.name, key: source.key });
+        const panel = views.openPayload(parsePayload(source.text, source.name), { name: source.name, key: source.key });
+        return { key: panel.key, title: panel.title };
       },
     },
     (err) => showError(session, err, vscode.l10n.t('Could not open the payload in the record view')),
