@@ -98,8 +98,16 @@ describe('e2e: a list of 100,000 records in the record view (virtual list)', fun
         await wb!.runCommand('View: Show Explorer');
         const item = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'records.json' }).first();
         await item.waitFor({ state: 'visible', timeout: 30_000 });
-        await item.click({ button: 'right' });
-        await page.locator('.monaco-menu .action-item', { hasText: 'Open in Record View' }).first().click();
+        // The Explorer may still be settling when its row first shows: open the menu again if it closed.
+        const entry = page.locator('.monaco-menu .action-item', { hasText: 'Open in Record View' }).first();
+        for (let attempt = 0; ; attempt++) {
+          await item.click({ button: 'right' });
+          const shown = await entry.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
+          if (shown) break;
+          if (attempt === 3) throw new Error('the Explorer context menu shows no "Open in Record View"');
+          await page.keyboard.press('Escape');
+        }
+        await entry.click();
         ({ frame } = await wb!.webviewFrame(() => document.querySelectorAll('.vrow').length > 10, undefined, 'the virtual list', 120_000));
         const bodyClass = await frame.evaluate(() => document.body.className);
         assert.match(bodyClass, new RegExp(theme.bodyClass));
