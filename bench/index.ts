@@ -53,7 +53,7 @@ function summary(name: string, r: Result): string {
     case 'tree_vs_parse':
       return `tree ${d.treeMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records; tooltips on hover, ${d.microsecondsPerTooltip} µs each`;
     case 'render_vs_parse':
-      return `model ${d.modelMs} ms / JSON.parse ${d.parseMs} ms, ${d.recordBytes} bytes`;
+      return `model + first window ${d.modelMs} ms / JSON.parse ${d.parseMs} ms, ${d.recordBytes} bytes (1 MB: ${d.oneMBRecordRatio}; 100,000-record list: ${d.list100kRatio})`;
     case 'export_heap':
       return `peak heap growth ${d.peakGrowthMiB} MiB / ${d.budgetMiB} MiB, ${d.records} records streamed (held whole: ${d.wholeListHeldMiB} MiB)`;
     case 'dataset_vs_parse':

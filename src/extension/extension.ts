@@ -9,6 +9,7 @@ import type { InsightsViews } from './insights/commands';
 import { Credentials } from './account/credentials';
 import { DocumentValidator, registerPayloadValidation } from './payloadValidation';
 import { RecordViews } from './recordView/recordViews';
+import { registerRecordViewCommands } from './recordView/commands';
 import { requestCommandIds } from './requests/commandIds';
 import { LazyFeature, LazyFeatureState } from './shared/lazyFeature';
 import { SandboxController } from './account/localSandbox';
@@ -127,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...lazyFeatures.filter((f) => f !== workbench.commands),
     recordViews,
     ...recordViews.register(),
+    ...registerRecordViewCommands(session, recordViews),
     ...workbench.disposables,
   );
   const activationMs = performance.now() - started;

@@ -35,6 +35,15 @@ export function badge(kind: FindingKind): HTMLSpanElement {
   return span;
 }
 
+/** The validator's marks on a line of JSON: a badge and the message, each as text. */
+export function appendMarks(line: HTMLElement, marks: ReadonlyArray<{ readonly kind: FindingKind; readonly message: string }> | undefined): void {
+  for (const m of marks ?? []) {
+    const mark = el('span', `mark mark-${m.kind}`);
+    mark.append(badge(m.kind), el('span', 'mark-message', m.message));
+    line.append(mark);
+  }
+}
+
 /** Calls `save` once scrolling has paused for 200 ms: a view keeps its scroll position cheaply. */
 export function onScrollSettled(save: () => void): void {
   let timer: ReturnType<typeof setTimeout> | undefined;

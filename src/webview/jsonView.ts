@@ -3,7 +3,7 @@
 // marks on their fields, and `reveal` to bring any field into view and flash it.
 
 import type { ChildPage, JsonNode, RecordViewStrings } from '../core/views/recordViewProtocol';
-import { badge, el, format } from './dom';
+import { appendMarks, el, format } from './dom';
 
 export interface JsonViewHost {
   readonly strings: RecordViewStrings;
@@ -109,11 +109,7 @@ export class JsonView {
   }
 
   private appendMarks(row: HTMLElement, node: JsonNode): void {
-    for (const m of node.marks ?? []) {
-      const mark = el('span', `mark mark-${m.kind}`);
-      mark.append(badge(m.kind), el('span', 'mark-message', m.message));
-      row.append(mark);
-    }
+    appendMarks(row, node.marks);
   }
 
   private append(view: ContainerView, nodes: readonly JsonNode[], total: number): void {

@@ -36,6 +36,11 @@ export function recordViewStrings(): RecordViewStrings {
     expand: t('Expand {0}', '{0}'),
     collapse: t('Collapse {0}', '{0}'),
     goTo: t('Go to {0}', '{0}'),
+    previousFinding: t('Previous Finding'),
+    nextFinding: t('Next Finding'),
+    findingOf: t('Finding {0} of {1}: {2}', '{0}', '{1}', '{2}'),
+    jsonRows: t('JSON, {0} rows', '{0}'),
+    records: t('{0} records', '{0}'),
   };
 }
 
