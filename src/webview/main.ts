@@ -4,7 +4,7 @@
 // kept with setState, and so is what the host needs to restore the panel after a reload.
 
 import { FINDING_KINDS, type ChildPage, type FindingEntry, type RecordViewModel, type ZoneRow, ACTIONS, type ActionName, type HostMessage, type PersistedRecordView, type RecordViewStrings, type WebviewMessage } from '../core/views/recordViewProtocol';
-import { badge, el, format, onScrollSettled, pageFrame, section, setLegend } from './dom';
+import { badge, countText, el, format, onScrollSettled, pageFrame, section, setLegend } from './dom';
 import { JsonView } from './jsonView';
 import { RowsQuery, VirtualJsonView } from './virtualJsonView';
 
@@ -178,7 +178,7 @@ function renderFindings(m: RecordViewModel, s: RecordViewStrings): HTMLElement {
   m.findings.forEach((f, i) => list.append(findingItem(f, s, i)));
   box.append(list);
   const more = m.findingsTotal - m.findings.length;
-  if (more > 0) box.append(el('p', 'more-findings', format(s.moreFindings, more)));
+  if (more > 0) box.append(el('p', 'more-findings', countText(s.moreFindings, more)));
   return box;
 }
 
@@ -251,7 +251,7 @@ function render(m: RecordViewModel, s: RecordViewStrings): void {
   if (m.rows) {
     parts.push(renderFindings(m, s), renderLegend(m, s));
     const view = new VirtualJsonView({ strings: s, requestRows: fetchRows, stepFinding: (d) => void goToFinding(currentFinding < 0 && d < 0 ? -1 : currentFinding + d) }, m.rows);
-    const box = section('json-section', m.records !== undefined ? `${s.json} · ${format(s.records, m.records.toLocaleString('en-US'))}` : s.json);
+    const box = section('json-section', m.records !== undefined ? `${s.json} · ${countText(s.records, m.records)}` : s.json);
     box.append(view.render());
     parts.push(box);
     virtualView = view;

@@ -3,7 +3,7 @@
 // windows of rows as the list scrolls, opens and closes containers, and finds a finding's row.
 
 import type { JsonRow, RecordViewStrings, RowWindow, FindingEntry, HostMessage } from '../core/views/recordViewProtocol';
-import { appendMarks, el, format } from './dom';
+import { appendMarks, countText, el, format } from './dom';
 
 /** Must match `.vrow`'s height in recordView.css. */
 export const ROW_HEIGHT = 22;
@@ -216,15 +216,15 @@ export class VirtualJsonView {
     if (row.open === false) {
       line.append(el('span', 'punct', `${openBracket}…${closeBracket}${comma}`));
       if (row.label) line.append(el('span', 'vlabel', row.label));
-      line.append(el('span', 'count', format(row.type === 'array' ? s.items : s.keys, row.count ?? 0)));
-      if (row.nested) line.append(el('span', 'nested', format(s.findingsInside, row.nested)));
+      line.append(el('span', 'count', countText(row.type === 'array' ? s.items : s.keys, row.count ?? 0)));
+      if (row.nested) line.append(el('span', 'nested', countText(s.findingsInside, row.nested)));
       this.appendMarks(line, row);
       return line;
     }
     if (row.type === 'missing') line.append(el('span', 'value v-missing', s.missing));
     else if (row.type === 'object' || row.type === 'array') line.append(el('span', 'value punct', row.type === 'object' ? '{}' : '[]'));
     else line.append(el('span', `value v-${row.type}`, row.text ?? ''));
-    if (row.cut) line.append(el('span', 'cut', format(s.charactersCut, row.cut)));
+    if (row.cut) line.append(el('span', 'cut', countText(s.charactersCut, row.cut)));
     if (comma && row.type !== 'missing') line.append(el('span', 'punct', comma));
     this.appendMarks(line, row);
     return line;

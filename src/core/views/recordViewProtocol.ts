@@ -38,13 +38,19 @@ export interface PersistedRecordView {
   readonly payload?: string;
 }
 
+/** A count's words in the singular and the plural, each with `{0}` for the number. */
+export interface Counted {
+  readonly one: string;
+  readonly other: string;
+}
+
 /** Every word the webview shows that is not record data, translated by the host. */
 export interface RecordViewStrings {
   readonly toolbar: string;
   readonly actions: Readonly<Record<ActionName, string>>;
   readonly findings: string;
   readonly noFindings: string;
-  readonly moreFindings: string; // {0} findings not listed
+  readonly moreFindings: Counted; // {0} findings not listed
   readonly legend: string;
   readonly json: string;
   readonly zones: string;
@@ -53,12 +59,12 @@ export interface RecordViewStrings {
   readonly valid: string;
   readonly invalid: string;
   readonly missing: string;
-  readonly keys: string; // {0} keys
-  readonly items: string; // {0} items
-  readonly findingsInside: string; // {0} findings inside
+  readonly keys: Counted; // {0} keys
+  readonly items: Counted; // {0} items
+  readonly findingsInside: Counted; // {0} findings inside
   readonly moreChildren: string; // Show {0} more
   readonly loading: string;
-  readonly charactersCut: string; // … {0} more characters
+  readonly charactersCut: Counted; // … {0} more characters
   readonly expand: string; // Expand {0}
   readonly collapse: string; // Collapse {0}
   readonly goTo: string; // Go to {0}
@@ -66,7 +72,7 @@ export interface RecordViewStrings {
   readonly nextFinding: string;
   readonly findingOf: string; // Finding {0} of {1}: {2}
   readonly jsonRows: string; // JSON, {0} rows
-  readonly records: string; // {0} records
+  readonly records: Counted; // {0} records
 }
 
 export type HostMessage =
