@@ -1,0 +1,44 @@
+// The script of a validation worker thread (dist/validationWorker.js): validates the texts it is
+// sent, a batch of records at a time, and posts each batch's findings as soon as it is placed.
+// A caller cancels a run by terminating the thread, so nothing here waits or checks for it.
+
+import { isMainThread, parentPort, threadId, workerData } from 'node:worker_threads';
+import { payloadTextBatches } from './batches';
+import { FromWorker, ToWorker, WORKER_ROLE, noFindings } from './protocol';
+import { warmUpValidation } from './warmUp';
+
+const thread = { threadId, isMainThread };
+
+function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorker, { type: 'validate' }>): void {
+  const started = performance.now();
+  const counts = noFindings();
+  let syntaxErrors = 0;
+  let records = 0;
+  let undetected = 0;
+  for (const batch of payloadTextBatches(request.text, request.options, request.batchRecords)) {
+    syntaxErrors += batch.syntaxErrors.length;
+    records += batch.records;
+    undetected += batch.undetected;
+    const findings = batch.findings.filter((f) => ++counts[f.kind] <= request.keepPerKind);
+    const message: FromWorker = { type: 'batch', id: request.id, syntaxErrors: batch.syntaxErrors, findings, done: batch.done, total: batch.total };
+    port.postMessage(message);
+  }
+  const done: FromWorker = { type: 'done', id: request.id, totals: { syntaxErrors, records, undetected, counts }, thread, ms: performance.now() - started };
+  port.postMessage(done);
+}
+
+if (!isMainThread && parentPort && (workerData as { role?: string } | undefined)?.role === WORKER_ROLE) {
+  const port = parentPort;
+  port.on('message', (message: ToWorker) => {
+    if (message.type === 'warm') {
+      warmUpValidation();
+      port.postMessage({ type: 'warm', thread } satisfies FromWorker);
+      return;
+    }
+    try {
+      validate(port, message);
+    } catch (err) {
+      port.postMessage({ type: 'failed', id: message.id, message: err instanceof Error ? err.message : String(err) } satisfies FromWorker);
+    }
+  });
+}
