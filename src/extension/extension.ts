@@ -60,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const recordViews = new RecordViews(context.extensionUri, session, history);
   const workbench = registerWorkbench(context.extensionUri, session, history, recordViews);
   const statusBar = new TokenStatusBar(session);
-  const payloadValidator = new DocumentValidator(log);
+  const payloadValidator = new DocumentValidator(log, context.asAbsolutePath('dist/validationWorker.js'));
   const recording = new RecordingController(session);
   const insights = registerInsightsCommands(context.extensionUri, session, tree, recordViews);
   context.subscriptions.push(

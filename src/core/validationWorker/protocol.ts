@@ -13,10 +13,13 @@ export const WORKER_ROLE = 'health-data-validation-worker';
 
 export type ToWorker =
   | { readonly type: 'warm' }
+  /** A piece of the text of run `id`, sent ahead of its `validate` (a large text, a bit at a time). */
+  | { readonly type: 'slice'; readonly id: number; readonly text: string }
   | {
       readonly type: 'validate';
       readonly id: number;
-      readonly text: string;
+      /** The text; null when it came in slices. */
+      readonly text: string | null;
       readonly options: PayloadTextOptions;
       readonly batchRecords: number;
       /** Findings of one kind past this many are counted, not sent (nobody shows them). */
@@ -43,6 +46,8 @@ export type FromWorker =
       readonly id: number;
       readonly syntaxErrors: readonly JsonSyntaxError[];
       readonly findings: readonly PlacedFinding[];
+      /** Findings so far, sent or not (see keepPerKind). */
+      readonly found: number;
       readonly done: number;
       readonly total: number;
     }

@@ -9,18 +9,25 @@ import { warmUpValidation } from './warmUp';
 
 const thread = { threadId, isMainThread };
 
+/** Slices of the texts on their way, by run. */
+const slices = new Map<number, string[]>();
+
 function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorker, { type: 'validate' }>): void {
   const started = performance.now();
+  const text = request.text ?? (slices.get(request.id) ?? []).join('');
+  slices.delete(request.id);
   const counts = noFindings();
   let syntaxErrors = 0;
   let records = 0;
   let undetected = 0;
-  for (const batch of payloadTextBatches(request.text, request.options, request.batchRecords)) {
+  let found = 0;
+  for (const batch of payloadTextBatches(text, request.options, request.batchRecords)) {
     syntaxErrors += batch.syntaxErrors.length;
     records += batch.records;
     undetected += batch.undetected;
     const findings = batch.findings.filter((f) => ++counts[f.kind] <= request.keepPerKind);
-    const message: FromWorker = { type: 'batch', id: request.id, syntaxErrors: batch.syntaxErrors, findings, done: batch.done, total: batch.total };
+    found += batch.findings.length;
+    const message: FromWorker = { type: 'batch', id: request.id, syntaxErrors: batch.syntaxErrors, findings, found, done: batch.done, total: batch.total };
     port.postMessage(message);
   }
   const done: FromWorker = { type: 'done', id: request.id, totals: { syntaxErrors, records, undetected, counts }, thread, ms: performance.now() - started };
@@ -30,6 +37,12 @@ function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorke
 if (!isMainThread && parentPort && (workerData as { role?: string } | undefined)?.role === WORKER_ROLE) {
   const port = parentPort;
   port.on('message', (message: ToWorker) => {
+    if (message.type === 'slice') {
+      const pieces = slices.get(message.id) ?? [];
+      pieces.push(message.text);
+      slices.set(message.id, pieces);
+      return;
+    }
     if (message.type === 'warm') {
       warmUpValidation();
       port.postMessage({ type: 'warm', thread } satisfies FromWorker);

@@ -53,8 +53,12 @@ export class ValidationWorkers {
     worker.postMessage({ type: 'warm' } satisfies ToWorker);
   }
 
-  /** Validates `text` on a worker thread, batch by batch. */
-  run(text: string, options: PayloadTextOptions, runOptions: RunOptions = {}): ValidationRun {
+  /**
+   * Validates `text` on a worker thread, batch by batch. A text given as slices (an async
+   * iterable) is sent a slice at a time as they come, so a caller that must not stall never copies
+   * or sends a large text at once.
+   */
+  run(text: string | AsyncIterable<string>, options: PayloadTextOptions, runOptions: RunOptions = {}): ValidationRun {
     if (this.disposed) throw new Error('the validation workers are disposed');
     const worker = this.idle ?? this.spawn();
     this.idle = undefined;
@@ -92,12 +96,25 @@ export class ValidationWorkers {
     const request: ToWorker = {
       type: 'validate',
       id,
-      text,
+      text: typeof text === 'string' ? text : null,
       options,
       batchRecords: runOptions.batchRecords ?? BATCH_RECORDS,
       keepPerKind: runOptions.keepPerKind ?? Number.MAX_SAFE_INTEGER,
     };
-    worker.postMessage(request);
+    if (typeof text === 'string') worker.postMessage(request);
+    else {
+      void (async () => {
+        for await (const slice of text) {
+          if (settled) return;
+          worker.postMessage({ type: 'slice', id, text: slice } satisfies ToWorker);
+        }
+        if (!settled) worker.postMessage(request);
+      })().catch((err: unknown) => {
+        if (settled) return;
+        settle(undefined, err instanceof Error ? err : new Error(String(err)));
+        this.release(worker);
+      });
+    }
     const cancel = () => {
       if (settled) return;
       settle(undefined);

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { FindingKind, PayloadTextValidation, PlacedFinding } from '../../core/validation';
 import type { JsonSyntaxError } from '../../core/json';
+import { type FindingCounts, noFindings } from '../../core/validationWorker';
 
 export const DIAGNOSTIC_SOURCE = 'Health Data';
 /** The code of a diagnostic for a syntax error; findings carry their kind as code. */
@@ -108,13 +109,21 @@ export function findingDiagnostic(document: vscode.TextDocument, finding: Placed
 /** The diagnostics of one validation, at most MAX_DIAGNOSTICS of them (then a note says so). */
 export function diagnosticsOf(document: vscode.TextDocument, validation: PayloadTextValidation, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
   if (validation.syntaxErrors.length > 0) return validation.syntaxErrors.map((e) => syntaxDiagnostic(document, e));
-  let findings = validation.findings;
+  return findingDiagnostics(document, validation.findings, validation.findings.length, unknownSeverity);
+}
+
+/**
+ * The diagnostics of `total` findings of which `findings` are known, in their order: all of them,
+ * or when there are too many the MAX_DIAGNOSTICS most severe and a note. The first
+ * MAX_DIAGNOSTICS findings of each kind are all it takes to choose those.
+ */
+export function findingDiagnostics(document: vscode.TextDocument, findings: readonly PlacedFinding[], total: number, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
   let note: vscode.Diagnostic | undefined;
-  if (findings.length > MAX_DIAGNOSTICS) {
+  if (total > MAX_DIAGNOSTICS) {
     findings = [...findings].sort((a, b) => RANK[a.kind] - RANK[b.kind]).slice(0, MAX_DIAGNOSTICS);
     note = new vscode.Diagnostic(
       new vscode.Range(0, 0, 0, 0),
-      vscode.l10n.t('Showing {0} of {1} findings, the most severe first.', MAX_DIAGNOSTICS, validation.findings.length),
+      vscode.l10n.t('Showing {0} of {1} findings, the most severe first.', MAX_DIAGNOSTICS, total),
       vscode.DiagnosticSeverity.Information,
     );
     note.source = DIAGNOSTIC_SOURCE;
@@ -124,10 +133,10 @@ export function diagnosticsOf(document: vscode.TextDocument, validation: Payload
   return diagnostics;
 }
 
-export type FindingCounts = Record<FindingKind, number>;
+export type { FindingCounts };
 
 export function countFindings(validation: PayloadTextValidation): FindingCounts {
-  const counts: FindingCounts = { error: 0, warning: 0, zero: 0, deprecated: 0, unknown: 0 };
+  const counts = noFindings();
   for (const f of validation.findings) counts[f.kind]++;
   return counts;
 }

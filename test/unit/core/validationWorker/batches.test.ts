@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { payloadTextBatches } from '../../../../src/core/validationWorker';
 import { PayloadTextOptions, validatePayloadText } from '../../../../src/core/validation';
-import { variedRecords } from '../../support/variedRecords';
+import { variedRecords } from '../../../fixtures/variedRecords';
 import { ACTIVITY } from '../../../fixtures/payloads';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { ValidationBatch, ValidationWorkers, noFindings } from '../../../../src/core/validationWorker';
 import { validatePayloadText } from '../../../../src/core/validation';
-import { variedRecords } from '../../support/variedRecords';
+import { variedRecords } from '../../../fixtures/variedRecords';
 import { repoRoot } from '../../support/repo';
 
 // tsc compiles the worker's script beside the tests (out/src/…); the extension uses dist/validationWorker.js.
@@ -51,6 +51,18 @@ describe('validationWorker/workers', function () {
       kept,
     );
     assert.equal(outcome!.totals.counts.error, whole.findings.filter((f) => f.kind === 'error').length);
+  });
+
+  it('takes a text in slices, as the extension sends a large document', async () => {
+    async function* slices() {
+      for (let at = 0; at < TEXT.length; at += 1000) yield TEXT.slice(at, at + 1000);
+    }
+    const batches: ValidationBatch[] = [];
+    await workers.run(slices(), { now: NOW }, { batchRecords: 70, onBatch: (b) => batches.push(b) }).result;
+    assert.deepEqual(
+      batches.flatMap((b) => b.findings),
+      validatePayloadText(TEXT, { now: NOW }).findings,
+    );
   });
 
   it('reports syntax errors of a text that is no JSON', async () => {
