@@ -4,6 +4,15 @@
 import type { JsonSyntaxError } from '../json';
 import type { FindingKind, PayloadTextOptions, PlacedFinding } from '../validation';
 
+/** Line and character (UTF-16) of a place in the text, 0-based, as an editor counts them. */
+export type LineCharacter = readonly [line: number, character: number];
+
+/** A finding with its range in lines, worked out where the text is, so the editor's thread need not. */
+export interface RangedFinding extends PlacedFinding {
+  readonly start: LineCharacter;
+  readonly end: LineCharacter;
+}
+
 export type FindingCounts = Record<FindingKind, number>;
 
 export const noFindings = (): FindingCounts => ({ error: 0, warning: 0, zero: 0, deprecated: 0, unknown: 0 });
@@ -45,7 +54,7 @@ export type FromWorker =
       readonly type: 'batch';
       readonly id: number;
       readonly syntaxErrors: readonly JsonSyntaxError[];
-      readonly findings: readonly PlacedFinding[];
+      readonly findings: readonly RangedFinding[];
       /** Findings so far, sent or not (see keepPerKind). */
       readonly found: number;
       readonly done: number;

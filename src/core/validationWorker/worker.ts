@@ -4,10 +4,31 @@
 
 import { isMainThread, parentPort, threadId, workerData } from 'node:worker_threads';
 import { payloadTextBatches } from './batches';
-import { FromWorker, ToWorker, WORKER_ROLE, noFindings } from './protocol';
+import { FromWorker, LineCharacter, ToWorker, WORKER_ROLE, noFindings } from './protocol';
 import { warmUpValidation } from './warmUp';
 
 const thread = { threadId, isMainThread };
+
+/** Where each line starts (after `\n`; a `\r\n` ends its line at the `\r`, as editors count). */
+function lineStarts(text: string): Uint32Array {
+  let count = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+  const starts = new Uint32Array(count);
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts[n++] = i + 1;
+  return starts;
+}
+
+function lineCharacterAt(starts: Uint32Array, offset: number): LineCharacter {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return [lo, offset - starts[lo]];
+}
 
 /** Slices of the texts on their way, by run. */
 const slices = new Map<number, string[]>();
@@ -21,11 +42,14 @@ function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorke
   let records = 0;
   let undetected = 0;
   let found = 0;
+  let starts: Uint32Array | undefined;
   for (const batch of payloadTextBatches(text, request.options, request.batchRecords)) {
     syntaxErrors += batch.syntaxErrors.length;
     records += batch.records;
     undetected += batch.undetected;
-    const findings = batch.findings.filter((f) => ++counts[f.kind] <= request.keepPerKind);
+    const kept = batch.findings.filter((f) => ++counts[f.kind] <= request.keepPerKind);
+    if (kept.length > 0) starts ??= lineStarts(text);
+    const findings = kept.map((f) => ({ ...f, start: lineCharacterAt(starts!, f.offset), end: lineCharacterAt(starts!, f.offset + f.length) }));
     found += batch.findings.length;
     const message: FromWorker = { type: 'batch', id: request.id, syntaxErrors: batch.syntaxErrors, findings, found, done: batch.done, total: batch.total };
     port.postMessage(message);

@@ -95,11 +95,15 @@ export function syntaxDiagnostic(document: vscode.TextDocument, error: JsonSynta
   return d;
 }
 
-export function findingDiagnostic(document: vscode.TextDocument, finding: PlacedFinding, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic {
+/** A finding whose range is given in lines (as a worker thread sends them), or found from its offsets. */
+type RangeableFinding = PlacedFinding & { readonly start?: readonly [number, number]; readonly end?: readonly [number, number] };
+
+export function findingDiagnostic(document: vscode.TextDocument, finding: RangeableFinding, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic {
   // In a list the line alone does not say which record; the CLI's `#3` does.
   const message = finding.index === undefined ? finding.message : vscode.l10n.t('{0} (record #{1})', finding.message, finding.index);
   const severity = finding.kind === 'unknown' ? unknownSeverity : SEVERITY[finding.kind];
-  const d = new vscode.Diagnostic(rangeOf(document, finding.offset, finding.length), message, severity);
+  const range = finding.start && finding.end ? new vscode.Range(finding.start[0], finding.start[1], finding.end[0], finding.end[1]) : rangeOf(document, finding.offset, finding.length);
+  const d = new vscode.Diagnostic(range, message, severity);
   d.source = DIAGNOSTIC_SOURCE;
   d.code = finding.kind;
   if (finding.kind === 'deprecated') d.tags = [vscode.DiagnosticTag.Deprecated];
@@ -117,7 +121,7 @@ export function diagnosticsOf(document: vscode.TextDocument, validation: Payload
  * or when there are too many the MAX_DIAGNOSTICS most severe and a note. The first
  * MAX_DIAGNOSTICS findings of each kind are all it takes to choose those.
  */
-export function findingDiagnostics(document: vscode.TextDocument, findings: readonly PlacedFinding[], total: number, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
+export function findingDiagnostics(document: vscode.TextDocument, findings: readonly RangeableFinding[], total: number, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
   let note: vscode.Diagnostic | undefined;
   if (total > MAX_DIAGNOSTICS) {
     findings = [...findings].sort((a, b) => RANK[a.kind] - RANK[b.kind]).slice(0, MAX_DIAGNOSTICS);

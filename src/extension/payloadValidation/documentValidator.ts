@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import { isMainThread, threadId } from 'node:worker_threads';
 import type { JsonSyntaxError } from '../../core/json';
-import { PayloadTextOptions, PlacedFinding, validatePayloadText } from '../../core/validation';
-import { FindingCounts, ValidationWorkers, WorkerThread, warmUpValidation } from '../../core/validationWorker';
+import { PayloadTextOptions, validatePayloadText } from '../../core/validation';
+import { FindingCounts, RangedFinding, ValidationWorkers, WorkerThread, warmUpValidation } from '../../core/validationWorker';
 import { ResourceKind } from '../../core/resources';
 import { MAX_DIAGNOSTICS, countFindings, diagnosticsOf, findingDiagnostics, syntaxDiagnostic, unknownFieldSeverity } from './diagnostics';
 
@@ -44,9 +44,17 @@ export function workerThreshold(): number {
   return (Number.isFinite(mb) && mb >= 0 ? mb : DEFAULT_WORKER_THRESHOLD_MB) * 1024 * 1024;
 }
 
-/** The document's length in characters, without copying its text. */
-export function documentLength(document: vscode.TextDocument): number {
-  return document.lineCount === 0 ? 0 : document.offsetAt(document.lineAt(document.lineCount - 1).range.end);
+/**
+ * Whether the document holds more than `limit` characters. Counts lines only until it knows:
+ * offsetAt() would index every line of a large document on the extension host's thread.
+ */
+export function longerThan(document: vscode.TextDocument, limit: number): boolean {
+  let length = 0;
+  for (let line = 0; line < document.lineCount; line++) {
+    length += document.lineAt(line).text.length + 1;
+    if (length > limit) return true;
+  }
+  return false;
 }
 
 /** Lines read from the document at once, and the most characters sent to the worker in one message. */
@@ -71,11 +79,19 @@ export async function* textSlices(document: vscode.TextDocument): AsyncGenerator
   }
 }
 
+interface WorkerRunHandle {
+  cancel(): void;
+  readonly version: number;
+  /** The options it validates with, as JSON. */
+  readonly options: string;
+  result?: Promise<DocumentValidation | undefined>;
+}
+
 export class DocumentValidator implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('healthData');
   private readonly choices = new Map<string, KindChoice>();
   /** The worker run in progress for each document. */
-  private readonly runs = new Map<string, { cancel(): void }>();
+  private readonly runs = new Map<string, WorkerRunHandle>();
   private readonly workers: ValidationWorkers | undefined;
   private warmed = false;
 
@@ -89,7 +105,7 @@ export class DocumentValidator implements vscode.Disposable {
 
   /** Whether the document is validated on a worker thread. */
   isLarge(document: vscode.TextDocument): boolean {
-    return this.workers !== undefined && documentLength(document) > workerThreshold();
+    return this.workers !== undefined && longerThan(document, workerThreshold());
   }
 
   /**
@@ -117,10 +133,17 @@ export class DocumentValidator implements vscode.Disposable {
    */
   async validate(document: vscode.TextDocument, choice?: KindChoice, report: ValidationProgress = {}): Promise<DocumentValidation | undefined> {
     if (choice !== undefined) this.choices.set(document.uri.toString(), choice);
+    // The same text with the same options being validated already (the command run while a live
+    // validation is under way, or the other way round): its result is this one's.
+    const running = this.runs.get(document.uri.toString());
+    if (running?.result && running.version === document.version && running.options === JSON.stringify(this.optionsFor(document))) return running.result.catch(() => undefined);
     this.cancel(document.uri);
     if (!this.isLarge(document)) return this.validateInPlace(document);
+    const result = this.validateOnWorker(document, report);
+    const handle = this.runs.get(document.uri.toString());
+    if (handle) handle.result = result;
     try {
-      return await this.validateOnWorker(document, report);
+      return await result;
     } catch (err) {
       // A worker that cannot start or fails: the document is still validated, in place.
       this.log.warn(`the validation worker failed (${err instanceof Error ? err.message : String(err)}): validating ${document.uri.toString(true)} in the extension host`);
@@ -144,7 +167,7 @@ export class DocumentValidator implements vscode.Disposable {
     const version = document.version;
     const severity = unknownFieldSeverity();
     // The first MAX_DIAGNOSTICS findings of each kind: enough to choose the ones shown (see findingDiagnostics).
-    const kept: PlacedFinding[] = [];
+    const kept: RangedFinding[] = [];
     let found = 0;
     let done = 0;
     let syntaxErrors: readonly JsonSyntaxError[] = [];
@@ -154,7 +177,8 @@ export class DocumentValidator implements vscode.Disposable {
       this.collection.set(document.uri, syntaxErrors.length > 0 ? syntaxErrors.map((e) => syntaxDiagnostic(document, e)) : findingDiagnostics(document, kept, found, severity));
       shownAt = performance.now();
     };
-    const run = this.workers!.run(textSlices(document), this.optionsFor(document), {
+    const options = this.optionsFor(document);
+    const run = this.workers!.run(textSlices(document), options, {
       keepPerKind: MAX_DIAGNOSTICS,
       onBatch: (batch) => {
         if (!current()) return;
@@ -166,7 +190,7 @@ export class DocumentValidator implements vscode.Disposable {
         if (performance.now() - shownAt >= SHOW_EVERY_MS) show();
       },
     });
-    const handle = { cancel: run.cancel };
+    const handle: WorkerRunHandle = { cancel: run.cancel, version, options: JSON.stringify(options) };
     this.runs.set(key, handle);
     const cancelled = report.token?.onCancellationRequested(() => this.cancel(document.uri));
     try {

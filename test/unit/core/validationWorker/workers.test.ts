@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { ValidationBatch, ValidationWorkers, noFindings } from '../../../../src/core/validationWorker';
+import { RangedFinding, ValidationBatch, ValidationWorkers, noFindings } from '../../../../src/core/validationWorker';
 import { validatePayloadText } from '../../../../src/core/validation';
 import { variedRecords } from '../../../fixtures/variedRecords';
 import { repoRoot } from '../../support/repo';
@@ -13,6 +13,19 @@ import { repoRoot } from '../../support/repo';
 const SCRIPT = join(repoRoot, 'out', 'src', 'core', 'validationWorker', 'worker.js');
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const TEXT = JSON.stringify(variedRecords(300), null, 2);
+
+/** The findings as placed in the text, after checking the line and character each carries. */
+function placed(batches: readonly ValidationBatch[], text = TEXT) {
+  return batches
+    .flatMap((b) => b.findings)
+    .map(({ start, end, ...finding }: RangedFinding) => {
+      for (const [at, offset] of [[start, finding.offset], [end, finding.offset + finding.length]] as const) {
+        const before = text.slice(0, offset).split('\n');
+        assert.deepEqual(at, [before.length - 1, before[before.length - 1].length]);
+      }
+      return finding;
+    });
+}
 
 describe('validationWorker/workers', function () {
   this.timeout(20_000);
@@ -27,10 +40,7 @@ describe('validationWorker/workers', function () {
     assert.equal(outcome.thread.isMainThread, false);
     assert.notEqual(outcome.thread.threadId, threadId);
     const whole = validatePayloadText(TEXT, { now: NOW });
-    assert.deepEqual(
-      batches.flatMap((b) => b.findings),
-      whole.findings,
-    );
+    assert.deepEqual(placed(batches), whole.findings);
     assert.ok(batches.length > 2);
     assert.deepEqual(
       batches.map((b) => b.done),
@@ -46,10 +56,7 @@ describe('validationWorker/workers', function () {
     const outcome = await workers.run(TEXT, { now: NOW }, { keepPerKind: 3, onBatch: (b) => batches.push(b) }).result;
     const whole = validatePayloadText(TEXT, { now: NOW });
     const kept = whole.findings.filter((f, i) => whole.findings.slice(0, i + 1).filter((g) => g.kind === f.kind).length <= 3);
-    assert.deepEqual(
-      batches.flatMap((b) => b.findings),
-      kept,
-    );
+    assert.deepEqual(placed(batches), kept);
     assert.equal(outcome!.totals.counts.error, whole.findings.filter((f) => f.kind === 'error').length);
   });
 
@@ -59,10 +66,7 @@ describe('validationWorker/workers', function () {
     }
     const batches: ValidationBatch[] = [];
     await workers.run(slices(), { now: NOW }, { batchRecords: 70, onBatch: (b) => batches.push(b) }).result;
-    assert.deepEqual(
-      batches.flatMap((b) => b.findings),
-      validatePayloadText(TEXT, { now: NOW }).findings,
-    );
+    assert.deepEqual(placed(batches), validatePayloadText(TEXT, { now: NOW }).findings);
   });
 
   it('reports syntax errors of a text that is no JSON', async () => {
