@@ -4,31 +4,11 @@
 
 import { isMainThread, parentPort, threadId, workerData } from 'node:worker_threads';
 import { payloadTextBatches } from './batches';
-import { FromWorker, LineCharacter, ToWorker, WORKER_ROLE, noFindings } from './protocol';
+import { lineCharacterAt, lineStarts } from '../json';
+import { FromWorker, ToWorker, WORKER_ROLE, noFindings } from './protocol';
 import { warmUpValidation } from './warmUp';
 
 const thread = { threadId, isMainThread };
-
-/** Where each line starts (after `\n`; a `\r\n` ends its line at the `\r`, as editors count). */
-function lineStarts(text: string): Uint32Array {
-  let count = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
-  const starts = new Uint32Array(count);
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts[n++] = i + 1;
-  return starts;
-}
-
-function lineCharacterAt(starts: Uint32Array, offset: number): LineCharacter {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return [lo, offset - starts[lo]];
-}
 
 /** Slices of the texts on their way, by run. */
 const slices = new Map<number, string[]>();
