@@ -20,9 +20,13 @@ export interface Zone {
   /** Seconds in the zone. */
   duration: number;
   caloriesBurned: number;
+  /** Sources add fields to zones too. */
+  [field: string]: unknown;
 }
 
 export interface HeartRateSummary extends RecordBase {
+  /** Required of a summary (the schema says so); a body fat reading may leave it out. */
+  sourceData: Record<string, unknown>;
   date: string;
   value: number;
   zones: Zone[];
@@ -33,6 +37,7 @@ export interface HeartRateSummary extends RecordBase {
 }
 
 export interface ActivitySummary extends RecordBase {
+  sourceData: Record<string, unknown>;
   date: string;
   duration: number;
   distance: number;

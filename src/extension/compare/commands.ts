@@ -62,7 +62,7 @@ export function registerCompare(session: Session): vscode.Disposable[] {
     const message = compareSummaryText(comparison.summary, comparison.left.shape === 'list' || comparison.right.shape === 'list' ? 'list' : 'record');
     const leftUri = documents.add(leftName, redact(comparison.left.text, secrets));
     const rightUri = documents.add(rightName, redact(comparison.right.text, secrets));
-    const title = `${shortText(leftName, 50)} ↔ ${shortText(rightName, 50)} · ${shortText(message, 120)}`;
+    const title = diffTitle(session, left, 'file' in right ? undefined : right, leftName, rightName, message);
     await vscode.commands.executeCommand('vscode.diff', leftUri, rightUri, title, { preview: true });
     void vscode.window.showInformationMessage(message);
     return { summary: comparison.summary, message, left: leftUri, right: rightUri };
@@ -94,6 +94,19 @@ export function registerCompare(session: Session): vscode.Disposable[] {
   };
 
   return [documents, ...registerCommands({ 'healthData.compareExchanges': compareExchanges }, (err) => showError(session, err, vscode.l10n.t('Compare failed')))];
+}
+
+/**
+ * The diff editor's title. Two replies of the same request differ only in where and when they
+ * were asked, so the request is named once and each side by its environment and time (a long
+ * request title would otherwise cut off the very thing that tells the sides apart).
+ */
+function diffTitle(session: Session, left: Exchange, right: Exchange | undefined, leftName: string, rightName: string, message: string): string {
+  if (right && exchangeTitle(left) === exchangeTitle(right)) {
+    const where = (e: Exchange) => sideName(session, e).slice(exchangeTitle(e).length + ' · '.length);
+    return `${shortText(exchangeTitle(left), 60)}: ${shortText(where(left), 40)} ↔ ${shortText(where(right), 40)} · ${shortText(message, 120)}`;
+  }
+  return `${shortText(leftName, 50)} ↔ ${shortText(rightName, 50)} · ${shortText(message, 120)}`;
 }
 
 /** `Activity 2026-11-20 · Staging · 14:32:05`: what, where (when known), when. */

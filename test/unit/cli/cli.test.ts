@@ -349,7 +349,8 @@ describe('health-data CLI', function () {
     });
 
     it('streams a file over 16 MB over worker threads: every format gets its records, each finding at the line and column where it starts', async function () {
-      this.timeout(120_000);
+      // Six runs of the CLI over 30 MB: minutes on a loaded two-core machine. A limit, not a measure.
+      this.timeout(600_000);
       const base = sandbox.dataset.activity;
       const count = 60_000;
       const records = Array.from({ length: count }, (_, i) => ({ ...base[i % base.length], id: `big-${i}`, ...(i === 7 || i === count - 1 ? { steps: -1 } : {}) }));
