@@ -1,14 +1,18 @@
-// Bundles the extension, the CLI, the webview scripts and the benchmarks. `--production`
-// minifies and drops source maps; `--watch` rebuilds and prints lines a problem matcher reads.
+// Bundles the extension (dist/extension.js and the features it requires on first use, see
+// scripts/lazyBundles.mjs), the CLI, the webview scripts and the benchmarks. `--production`
+// minifies and drops source maps; `--watch` rebuilds and prints lines a problem matcher reads;
+// `--report` writes nothing and prints what the extension's bundles hold, as JSON.
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, watch as watchFiles, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { LAZY_BUNDLES, buildExtensionBundles, splitPlugin } from './scripts/lazyBundles.mjs';
 import { writeValidators } from './scripts/validators.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const report = process.argv.includes('--report');
 
 /** Prints `[watch] build started` / `file:line:col: error: text` / `[watch] build finished`. */
 const problemMatcherPlugin = {
@@ -22,20 +26,6 @@ const problemMatcherPlugin = {
       }
       console.log('[watch] build finished');
     });
-  },
-};
-
-/**
- * The extension's bundle leaves the validators (src/core/validation/validators.generated.ts, which
- * schemas.ts require()s on the first validation) to a file of their own, dist/validators.js:
- * activation never reads them, and dist/extension.js stays small.
- */
-const lazyValidatorsPlugin = {
-  name: 'lazy-validators',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/validators\.generated$/ }, (args) =>
-      args.kind === 'require-call' ? { path: './validators.js', external: true } : undefined,
-    );
   },
 };
 
@@ -55,23 +45,20 @@ const common = {
   alias: { 'whatwg-url': 'node:url' },
 };
 
+if (report) {
+  console.log(JSON.stringify(await buildExtensionBundles(common, { write: false }), null, 2));
+  process.exit(0);
+}
+
 const targets = [
-  {
-    entryPoints: ['src/extension/extension.ts'],
-    outfile: 'dist/extension.js',
+  // The bundles that carry all their code (the validators), each dist/<name>.js.
+  ...LAZY_BUNDLES.filter((b) => b.standalone).map((b) => ({
+    entryPoints: [b.entry],
+    outfile: `dist/${b.name}.js`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode'],
-    plugins: [...common.plugins, lazyValidatorsPlugin],
-  },
-  {
-    entryPoints: ['src/core/validation/validators.generated.ts'],
-    outfile: 'dist/validators.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-  },
+  })),
   // The thread that validates large documents for the extension (loaded by the first of them,
   // never at activation); it carries its own copy of the validators.
   {
@@ -120,7 +107,7 @@ const targets = [
     target: 'node20',
     external: ['vscode'],
     // As in the extension, so the first validation pays for loading them.
-    plugins: [...common.plugins, lazyValidatorsPlugin],
+    plugins: [...common.plugins, splitPlugin({ bundles: LAZY_BUNDLES.filter((b) => b.standalone) })],
   },
 ].filter((t) => existsSync(t.entryPoints[0]));
 
@@ -134,7 +121,7 @@ writeValidators();
 async function writeEditorSchema() {
   const built = await esbuild.build({
     ...common, entryPoints: ['src/core/validation/editorSchema.ts'], write: false, platform: 'node', format: 'cjs', target: 'node20', sourcemap: false,
-    plugins: [lazyValidatorsPlugin],
+    plugins: [splitPlugin({ bundles: LAZY_BUNDLES.filter((b) => b.standalone) })],
   });
   const module = { exports: {} };
   new Function('module', 'exports', 'require', built.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
@@ -143,9 +130,30 @@ async function writeEditorSchema() {
 }
 await writeEditorSchema();
 
+/** The extension's bundles, built together (which modules the features share depends on all). */
+async function extensionBundles() {
+  if (!watch) return buildExtensionBundles(common);
+  console.log('[watch] build started');
+  try {
+    await buildExtensionBundles({ ...common, logLevel: 'silent', plugins: [] });
+  } catch (err) {
+    for (const { text, location } of err.errors ?? [{ text: String(err) }]) {
+      console.error(`✘ [ERROR] ${text}`);
+      if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+    }
+  }
+  console.log('[watch] build finished');
+}
+
 if (watch) {
   const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...common, ...t })));
   await Promise.all(contexts.map((c) => c.watch()));
+  await extensionBundles();
+  let timer;
+  watchFiles('src', { recursive: true }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void extensionBundles(), 100);
+  });
 } else {
-  await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));
+  await Promise.all([...targets.map((t) => esbuild.build({ ...common, ...t })), extensionBundles()]);
 }

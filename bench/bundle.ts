@@ -1,6 +1,7 @@
 // Goal 6: what the extension costs to ship and to start. The production dist/extension.js
-// against a budget of 250 KB, the .vsix beside it, and activation (activate() entry to return)
-// as measured in the real extension host by test/integration/activation-time.test.ts.
+// against a budget of 250 KB, each bundle it requires on first use (scripts/lazyBundles.mjs) and
+// each webview's bundle beside it, the .vsix, and activation (activate() entry to return) as
+// measured in the real extension host by test/integration/activationTime.test.ts.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -48,11 +49,13 @@ export function bundleSize(): Result {
   const extension = join(dist, 'extension.js');
   if (!existsSync(extension)) return { ratio: null, goal: 1, detail: { note: built ?? 'dist/extension.js is missing' } };
   const bytes = statSync(extension).size;
-  const others = Object.fromEntries(
-    readdirSync(dist)
-      .filter((f) => (f.endsWith('.js') || f.endsWith('.css')) && f !== 'extension.js' && f !== 'bench.js')
-      .map((f) => [f, statSync(join(dist, f)).size]),
-  );
+  const size = (f: string) => statSync(join(dist, f)).size;
+  // The webviews' scripts (and the trends chart's CSS): what each panel loads, never the host.
+  const webviews = ['webview.js', 'exchangeView.js', 'coverage.js', 'trends.js', 'trends.css'].filter((f) => existsSync(join(dist, f)));
+  // Every other script in dist/ but the CLI and the benchmarks is a bundle the extension requires on first use.
+  const lazy = readdirSync(dist)
+    .filter((f) => f.endsWith('.js') && !['extension.js', 'bench.js', 'cli.js', ...webviews].includes(f))
+    .sort();
   const vsix = packageVsix();
   return {
     ratio: bytes / BUNDLE_BUDGET_BYTES,
@@ -60,9 +63,9 @@ export function bundleSize(): Result {
     detail: {
       extensionJsBytes: bytes,
       budgetBytes: BUNDLE_BUDGET_BYTES,
-      otherDistBytes: others,
-      // What each webview loads: the record view's script, the coverage script, the trends script with uPlot and its CSS.
-      webviewBytes: ['webview.js', 'exchangeView.js', 'coverage.js', 'trends.js', 'trends.css'].map((f) => `${f} ${others[f] ?? '?'}`).join(', '),
+      lazyBundleBytes: Object.fromEntries(lazy.map((f) => [f, size(f)])),
+      lazyBundlesTotalBytes: lazy.reduce((n, f) => n + size(f), 0),
+      webviewBytes: Object.fromEntries(webviews.map((f) => [f, size(f)])),
       vsixBytes: vsix.bytes ?? null,
       vsixFiles: vsix.files ?? null,
       ...(vsix.note ? { vsixNote: vsix.note } : {}),

@@ -66,7 +66,7 @@ function summary(name: string, r: Result): string {
     case 'trends_vs_parse':
       return `series ${d.seriesMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records of ${d.sources} sources over ${d.days} days`;
     case 'bundle':
-      return `extension.js ${d.extensionJsBytes} B / ${d.budgetBytes} B; webviews ${d.webviewBytes ?? '?'}; .vsix ${d.vsixBytes ?? '?'} B`;
+      return `extension.js ${d.extensionJsBytes} B / ${d.budgetBytes} B; loaded on first use ${sizes(d.lazyBundleBytes)} (${d.lazyBundlesTotalBytes} B); webviews ${sizes(d.webviewBytes)}; .vsix ${d.vsixBytes ?? '?'} B`;
     case 'activation':
       return `${d.activationMs} ms / ${d.budgetMs} ms`;
     case 'host_stall_ms':
@@ -74,6 +74,12 @@ function summary(name: string, r: Result): string {
     default:
       return '';
   }
+}
+
+/** `name.js 123 B, …` of a detail's file sizes. */
+function sizes(bytes: unknown): string {
+  if (!bytes || typeof bytes !== 'object') return '?';
+  return Object.entries(bytes as Record<string, number>).map(([file, n]) => `${file} ${n} B`).join(', ');
 }
 
 function table(results: Record<string, Result>): string {

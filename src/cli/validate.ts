@@ -266,7 +266,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
       ? new TextReportWriter(out ? { color: false } : o, tally, flags['all-findings'] === true)
       : createReportWriter(format, { baseFolder: cwd, failOn, toolVersion: VERSION });
   // Workers start on the first streamed batch: a run of small files starts none.
-  const pool = new UnitPool(jobs, kind);
+  const pool = new UnitPool(jobs, kind, writer.placesFindings !== false);
   const sink: FileSink = {
     record(record) {
       tally.record(record);

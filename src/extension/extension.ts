@@ -1,25 +1,23 @@
 // Activation only registers: commands, the tree, the status bar. No network, no schema
-// compilation and no sandbox until a user asks for them.
+// compilation and no sandbox until a user asks for them. What the first screen does not need (the
+// account and request commands, insights, export, recording, copy as code, compare, validation
+// reports, the workbench's commands) is registered thin and loaded on first use, each feature
+// from a bundle of its own (shared/lazyFeature.ts, scripts/lazyBundles.mjs).
 
 import * as vscode from 'vscode';
-import { registerAccountCommands } from './account/commands';
-import { InsightsViews, registerInsightsCommands } from './insights/commands';
-import { registerCompare } from './compare/commands';
-import { registerCopyAsCode } from './copyAsCode/commands';
+import type { InsightsViews } from './insights/commands';
 import { Credentials } from './account/credentials';
 import { DocumentValidator, registerPayloadValidation } from './payloadValidation';
 import { RecordViews } from './recordView/recordViews';
-import { registerRequestCommands } from './requests/commands';
+import { requestCommandIds } from './requests/commandIds';
+import { LazyFeature, LazyFeatureState } from './shared/lazyFeature';
 import { SandboxController } from './account/localSandbox';
 import { Session } from './account/session';
 import { TokenStatusBar } from './account/statusBar';
 import { registerTreeCommands } from './tree/commands';
 import { RecordsTreeProvider } from './tree/recordsTreeProvider';
-import { registerValidationReport } from './validationReport';
 import { ExchangeHistory, ExchangeViews, HistoryTreeProvider, createHistory, registerWorkbench } from './workbench';
-import { registerExportCommands } from './export/commands';
-import { RecordingController } from './recording/recordingController';
-import { registerRecordingCommands } from './recording/commands';
+import type { RecordingController } from './recording/recordingController';
 
 export interface HealthDataExtensionApi {
   /** For the integration tests: the live session and the sandbox controller. */
@@ -32,11 +30,13 @@ export interface HealthDataExtensionApi {
   readonly history: ExchangeHistory;
   readonly historyView: HistoryTreeProvider;
   readonly exchangeViews: ExchangeViews;
-  /** The data coverage and trends panels. */
+  /** The data coverage and trends panels (reading it loads the insights feature). */
   readonly insights: InsightsViews;
   readonly statusBar: TokenStatusBar;
-  /** Start/Stop Recording's state. */
+  /** Start/Stop Recording's state (reading it loads the recording feature). */
   readonly recording: RecordingController;
+  /** The features loaded on first use, and whether each is loaded yet. */
+  readonly lazyFeatures: readonly LazyFeatureState[];
   /** The extension's mementos, which it never writes a secret to (the tests search them). */
   readonly globalState: vscode.Memento;
   readonly workspaceState: vscode.Memento;
@@ -61,8 +61,59 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const workbench = registerWorkbench(context.extensionUri, session, history, recordViews);
   const statusBar = new TokenStatusBar(session);
   const payloadValidator = new DocumentValidator(log, context.asAbsolutePath('dist/validationWorker.js'));
-  const recording = new RecordingController(session);
-  const insights = registerInsightsCommands(context.extensionUri, session, tree, recordViews);
+  const account = new LazyFeature({
+    name: 'account',
+    commands: ['healthData.setCredentials', 'healthData.clearCredentials', 'healthData.setUserAccessToken', 'healthData.selectEnvironment', 'healthData.mintToken', 'healthData.copyToken', 'healthData.showLog', 'healthData.startSandbox', 'healthData.stopSandbox'],
+    load: () => (require('./account/commands') as typeof import('./account/commands')).registerAccountCommands(session, sandbox),
+    disposables: (d) => d,
+  });
+  const requests = new LazyFeature({
+    name: 'requests',
+    commands: requestCommandIds(),
+    load: () => (require('./requests/commands') as typeof import('./requests/commands')).registerRequestCommands(session, tree, recordViews),
+    disposables: (d) => d,
+  });
+  const insights = new LazyFeature({
+    name: 'insights',
+    commands: ['healthData.showCoverage', 'healthData.showTrends'],
+    load: () => (require('./insights/commands') as typeof import('./insights/commands')).registerInsightsCommands(context.extensionUri, session, tree, recordViews),
+    disposables: (f) => f.disposables,
+  });
+  const exporting = new LazyFeature({
+    name: 'export',
+    commands: ['healthData.exportRecords'],
+    load: () => (require('./export/commands') as typeof import('./export/commands')).registerExportCommands(session, tree),
+    disposables: (d) => d,
+  });
+  const recording = new LazyFeature({
+    name: 'recording',
+    commands: ['healthData.startRecording', 'healthData.stopRecording', 'healthData.startSandboxFromRecording'],
+    load: () => {
+      const feature = require('./recording') as typeof import('./recording');
+      const controller = new feature.RecordingController(session);
+      return { controller, disposables: [controller, ...feature.registerRecordingCommands(session, sandbox, controller)] };
+    },
+    disposables: (f) => f.disposables,
+  });
+  const copyAsCode = new LazyFeature({
+    name: 'copyAsCode',
+    commands: ['healthData.copyAsCode'],
+    load: () => (require('./copyAsCode/commands') as typeof import('./copyAsCode/commands')).registerCopyAsCode(session),
+    disposables: (d) => d,
+  });
+  const compare = new LazyFeature({
+    name: 'compare',
+    commands: ['healthData.compareExchanges'],
+    load: () => (require('./compare/commands') as typeof import('./compare/commands')).registerCompare(session),
+    disposables: (d) => d,
+  });
+  const validationReport = new LazyFeature({
+    name: 'validationReport',
+    commands: ['healthData.exportValidationReport'],
+    load: () => (require('./validationReport') as typeof import('./validationReport')).registerValidationReport(payloadValidator),
+    disposables: (d) => d,
+  });
+  const lazyFeatures = [account, requests, insights, exporting, recording, copyAsCode, compare, validationReport, workbench.commands];
   context.subscriptions.push(
     log,
     credentials,
@@ -71,24 +122,36 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     statusBar,
     tree,
     ...tree.register(),
-    ...registerAccountCommands(session, sandbox),
     ...registerTreeCommands(tree, recordViews),
-    ...registerRequestCommands(session, tree, recordViews),
     ...registerPayloadValidation(log, payloadValidator),
-    ...registerValidationReport(payloadValidator),
-    recording,
-    ...registerExportCommands(session, tree),
-    ...registerRecordingCommands(session, sandbox, recording),
-    ...insights.disposables,
-    ...registerCopyAsCode(session),
-    ...registerCompare(session),
+    ...lazyFeatures.filter((f) => f !== workbench.commands),
     recordViews,
     ...recordViews.register(),
     ...workbench.disposables,
   );
   const activationMs = performance.now() - started;
   log.debug(`activated in ${activationMs.toFixed(1)} ms`);
-  return { session, sandbox, tree, recordViews, history, historyView: workbench.historyView, exchangeViews: workbench.exchangeViews, insights: insights.views, statusBar, recording, logUri: context.logUri, globalState: context.globalState, workspaceState: context.workspaceState, activationMs };
+  return {
+    session,
+    sandbox,
+    tree,
+    recordViews,
+    history,
+    historyView: workbench.historyView,
+    exchangeViews: workbench.exchangeViews,
+    get insights() {
+      return insights.get().views;
+    },
+    statusBar,
+    get recording() {
+      return recording.get().controller;
+    },
+    lazyFeatures,
+    logUri: context.logUri,
+    globalState: context.globalState,
+    workspaceState: context.workspaceState,
+    activationMs,
+  };
 }
 
 export async function deactivate(): Promise<void> {

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
 import Mocha = require('mocha');
+import { recordActivation } from './support/lazyBundles';
 
 function findTests(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -20,7 +21,10 @@ function findTests(dir: string): string[] {
   return out.sort();
 }
 
-export function run(): Promise<void> {
+export async function run(): Promise<void> {
+  // What activation loaded, before any test runs a command (test/integration/lazyFeatures.test.ts).
+  await recordActivation();
+
   // In the web workbench the extension host's console reaches our terminal through
   // codeAutomationLog without printf formatting, so mocha's `%s`-style report lines would
   // arrive unformatted: format them here and hand over finished lines.
@@ -35,7 +39,7 @@ export function run(): Promise<void> {
     grep: process.env.HDE_INTEGRATION_GREP || undefined,
   });
   const files = findTests(__dirname);
-  if (files.length === 0) return Promise.reject(new Error(`no *.test.js files under ${__dirname}`));
+  if (files.length === 0) throw new Error(`no *.test.js files under ${__dirname}`);
   for (const f of files) mocha.addFile(f);
 
   return new Promise((resolve, reject) => {

@@ -360,7 +360,9 @@ describe('records tree', function () {
     sandbox().addFault({ fault: 'latency', latencyMs: 1_000, path: '/activities', times: 1 });
     sandbox().addFault({ fault: '500', path: '/activities', times: 1 });
     const first = vscode.commands.executeCommand('healthData.refresh');
-    await sleep(300);
+    // The second starts once the first's activity list is at the sandbox (both faults taken by
+    // it), not after a fixed pause that a loaded machine may not honour.
+    await waitFor('the first refresh\'s activity list at the sandbox', () => sandbox().faults.length === 0);
     const second = vscode.commands.executeCommand('healthData.refresh');
     await Promise.all([first, second]);
     await sleep(1_200);

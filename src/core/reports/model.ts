@@ -69,6 +69,11 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
  * its `record`s, `endFile`, and at last `end`. Each call returns the text to append (maybe '').
  */
 export interface ReportWriter {
+  /**
+   * False when the writer never reads a finding's range (the JSON report): a streamed file's
+   * findings are then not placed at all, which is most of the work after validation. Absent: true.
+   */
+  readonly placesFindings?: boolean;
   start(): string;
   file(file: ReportFile): string;
   problem(problem: FileProblem): string;

@@ -58,7 +58,7 @@ function syntaxMessage(text: string, at: (offset: number) => [number, number]): 
 }
 
 /** One record of a list: parsed, validated, and its findings placed by recordPlaces. */
-function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undefined, now: number | undefined): RecordReport {
+function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undefined, now: number | undefined, places: boolean): RecordReport {
   const at = positioner(text, unit);
   const index = unit.index ?? null;
   let value: unknown;
@@ -72,26 +72,29 @@ function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undef
     return { index, kind: null, id: null, date: null, valid: false, line: unit.line, column: unit.column, findings: [finding] };
   }
   const r = validateRecordAt(value, kind, { now }, unit.index, unit.pointer);
-  let places: Map<string, number> | undefined;
-  if (r.findings.length > 0) {
+  let offsets: Map<string, number> | undefined;
+  if (places && r.findings.length > 0) {
     try {
-      places = recordPlaces(text, r.findings.map((f) => f.path));
+      offsets = recordPlaces(text, r.findings.map((f) => f.path));
     } catch {
       // A text too deep to walk: the findings are shown at the record's start.
     }
   }
   const findings = r.findings.map((f): PositionedFinding => {
-    const [line, column] = at(places?.get(f.path) ?? 0);
+    const [line, column] = offsets === undefined ? [unit.line, unit.column] : at(offsets.get(f.path) ?? 0);
     return { kind: f.kind, path: unit.pointer + f.path, message: f.message, line, column };
   });
   const date = r.kind === undefined ? null : (localDateOf(value, r.kind) ?? null);
   return { index, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
 }
 
-/** Validates one unit. Never throws. */
-export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?: number): UnitResult {
+/**
+ * Validates one unit. Never throws. With `places` false, a record's findings are not placed in its
+ * text (for a report that never shows a line or column): each gets the record's own start.
+ */
+export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?: number, places = true): UnitResult {
   const text = unit.bytes.toString('utf8');
-  if (unit.shape === 'element') return { records: [checkElement(text, unit, kind, now)] };
+  if (unit.shape === 'element') return { records: [checkElement(text, unit, kind, now, places)] };
   // The payload kept whole (one record, or a rare wrapper whose fields name a kind first): placed
   // as the editor places it.
   const at = positioner(text, unit);

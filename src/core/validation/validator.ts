@@ -218,7 +218,33 @@ function safeCheck(record: unknown, kind: ResourceKind | undefined, clock: Clock
   }
   checkedKind = actual;
   if (!reuse) return out;
-  return out.length === begin ? [] : out.slice(begin);
+  return out.length === begin ? NO_FINDINGS : sharedOrCopy(out, begin);
+}
+
+// Most records of a list have the same shared findings as a recent one (`userId` deprecated,
+// the same zeros): they get the same frozen array instead of a copy each, which was a sixth of
+// the validation's time. Frozen, so a caller cannot change another record's findings.
+const NO_FINDINGS: Finding[] = Object.freeze([]) as unknown as Finding[];
+const RECENT_LISTS = 8;
+const recentLists: Finding[][] = [];
+let nextRecent = 0;
+
+function sharedOrCopy(out: Finding[], begin: number): Finding[] {
+  const n = out.length - begin;
+  for (let r = 0; r < recentLists.length; r++) {
+    const list = recentLists[r];
+    if (list.length !== n) continue;
+    let same = true;
+    for (let i = 0; i < n && same; i++) same = list[i] === out[begin + i];
+    if (same) return list;
+  }
+  const copy = out.slice(begin);
+  // Only lists of shared (frozen) findings can repeat: a record's own findings are new objects.
+  for (let i = 0; i < n; i++) if (!Object.isFrozen(copy[i])) return copy;
+  Object.freeze(copy);
+  recentLists[nextRecent] = copy;
+  nextRecent = (nextRecent + 1) % RECENT_LISTS;
+  return copy;
 }
 
 // Errors are always pushed first, so the first finding tells whether there is any.

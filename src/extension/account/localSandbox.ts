@@ -69,8 +69,9 @@ export class SandboxController implements vscode.Disposable {
     if (this.sandbox) return this.sandbox;
     if (!this.starting) {
       this.starting = (async () => {
-        // Loaded on first use: the sandbox and its data generator stay out of activation.
-        const { startSandbox } = await import('../../sandbox/server');
+        // Required on first use: the sandbox and its data generator are a bundle of their own
+        // (dist/sandbox.js, scripts/lazyBundles.mjs), which activation never reads.
+        const { startSandbox } = require('../../sandbox/server') as typeof import('../../sandbox/server');
         const sandbox = await startSandbox({
           port: 0,
           ...(replay ? { replay } : {}),

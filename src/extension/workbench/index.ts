@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Session } from '../account/session';
 import type { RecordViews } from '../recordView/recordViews';
-import { registerWorkbenchCommands } from './commands';
+import { LazyFeature } from '../shared/lazyFeature';
 import { ExchangeViews } from './exchangeViews';
 import { ExchangeHistory } from './history';
 import { HistoryTreeProvider } from './historyView';
@@ -17,6 +17,8 @@ export interface Workbench {
   readonly history: ExchangeHistory;
   readonly historyView: HistoryTreeProvider;
   readonly exchangeViews: ExchangeViews;
+  /** The commands (and the request form), loaded on first use. */
+  readonly commands: LazyFeature<vscode.Disposable[]>;
   readonly disposables: vscode.Disposable[];
 }
 
@@ -36,6 +38,12 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
     treeView.description = history.all().length ? vscode.l10n.t('{0} requests', history.all().length) : undefined;
   };
   describe();
+  const commands = new LazyFeature({
+    name: 'workbench',
+    commands: ['healthData.showExchange', 'healthData.clearHistory', 'healthData.newRequest', 'healthData.editAndResend'],
+    load: () => (require('./commands') as typeof import('./commands')).registerWorkbenchCommands({ session, history, views: exchangeViews }),
+    disposables: (d) => d,
+  });
   const disposables: vscode.Disposable[] = [
     history,
     historyView,
@@ -43,7 +51,7 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
     history.onDidChange(describe),
     exchangeViews,
     ...exchangeViews.register(),
-    ...registerWorkbenchCommands({ session, history, views: exchangeViews }),
+    commands,
   ];
-  return { history, historyView, exchangeViews, disposables };
+  return { history, historyView, exchangeViews, commands, disposables };
 }

@@ -14,6 +14,8 @@ import {
   JunitWriter,
   LineIndex,
   type ReportEntry,
+  type ReportRecord,
+  inertJson,
   SarifWriter,
   createReportWriter,
   githubData,
@@ -269,6 +271,36 @@ describe('validation reports', function () {
         assert.equal(parsed.files[1].error, 'empty.json holds an empty list: nothing to validate');
         assert.deepEqual(parsed.files[1].records, []);
       }
+    });
+
+    it('writes each record as the generic pretty printer would, escapes included', () => {
+      // The writer builds a record's text by hand for speed: it must be JSON.stringify(…, null, 2)
+      // indented by 8 spaces and made inert, for hostile ids, pointers and messages too.
+      const reference = (r: ReportRecord): string =>
+        inertJson(
+          JSON.stringify(
+            { index: r.index ?? null, kind: r.kind ?? null, id: r.id ?? null, valid: r.valid, findings: r.findings.map((f) => ({ kind: f.kind, path: f.pointer, message: f.message })) },
+            null,
+            2,
+          ).replace(/\n/g, '\n        '),
+        );
+      let compared = 0;
+      for (const { path, text } of [...hostileTexts(), ...shippedPayloads().map((p) => ({ path: p, text: readFileSync(join(repoRoot, p), 'utf8') }))]) {
+        const entry = entryOf(path, text);
+        if (!('records' in entry)) continue;
+        const writer = createReportWriter('json');
+        writer.start();
+        writer.file(entry.file);
+        [...entry.records].forEach((r, i) => {
+          const head = i === 0 ? ',\n      "records": [\n        ' : ',\n        ';
+          assert.equal(writer.record(r), head + reference(r), `${path} record ${i}`);
+          compared++;
+        });
+      }
+      const odd: ReportRecord = { index: undefined, kind: undefined, id: '\u202e\u0000"x"\ud800', date: undefined, valid: false, findings: [] };
+      const writer = createReportWriter('json');
+      assert.equal(writer.record(odd), `,\n      "records": [\n        ${reference(odd)}`);
+      assert.ok(compared > 50, `${compared} records compared`);
     });
   });
 });

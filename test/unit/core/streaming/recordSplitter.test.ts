@@ -114,6 +114,28 @@ describe('checkUnit', () => {
     const whole = checkUnit(split('{"id": 1 2}')[0], undefined);
     assert.deepEqual(whole, { syntaxError: 'not valid JSON (comma expected at line 1, column 10)' });
   });
+
+  it('without places (a report that shows none) gives the same records and findings, each at its record\'s start', () => {
+    const dataset = generateDataset({ seed: 'unplaced', today: '2026-11-20', days: 20, humans: 1 });
+    const mixed: unknown[] = [...dataset.heartRate, ...dataset.activity, ...dataset.bodyFat].map((r, i) => (i % 4 === 0 ? { ...(r as object), steps: -1, zones: [{ min: 'a' }] } : r));
+    const hostile = hostileRecords(40).filter((h) => !h.tooDeep).map((h) => h.record);
+    const text = [...mixed, ...hostile].map((r) => JSON.stringify(r)).join('\n') + '\n{"id": 1 2}\n';
+    const units = split(text, 4096);
+    assert.ok(units.length > 100);
+    let findings = 0;
+    for (const unit of units) {
+      const placed = checkUnit(unit, undefined);
+      const unplaced = checkUnit(unit, undefined, undefined, false);
+      assert.ok('records' in placed && 'records' in unplaced);
+      const strip = (r: (typeof placed.records)[number]) => ({ ...r, findings: r.findings.map(({ kind, path, message }) => ({ kind, path, message })) });
+      assert.deepEqual(unplaced.records.map(strip), placed.records.map(strip));
+      for (const f of unplaced.records.flatMap((r) => r.findings)) {
+        assert.deepEqual([f.line, f.column], [unit.line, unit.column]);
+        findings++;
+      }
+    }
+    assert.ok(findings > units.length, `${findings} findings`);
+  });
 });
 
 describe('recordPlaces', () => {
