@@ -61,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const recordViews = new RecordViews(context.extensionUri, session, history);
   const workbench = registerWorkbench(context.extensionUri, session, history, recordViews);
   const statusBar = new TokenStatusBar(session);
-  const payloadValidator = new DocumentValidator(log);
+  const payloadValidator = new DocumentValidator(log, context.asAbsolutePath('dist/validationWorker.js'));
   const account = new LazyFeature({
     name: 'account',
     commands: ['healthData.setCredentials', 'healthData.clearCredentials', 'healthData.setUserAccessToken', 'healthData.selectEnvironment', 'healthData.mintToken', 'healthData.copyToken', 'healthData.showLog', 'healthData.startSandbox', 'healthData.stopSandbox'],
