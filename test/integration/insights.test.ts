@@ -2,7 +2,8 @@
 // (palette argument and the Records view's resource node) counts every record of the view's
 // range as the core does over the sandbox's own data; a cell lists its records and opens one;
 // Show Trends draws the three resources for one human, refuses a bad range, opens a point's record;
-// a failing service becomes a message in the panel, not an unhandled rejection.
+// a failing service becomes a message in the panel, not an unhandled rejection; Cancel while
+// every page loads stops the requests at once and the panel says so.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { localDateOf } from '../../src/core/dates';
@@ -10,6 +11,7 @@ import { computeCoverage } from '../../src/core/insights';
 import type { ResourceKind } from '../../src/core/resources';
 import type { CoverageViewModel, TrendsViewModel } from '../../src/core/views';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
+import { parseFaultSpec } from '../../src/sandbox/server';
 import { resetSettings, runningSandbox, treeRoots, waitFor, withSandbox } from './support/extension';
 
 describe('insights: data coverage and trends', function () {
@@ -95,6 +97,62 @@ describe('insights: data coverage and trends', function () {
     assert.equal(model.report, undefined);
     assert.equal(model.status?.state, 'error');
     assert.match(model.status!.message, /heart_rate\/summaries: 500 Internal Server Error/);
+  });
+
+  /**
+   * Runs `command` with a cancellation token while pages after the first are slow, cancels once
+   * the first page of `path` is answered, and returns the model shown plus the list requests that
+   * started at the sandbox after the cancel (there must be none).
+   */
+  const cancelWhileLoading = async <M>(command: string, arg: Record<string, unknown>, path: string) => {
+    const sandbox = runningSandbox(api);
+    const latencyMs = 1500;
+    sandbox.addFault(parseFaultSpec(`latency:ms=${latencyMs}:path=offset=`));
+    const source = new vscode.CancellationTokenSource();
+    try {
+      const before = sandbox.requests.length;
+      const running = vscode.commands.executeCommand(command, { ...arg, cancellation: source.token });
+      await waitFor('the first page answered', () => sandbox.requests.slice(before).some((r) => r.path.includes(path) && r.status === 200));
+      const cancelledAt = Date.now();
+      source.cancel();
+      const model = (await running) as M;
+      // A loop that went on would ask for the next page as soon as the slow one came back.
+      await new Promise((resolve) => setTimeout(resolve, latencyMs * 2));
+      const lists = sandbox.requests.slice(before).filter((r) => /summaries|readings/.test(r.path));
+      return { model, lists, after: lists.filter((r) => r.startedAt > cancelledAt) };
+    } finally {
+      sandbox.clearFaults();
+      source.dispose();
+    }
+  };
+
+  it('Cancel while coverage loads every page: no request after it, and the panel says loading was cancelled', async () => {
+    const { model, lists, after } = await cancelWhileLoading<CoverageViewModel>('healthData.showCoverage', { kind: 'activity' }, '/activities/');
+    assert.deepEqual(after, [], 'no page asked for after the cancel');
+    assert.ok(lists.length >= 1 && lists.length <= 2, `pages asked for: ${lists.length}`);
+    assert.equal(model.report, undefined);
+    assert.equal(model.status?.state, 'cancelled');
+    assert.equal(model.status?.message, 'Loading was cancelled. Reload to try again.');
+    const view = api.insights.coverage;
+    const shown = view.currentPanel!.posted.at(-1);
+    assert.ok(shown && shown.type === 'coverage' && shown.model.status?.state === 'cancelled', 'the panel shows the cancel');
+    // Nothing lost: Reload in the panel loads the whole range again.
+    view.handleMessage({ type: 'reload' });
+    const reloaded = await waitFor('the reloaded report', () => view.currentModel?.report, 30_000);
+    assert.equal(reloaded.records, inRange('activity').length);
+  });
+
+  it('Cancel while trends load: the other resources are never asked for, and the panel says loading was cancelled', async () => {
+    const { model, lists, after } = await cancelWhileLoading<TrendsViewModel>('healthData.showTrends', {}, '/heart_rate');
+    assert.deepEqual(after, [], 'no page asked for after the cancel');
+    assert.ok(lists.every((r) => r.path.includes('/heart_rate')), lists.map((r) => r.path).join(', '));
+    assert.deepEqual(model.sections, []);
+    assert.equal(model.status?.state, 'cancelled');
+    assert.equal(model.status?.message, 'Loading was cancelled. Reload to try again.');
+    const trends = api.insights.trends;
+    trends.handleMessage({ type: 'reload' });
+    const reloaded = await waitFor('the reloaded charts', () => (trends.currentModel?.sections.length ? trends.currentModel : undefined), 30_000);
+    assert.deepEqual(reloaded.sections.map((s) => s.kind), ['heartRate', 'activity', 'bodyFat']);
   });
 
   it('Show Trends draws the three resources for the human with most records; a point opens its record', async () => {

@@ -48,7 +48,7 @@ export class CoverageView implements vscode.Disposable {
   }
 
   /** Opens (or reuses) the panel for `kind` and loads it; resolves with the model shown. */
-  async show(kind: ResourceKind): Promise<CoverageViewModel | undefined> {
+  async show(kind: ResourceKind, cancellation?: vscode.CancellationToken): Promise<CoverageViewModel | undefined> {
     if (!this.panel || this.panel.isDisposed) {
       this.panel = new InsightsPanel({
         extensionUri: this.deps.extensionUri,
@@ -62,10 +62,10 @@ export class CoverageView implements vscode.Disposable {
     } else {
       this.panel.reveal();
     }
-    return this.load(kind);
+    return this.load(kind, cancellation);
   }
 
-  private async load(kind: ResourceKind): Promise<CoverageViewModel | undefined> {
+  private async load(kind: ResourceKind, cancellation?: vscode.CancellationToken): Promise<CoverageViewModel | undefined> {
     const seq = ++this.seq;
     this.kind = kind;
     const filter = this.deps.filters.insightsFilter();
@@ -75,7 +75,7 @@ export class CoverageView implements vscode.Disposable {
     const base = { kind, kinds: RESOURCES.map((r) => ({ kind: r.kind, label: r.label })), heading, zeroDefaultFields: [...def.zeroDefaultFields] };
     this.publish({ ...base, status: { state: 'loading', message: vscode.l10n.t('Loading every page of {0}…', def.label.toLowerCase()) } });
     try {
-      const [list] = await loadEveryPage(this.deps.session, [kind], filter);
+      const [list] = await loadEveryPage(this.deps.session, [kind], filter, cancellation);
       if (seq !== this.seq) return undefined;
       this.records = list.records;
       const report = computeCoverage(kind, list.records, { from: filter.start, to: filter.end });

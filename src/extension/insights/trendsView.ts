@@ -32,7 +32,7 @@ export class TrendsView implements vscode.Disposable {
   }
 
   /** Opens (or reuses) the panel over the Records view's range, or `range` when given. */
-  async show(range?: { start: string; end: string }): Promise<TrendsViewModel | undefined> {
+  async show(range?: { start: string; end: string }, cancellation?: vscode.CancellationToken): Promise<TrendsViewModel | undefined> {
     if (!this.panel || this.panel.isDisposed) {
       this.panel = new InsightsPanel({
         extensionUri: this.deps.extensionUri,
@@ -52,7 +52,7 @@ export class TrendsView implements vscode.Disposable {
       if (problem) throw new HealthDataError('usage', vscode.l10n.t('Range not changed: {0}', problem));
     }
     this.filter = range ? { ...tree, start: range.start, end: range.end, description: `${range.start} – ${range.end}` } : tree;
-    return this.load();
+    return this.load(cancellation);
   }
 
   private heading(): string {
@@ -61,13 +61,13 @@ export class TrendsView implements vscode.Disposable {
     return [f.description, f.source ? vscode.l10n.t('source {0}', f.source) : undefined, env].filter(Boolean).join(' · ');
   }
 
-  private async load(): Promise<TrendsViewModel | undefined> {
+  private async load(cancellation?: vscode.CancellationToken): Promise<TrendsViewModel | undefined> {
     const seq = ++this.seq;
     const filter = this.filter!;
     const base = { heading: this.heading(), start: filter.start, end: filter.end, humans: [], sections: [] };
     this.publish({ ...base, status: { state: 'loading', message: vscode.l10n.t('Loading every page of the three resources…') } });
     try {
-      const lists = await loadEveryPage(this.deps.session, RESOURCES.map((r) => r.kind), filter);
+      const lists = await loadEveryPage(this.deps.session, RESOURCES.map((r) => r.kind), filter, cancellation);
       if (seq !== this.seq) return undefined;
       this.lists = lists;
       const humans = humansOf(lists.flatMap((l) => l.records));
