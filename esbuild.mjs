@@ -59,6 +59,15 @@ const targets = [
     format: 'cjs',
     target: 'node20',
   })),
+  // The thread that validates large documents for the extension (loaded by the first of them,
+  // never at activation); it carries its own copy of the validators.
+  {
+    entryPoints: ['src/core/validationWorker/worker.ts'],
+    outfile: 'dist/validationWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
   {
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',

@@ -64,3 +64,24 @@ export function records(total: number): Corpus {
   });
   return corpusOf(lists);
 }
+
+/**
+ * A heart rate summary whose source sent its intraday samples along: `bytes` of JSON (about) in
+ * sourceData. The record view's large record, for the benchmark and the tests alike.
+ */
+export function recordWithSamples(bytes: number): string {
+  const record = generateDataset({ seed: SEED, today: TODAY, days: 1, humans: 1 }).heartRate[0] as unknown as Record<string, unknown>;
+  const samples: Array<{ time: string; bpm: number; confidence: number }> = [];
+  let size = JSON.stringify(record).length;
+  for (let i = 0; size < bytes; i++) {
+    const s = i % 86_400;
+    const sample = {
+      time: `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`,
+      bpm: 55 + ((i * 7919) % 90),
+      confidence: (i * 31) % 4,
+    };
+    samples.push(sample);
+    size += JSON.stringify(sample).length + 1;
+  }
+  return JSON.stringify({ ...record, sourceData: { ...(record.sourceData as object), intraday: { interval: '1s', samples } } });
+}

@@ -9,6 +9,7 @@ import type { InsightsViews } from './insights/commands';
 import { Credentials } from './account/credentials';
 import { DocumentValidator, registerPayloadValidation } from './payloadValidation';
 import { RecordViews } from './recordView/recordViews';
+import { registerRecordViewCommands } from './recordView/commands';
 import { requestCommandIds } from './requests/commandIds';
 import { LazyFeature, LazyFeatureState } from './shared/lazyFeature';
 import { SandboxController } from './account/localSandbox';
@@ -61,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   const recordViews = new RecordViews(context.extensionUri, session, history);
   const workbench = registerWorkbench(context.extensionUri, session, history, recordViews);
   const statusBar = new TokenStatusBar(session);
-  const payloadValidator = new DocumentValidator(log);
+  const payloadValidator = new DocumentValidator(log, context.asAbsolutePath('dist/validationWorker.js'));
   const account = new LazyFeature({
     name: 'account',
     commands: ['healthData.setCredentials', 'healthData.clearCredentials', 'healthData.setUserAccessToken', 'healthData.selectEnvironment', 'healthData.mintToken', 'healthData.copyToken', 'healthData.showLog', 'healthData.startSandbox', 'healthData.stopSandbox'],
@@ -145,6 +146,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...lazyFeatures.filter((f) => f !== workbench.commands),
     recordViews,
     ...recordViews.register(),
+    ...registerRecordViewCommands(session, recordViews),
     ...workbench.disposables,
     ...insightsSerializers,
   );

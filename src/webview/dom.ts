@@ -1,13 +1,18 @@
 // The only way the webviews (record view, exchange view) make DOM: elements with text content, never HTML
 // parsed from a string, so a record's strings can never become markup or script.
 
-import type { FindingKind, LegendEntry } from '../core/views/recordViewProtocol';
+import type { Counted, FindingKind, LegendEntry } from '../core/views/recordViewProtocol';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+/** A count in words: the singular for one, the number grouped as the user's locale writes it. */
+export function countText(words: Counted, n: number, ...rest: Array<string | number>): string {
+  return format(n === 1 ? words.one : words.other, n.toLocaleString(), ...rest);
 }
 
 /** Fills `{0}` in a translated string the host sent. */
@@ -33,6 +38,15 @@ export function badge(kind: FindingKind): HTMLSpanElement {
   icon.setAttribute('aria-hidden', 'true');
   span.append(icon, el('span', 'badge-word', entry?.word ?? kind));
   return span;
+}
+
+/** The validator's marks on a line of JSON: a badge and the message, each as text. */
+export function appendMarks(line: HTMLElement, marks: ReadonlyArray<{ readonly kind: FindingKind; readonly message: string }> | undefined): void {
+  for (const m of marks ?? []) {
+    const mark = el('span', `mark mark-${m.kind}`);
+    mark.append(badge(m.kind), el('span', 'mark-message', m.message));
+    line.append(mark);
+  }
 }
 
 /** Calls `save` once scrolling has paused for 200 ms: a view keeps its scroll position cheaply. */

@@ -3,7 +3,7 @@
 // marks on their fields, and `reveal` to bring any field into view and flash it.
 
 import type { ChildPage, JsonNode, RecordViewStrings } from '../core/views/recordViewProtocol';
-import { badge, el, format } from './dom';
+import { appendMarks, countText, el, format } from './dom';
 
 export interface JsonViewHost {
   readonly strings: RecordViewStrings;
@@ -71,7 +71,7 @@ export class JsonView {
       if (node.type === 'missing') row.append(el('span', 'value v-missing', this.host.strings.missing));
       else if (node.type === 'object' || node.type === 'array') row.append(el('span', 'value punct', node.type === 'object' ? '{}' : '[]'));
       else row.append(el('span', `value v-${node.type}`, node.text ?? ''));
-      if (node.cut) row.append(el('span', 'cut', format(this.host.strings.charactersCut, node.cut)));
+      if (node.cut) row.append(el('span', 'cut', countText(this.host.strings.charactersCut, node.cut)));
       if (comma && node.type !== 'missing') row.append(el('span', 'punct', comma));
       this.appendMarks(row, node);
       return element;
@@ -79,9 +79,9 @@ export class JsonView {
     const [open, close] = node.type === 'array' ? ['[', ']'] : ['{', '}'];
     row.append(el('span', 'punct', open));
     const summary = el('span', 'summary');
-    const count = format(node.type === 'array' ? this.host.strings.items : this.host.strings.keys, node.count ?? 0);
+    const count = countText(node.type === 'array' ? this.host.strings.items : this.host.strings.keys, node.count ?? 0);
     summary.append(el('span', 'punct', '…'), el('span', 'punct', close + comma), el('span', 'count', count));
-    if (node.nested) summary.append(el('span', 'nested', format(this.host.strings.findingsInside, node.nested)));
+    if (node.nested) summary.append(el('span', 'nested', countText(this.host.strings.findingsInside, node.nested)));
     row.append(summary);
     this.appendMarks(row, node);
     const children = el('div', 'children');
@@ -109,11 +109,7 @@ export class JsonView {
   }
 
   private appendMarks(row: HTMLElement, node: JsonNode): void {
-    for (const m of node.marks ?? []) {
-      const mark = el('span', `mark mark-${m.kind}`);
-      mark.append(badge(m.kind), el('span', 'mark-message', m.message));
-      row.append(mark);
-    }
+    appendMarks(row, node.marks);
   }
 
   private append(view: ContainerView, nodes: readonly JsonNode[], total: number): void {

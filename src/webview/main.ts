@@ -4,8 +4,9 @@
 // kept with setState, and so is what the host needs to restore the panel after a reload.
 
 import { FINDING_KINDS, type ChildPage, type FindingEntry, type RecordViewModel, type ZoneRow, ACTIONS, type ActionName, type HostMessage, type PersistedRecordView, type RecordViewStrings, type WebviewMessage } from '../core/views/recordViewProtocol';
-import { badge, el, format, onScrollSettled, pageFrame, section, setLegend } from './dom';
+import { badge, countText, el, format, onScrollSettled, pageFrame, section, setLegend } from './dom';
 import { JsonView } from './jsonView';
+import { RowsQuery, VirtualJsonView } from './virtualJsonView';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -33,6 +34,10 @@ let scrollToRestore = typeof saved.scrollY === 'number' ? saved.scrollY : 0;
 let strings: RecordViewStrings | undefined;
 let model: RecordViewModel | undefined;
 let jsonView: JsonView | undefined;
+let virtualView: VirtualJsonView | undefined;
+/** The finding the Previous/Next buttons (and F8) are on: its index among all findings. */
+let currentFinding = -1;
+let findingPosition: HTMLElement | undefined;
 let nextRequestId = 1;
 const pending = new Map<number, (message: HostMessage) => void>();
 
@@ -53,6 +58,30 @@ async function fetchChildren(pointer: string, offset: number): Promise<ChildPage
   const reply = await request((requestId) => ({ type: 'expand', requestId, version, pointer, offset }));
   if (reply.type === 'children') return reply.page;
   throw new Error(reply.type === 'failed' ? reply.message : 'unexpected reply');
+}
+
+async function fetchRows(query: RowsQuery): Promise<Extract<HostMessage, { type: 'rows' }>> {
+  const version = model?.version ?? 0;
+  const reply = await request((requestId) => ({ type: 'rows', requestId, version, ...query }));
+  if (reply.type === 'rows') return reply;
+  throw new Error(reply.type === 'failed' ? reply.message : 'unexpected reply');
+}
+
+/** Shows the finding at `index` (wrapping around), in the virtual list or in the tree. */
+async function goToFinding(index: number): Promise<void> {
+  const m = model;
+  const s = strings;
+  if (!m || !s || m.findingsTotal === 0) return;
+  const total = virtualView ? m.findingsTotal : m.findings.length;
+  const at = ((index % total) + total) % total;
+  currentFinding = at;
+  let entry: FindingEntry | undefined;
+  if (virtualView) entry = (await virtualView.showFinding(at))?.entry;
+  else {
+    entry = m.findings[at];
+    if (entry) await jsonView?.reveal(entry.path, entry.anchorId);
+  }
+  if (entry && findingPosition) findingPosition.textContent = format(s.findingOf, (at + 1).toLocaleString('en-US'), total.toLocaleString('en-US'), `${entry.path || '/'} — ${entry.message}`);
 }
 
 // The page's fixed frame: toolbar, heading, status line, then the record's sections.
@@ -110,7 +139,7 @@ function renderHeading(m: RecordViewModel, s: RecordViewStrings): void {
   const sub = el('p', 'subtitle');
   if (m.kindLabel) sub.append(el('span', 'kind', m.kindLabel));
   if (origin) sub.append(el('span', 'origin', origin));
-  if (m.root) {
+  if (m.root || m.rows) {
     const verdict = el('span', m.valid ? 'verdict verdict-valid' : 'verdict verdict-invalid');
     const icon = el('span', 'badge-icon', m.valid ? '✔' : '✖');
     icon.setAttribute('aria-hidden', 'true');
@@ -133,21 +162,33 @@ function renderFindings(m: RecordViewModel, s: RecordViewStrings): HTMLElement {
     box.append(el('p', 'none', s.noFindings));
     return box;
   }
+  const nav = el('div', 'finding-nav');
+  const previous = el('button', 'finding-previous', s.previousFinding);
+  previous.type = 'button';
+  // Before any finding was shown, Previous goes to the last one.
+  previous.addEventListener('click', () => void goToFinding(currentFinding < 0 ? -1 : currentFinding - 1));
+  const next = el('button', 'finding-next', s.nextFinding);
+  next.type = 'button';
+  next.addEventListener('click', () => void goToFinding(currentFinding + 1));
+  findingPosition = el('span', 'finding-position');
+  findingPosition.setAttribute('aria-live', 'polite');
+  nav.append(previous, next, findingPosition);
+  box.append(nav);
   const list = el('ol', 'finding-list');
-  for (const f of m.findings) list.append(findingItem(f, s));
+  m.findings.forEach((f, i) => list.append(findingItem(f, s, i)));
   box.append(list);
   const more = m.findingsTotal - m.findings.length;
-  if (more > 0) box.append(el('p', 'more-findings', format(s.moreFindings, more)));
+  if (more > 0) box.append(el('p', 'more-findings', countText(s.moreFindings, more)));
   return box;
 }
 
-function findingItem(f: FindingEntry, s: RecordViewStrings): HTMLElement {
+function findingItem(f: FindingEntry, s: RecordViewStrings, index: number): HTMLElement {
   const item = el('li');
   const button = el('button', `finding finding-${f.kind}`);
   button.type = 'button';
   button.title = format(s.goTo, f.field);
   button.append(badge(f.kind), el('code', 'path', f.path || '/'), el('span', 'message', f.message));
-  button.addEventListener('click', () => void jsonView?.reveal(f.path, f.anchorId));
+  button.addEventListener('click', () => void goToFinding(index));
   item.append(button);
   return item;
 }
@@ -201,9 +242,21 @@ function render(m: RecordViewModel, s: RecordViewStrings): void {
   renderHeading(m, s);
   jsonView?.detach();
   jsonView = undefined;
+  virtualView?.detach();
+  virtualView = undefined;
+  currentFinding = -1;
+  findingPosition = undefined;
   const parts: HTMLElement[] = [];
   if (m.note) parts.push(el('p', 'note', m.note));
-  if (m.root) {
+  if (m.rows) {
+    parts.push(renderFindings(m, s), renderLegend(m, s));
+    const view = new VirtualJsonView({ strings: s, requestRows: fetchRows, stepFinding: (d) => void goToFinding(currentFinding < 0 && d < 0 ? -1 : currentFinding + d) }, m.rows);
+    const box = section('json-section', m.records !== undefined ? `${s.json} · ${countText(s.records, m.records)}` : s.json);
+    box.append(view.render());
+    parts.push(box);
+    virtualView = view;
+    if (m.zones) parts.push(renderZones(m.zones, s));
+  } else if (m.root) {
     parts.push(renderFindings(m, s), renderLegend(m, s));
     const view = new JsonView({
       strings: s,
@@ -240,6 +293,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       saveState();
       return;
     case 'children':
+    case 'rows':
     case 'failed':
     case 'actionDone': {
       const resolve = pending.get(message.requestId);

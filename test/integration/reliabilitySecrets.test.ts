@@ -217,6 +217,7 @@ describe('reliability: no secret or token in any sink', function () {
         }),
       ),
       'healthData.validatePayload': () => run('healthData.validatePayload', { uri: doc.uri }),
+      'healthData.openInRecordView': () => run('healthData.openInRecordView', doc.uri),
       // Into the workspace folder, whose files the search below reads.
       'healthData.exportValidationReport': () =>
         run('healthData.exportValidationReport', { uris: [doc.uri], target: vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'sweep-report.sarif') }),

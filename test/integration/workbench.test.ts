@@ -184,6 +184,14 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     await view.act('openRecord', 0);
     const first = (JSON.parse(page.responseBody!) as Rec[])[0];
     assert.ok(api.recordViews.get(`${page.resource}/${first.id}`), 'the record did not open');
+    // The whole page opens in the record view as a list: one row per record, each validated.
+    await view.act('openInRecordView');
+    const list = api.recordViews.get(`payload:exchange:${page.id}`);
+    assert.ok(list, 'the list did not open');
+    const listed = JSON.parse(page.responseBody!) as Rec[];
+    assert.equal(list.currentModel.records, listed.length);
+    assert.equal(list.currentModel.rows?.total, listed.length + 2);
+    assert.equal(list.currentModel.kind, 'bodyFat');
   });
 
   it('the History view: newest first, grouped by day, an icon per outcome, a click opens the exchange', async () => {

@@ -1,3 +1,4 @@
 export * from './edit';
 export * from './locate';
 export * from './pointers';
+export * from './lines';

@@ -4,7 +4,7 @@
 
 import { localDateOf } from '../dates';
 import type { ResourceKind } from '../resources';
-import { parseJsonText } from '../json';
+import { lineCharacterAt, lineStarts, parseJsonText } from '../json';
 import { FindingKind, PayloadTextValidation, recordAt, validatePayloadText, validateRecordAt } from '../validation';
 import { recordPlaces } from './recordPlaces';
 import type { RecordUnit } from './recordSplitter';
@@ -40,20 +40,11 @@ const words = (code: string): string => code.replace(/([a-z])([A-Z])/g, '$1 $2')
 
 /** Line and column in the payload of an offset in a unit's text. */
 function positioner(text: string, unit: Pick<RecordUnit, 'line' | 'column'>): (offset: number) => [number, number] {
-  let starts: number[] | undefined;
+  let starts: Uint32Array | undefined;
   return (offset) => {
-    if (starts === undefined) {
-      starts = [0];
-      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1);
-    }
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo === 0 ? [unit.line, unit.column + offset] : [unit.line + lo, offset - starts[lo] + 1];
+    starts ??= lineStarts(text);
+    const [line, character] = lineCharacterAt(starts, offset);
+    return line === 0 ? [unit.line, unit.column + offset] : [unit.line + line, character + 1];
   };
 }
 

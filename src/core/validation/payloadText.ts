@@ -75,25 +75,42 @@ function placeOf(spans: PointerSpans, pointer: string, finding: Finding): Span &
 export function validatePayloadText(text: string, options: PayloadTextOptions = {}): PayloadTextValidation {
   const parsed = parseJsonText(text, options);
   if (parsed.errors.length > 0) return { syntaxErrors: parsed.errors, records: [], findings: [], undetected: 0 };
-  const payload = parsed.value;
+  return validateParsedPayloadText(text, parsed.value, options);
+}
+
+/** validatePayloadText once the text has parsed (to `payload`): the same records and places. */
+export function validateParsedPayloadText(text: string, payload: unknown, options: PayloadTextOptions = {}): PayloadTextValidation {
   const records = validatePayload(payload, options.kind, options);
-  let undetected = 0;
-  if (options.kind === undefined) {
-    for (let i = 0; i < records.length; i++) {
-      const r = records[i];
-      if (r.kind !== undefined) continue;
-      const record = recordAt(payload, r.pointer);
-      if (!isPlainObject(record)) continue;
-      if (options.fallbackKind === undefined) {
-        undetected++;
-      } else {
-        records[i] = { ...validate(record, options.fallbackKind, options), index: r.index, pointer: r.pointer, id: r.id };
-      }
-    }
-  }
+  const undetected = resolveUndetected(payload, records, options);
   const pointers: string[] = [];
   for (const r of records) for (const f of r.findings) pointers.push(r.pointer + f.path);
-  const spans = locatePointers(text, pointers, options);
+  const findings = placeFindings(locatePointers(text, pointers, options), records);
+  return { syntaxErrors: [], records, findings, undetected, payload };
+}
+
+/**
+ * Records whose kind was not detected: validated again as `fallbackKind` when one is given (in
+ * place, in `records`), counted otherwise. Returns how many remain undetected.
+ */
+export function resolveUndetected(payload: unknown, records: RecordValidation[], options: PayloadTextOptions): number {
+  let undetected = 0;
+  if (options.kind !== undefined) return 0;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    if (r.kind !== undefined) continue;
+    const record = recordAt(payload, r.pointer);
+    if (!isPlainObject(record)) continue;
+    if (options.fallbackKind === undefined) {
+      undetected++;
+    } else {
+      records[i] = { ...validate(record, options.fallbackKind, options), index: r.index, pointer: r.pointer, id: r.id };
+    }
+  }
+  return undetected;
+}
+
+/** Every finding of the records placed on the text, from the spans of their pointers. */
+export function placeFindings(spans: PointerSpans, records: readonly RecordValidation[]): PlacedFinding[] {
   const findings: PlacedFinding[] = [];
   for (const r of records) {
     for (const f of r.findings) {
@@ -102,7 +119,7 @@ export function validatePayloadText(text: string, options: PayloadTextOptions = 
       findings.push({ kind: f.kind, path: f.path, message: f.message, pointer, ...place, index: r.index, recordId: r.id });
     }
   }
-  return { syntaxErrors: [], records, findings, undetected, payload };
+  return findings;
 }
 
 let replacements: Map<string, string> | undefined;

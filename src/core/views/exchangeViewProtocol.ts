@@ -3,15 +3,17 @@
 // repeats; the host checks every message it gets. Imports no 'vscode'.
 
 import type { ExchangeViewModel } from './exchangeViewModel';
+import type { Counted } from './recordViewProtocol';
 
 export type { AttemptRow, BodyRecordRow, ExchangeBodyView, ExchangeViewModel, FindingCounts } from './exchangeViewModel';
 export type { FindingEntry, LegendEntry } from './recordViewModel';
+export type { Counted } from './recordViewProtocol';
 export { FINDING_KINDS, type FindingKind } from '../validation/findings';
 
 export const EXCHANGE_VIEW_TYPE = 'healthData.exchange';
 
 /** The toolbar's actions; `openRecord` is each body row's (with its index). */
-export const EXCHANGE_ACTIONS = ['editAndResend', 'openBody', 'copyUrl'] as const;
+export const EXCHANGE_ACTIONS = ['editAndResend', 'openBody', 'openInRecordView', 'copyUrl'] as const;
 export type ExchangeActionName = (typeof EXCHANGE_ACTIONS)[number] | 'openRecord';
 
 /** Every word the exchange view shows that is not exchange data, translated by the host. */
@@ -34,11 +36,11 @@ export interface ExchangeViewStrings {
   readonly notJson: string; // The body is not JSON: {0}
   readonly bodyCut: string; // The history kept the first part; {0} bytes were left out.
   readonly bodyShownCut: string; // Only the first {0} characters are shown; Open Body shows all.
-  readonly records: string; // {0} records ({1})
+  readonly records: Counted; // {0} records ({1})
   readonly invalidRecords: string; // {0} of them break the schema
   readonly allValid: string;
   readonly noRecords: string;
-  readonly moreFindings: string; // {0} more findings
+  readonly moreFindings: Counted; // {0} more findings
   readonly findings: string;
   readonly noFindings: string;
   readonly valid: string;

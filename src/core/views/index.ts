@@ -7,3 +7,4 @@ export * from './exchangeViewModel';
 export * from './exchangeViewProtocol';
 export * from './listOrder';
 export * from './insightsProtocol';
+export * from './rowModel';

@@ -152,54 +152,94 @@ interface Placeholder {
   readonly pointer: string;
 }
 
-/** The findings of one record arranged for building nodes: by pointer, below pointers, missing. */
+/** Whether a value is at `pointer`: the common case (no `~` escapes) without decoding tokens. */
+function exists(root: unknown, pointer: string): boolean {
+  if (pointer === '') return true;
+  if (pointer.includes('~')) return resolvePointer(root, pointer).found;
+  let value = root;
+  let from = 1;
+  for (;;) {
+    const end = pointer.indexOf('/', from);
+    const token = end < 0 ? pointer.slice(from) : pointer.slice(from, end);
+    if (Array.isArray(value)) {
+      const i = Number(token);
+      if (token === '' || !Number.isInteger(i) || i < 0 || i >= value.length || String(i) !== token) return false;
+      value = value[i];
+    } else if (isContainer(value) && hasOwn.call(value, token)) {
+      value = (value as Record<string, unknown>)[token];
+    } else return false;
+    if (end < 0) return true;
+    from = end + 1;
+  }
+}
+
+/** The first index in a sorted array whose string is not below `key`. */
+function lowerBound(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The findings of one record (or a list of them) arranged for building nodes: sorted by pointer,
+ * so a pointer's marks and the count below it are binary searches, not maps built for every
+ * ancestor of every finding (a list of 100,000 records has hundreds of thousands of findings).
+ */
 export class FindingIndex {
-  private readonly byPointer = new Map<string, ViewMark[]>();
-  private readonly below = new Map<string, number>();
+  private readonly pointers: string[];
+  private readonly marks: ViewMark[];
   private readonly missing = new Map<string, Placeholder[]>();
 
   constructor(record: unknown, findings: readonly Finding[]) {
-    for (const f of findings) {
+    const entries: Array<{ pointer: string; mark: ViewMark; order: number }> = [];
+    for (let n = 0; n < findings.length; n++) {
+      const f = findings[n];
       let pointer = f.path;
-      if (!resolvePointer(record, pointer).found) {
-        // A missing field: a placeholder under the deepest ancestor that is a container.
-        const tokens = pointerTokens(pointer);
-        let depth = tokens.length - 1;
-        let parent: string | undefined;
-        for (; depth >= 0; depth--) {
-          const candidate = tokens.slice(0, depth).map((t) => `/${pointerToken(t)}`).join('');
-          const at = resolvePointer(record, candidate);
-          if (at.found) {
-            parent = isContainer(at.value) ? candidate : undefined;
-            break;
-          }
-        }
-        if (parent === undefined) {
-          pointer = '';
-        } else {
-          const list = this.missing.get(parent) ?? [];
-          if (!list.some((p) => p.pointer === pointer)) list.push({ key: tokens.slice(depth).join('/'), pointer });
-          this.missing.set(parent, list);
-        }
-      }
-      const marks = this.byPointer.get(pointer) ?? [];
-      marks.push({ kind: f.kind, message: f.message });
-      this.byPointer.set(pointer, marks);
-      // Count the finding on every ancestor, so a closed container can say what it hides.
-      for (let end = pointer.lastIndexOf('/'); end > 0; end = pointer.lastIndexOf('/', end - 1)) {
-        const ancestor = pointer.slice(0, end);
-        this.below.set(ancestor, (this.below.get(ancestor) ?? 0) + 1);
-      }
-      if (pointer !== '') this.below.set('', (this.below.get('') ?? 0) + 1);
+      if (!exists(record, pointer)) pointer = this.placeMissing(record, pointer);
+      entries.push({ pointer, mark: { kind: f.kind, message: f.message }, order: n });
     }
+    // By pointer, then in the validator's order (errors first) for the marks of one field.
+    entries.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : a.order - b.order));
+    this.pointers = entries.map((e) => e.pointer);
+    this.marks = entries.map((e) => e.mark);
+  }
+
+  /** A missing field: a placeholder under the deepest ancestor that is a container. Returns where its marks go. */
+  private placeMissing(record: unknown, pointer: string): string {
+    const tokens = pointerTokens(pointer);
+    let depth = tokens.length - 1;
+    let parent: string | undefined;
+    for (; depth >= 0; depth--) {
+      const candidate = tokens.slice(0, depth).map((t) => `/${pointerToken(t)}`).join('');
+      const at = resolvePointer(record, candidate);
+      if (at.found) {
+        parent = isContainer(at.value) ? candidate : undefined;
+        break;
+      }
+    }
+    if (parent === undefined) return '';
+    const list = this.missing.get(parent) ?? [];
+    if (!list.some((p) => p.pointer === pointer)) list.push({ key: tokens.slice(depth).join('/'), pointer });
+    this.missing.set(parent, list);
+    return pointer;
   }
 
   marksAt(pointer: string): ViewMark[] | undefined {
-    return this.byPointer.get(pointer);
+    const from = lowerBound(this.pointers, pointer);
+    let to = from;
+    while (to < this.pointers.length && this.pointers[to] === pointer) to++;
+    return to > from ? this.marks.slice(from, to) : undefined;
   }
 
+  /** How many findings lie below `pointer` (not on it): those whose pointer starts with `pointer/`. */
   countBelow(pointer: string): number {
-    return this.below.get(pointer) ?? 0;
+    // '0' follows '/' in code units: [p/, p0) is exactly the pointers that start with `p/`.
+    return lowerBound(this.pointers, `${pointer}0`) - lowerBound(this.pointers, `${pointer}/`);
   }
 
   missingUnder(pointer: string): readonly Placeholder[] {

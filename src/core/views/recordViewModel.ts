@@ -5,11 +5,13 @@
 // findings.ts is validation's vocabulary, a leaf: the record view (and so the webview) takes it
 // alone, without the validator behind the folder's entry file.
 import { FINDING_KINDS, fieldLabel, type Finding, type FindingKind } from '../validation/findings';
-import { ChildPage, FindingIndex, JsonNode, JsonTreeBuilder, anchorOf } from './jsonTree';
+import { ChildPage, FindingIndex, JsonNode, JsonTreeBuilder, anchorOf, estimateSize } from './jsonTree';
+import { JsonRow, RowModel } from './rowModel';
 import { cutText, formatDurationHm, recordTitle, shortId, textField } from './labels';
 import { ResourceKind, isResourceKind, resource } from '../resources';
 
 export type { ChildPage, JsonNode, ViewMark } from './jsonTree';
+export type { JsonRow } from './rowModel';
 
 
 /** How a mark reads: a symbol and a word (never colour alone), and what it means. */
@@ -65,8 +67,12 @@ export interface RecordViewModel {
   /** The first MAX_FINDINGS findings, errors first as the validator gives them. */
   readonly findings: readonly FindingEntry[];
   readonly findingsTotal: number;
-  /** The JSON; absent when there is no record to show (then `note` says why). */
+  /** The JSON as a tree; absent when there is no record to show (then `note` says why) or it is virtual. */
   readonly root?: JsonNode;
+  /** A list or a large record: the JSON as rows of a virtual list, the first window of them. */
+  readonly rows?: RowWindow;
+  /** A list of records: how many. */
+  readonly records?: number;
   /** Heart rate zones, for kinds whose table row names a zones field; absent otherwise. */
   readonly zones?: readonly ZoneRow[];
   readonly legend: readonly LegendEntry[];
@@ -76,7 +82,39 @@ export interface RecordViewModel {
 export interface RecordViewOptions {
   version?: number;
   markText?: Readonly<Record<FindingKind, MarkText>>;
+  /** The value is a list of records (`labelOf` names each); findings' paths are the list's pointers. */
+  list?: ListOptions;
+  /** Show the JSON as a virtual list of rows; by default for lists and records above VIRTUAL_BYTES. */
+  virtual?: boolean;
 }
+
+/** A payload shown as a list of records. */
+export interface ListOptions {
+  /** Where the records are: '' for an array, `/data` for a wrapper. */
+  readonly pointer: string;
+  readonly count: number;
+  readonly title: string;
+  /** The label of a closed record of the list. */
+  readonly labelOf: (index: number, value: unknown) => string | undefined;
+}
+
+/** Some rows of the virtual list, and how many rows there are in all. */
+export interface RowWindow {
+  readonly total: number;
+  readonly start: number;
+  readonly rows: readonly JsonRow[];
+}
+
+export interface AnsweredRows {
+  readonly window: RowWindow;
+  readonly revealed?: number;
+  readonly finding?: { readonly index: number; readonly total: number; readonly entry: FindingEntry };
+}
+
+/** Records estimated larger than this (bytes of JSON) are shown as a virtual list. */
+export const VIRTUAL_BYTES = 2_000_000;
+/** Rows in the window sent with the first render: a tall screen of them. */
+export const FIRST_WINDOW = 120;
 
 /** Findings listed at the top; the JSON marks them all, and the counts count them all. */
 export const MAX_FINDINGS = 500;
@@ -135,10 +173,18 @@ export function titleOf(record: unknown, kind: ResourceKind | undefined): string
 export class RecordView {
   readonly model: RecordViewModel;
   private readonly tree: JsonTreeBuilder;
+  /** The virtual list's rows, for a list or a large record. */
+  readonly rows: RowModel | undefined;
+  private readonly findings: readonly Finding[];
 
   constructor(record: unknown, kind: ResourceKind | undefined, findings: readonly Finding[], options: RecordViewOptions = {}) {
     const def = isResourceKind(kind) ? resource(kind) : undefined;
-    this.tree = new JsonTreeBuilder(record, new FindingIndex(record, findings));
+    const index = new FindingIndex(record, findings);
+    this.findings = findings;
+    this.tree = new JsonTreeBuilder(record, index);
+    const list = options.list;
+    const virtual = options.virtual ?? (list !== undefined || estimateSize(record, VIRTUAL_BYTES) > VIRTUAL_BYTES);
+    this.rows = virtual ? new RowModel(record, index, { list: list?.pointer, labelOf: list?.labelOf }) : undefined;
     const counts = countsOf(findings);
     const listed = findings.slice(0, MAX_FINDINGS).map((f) => ({
       kind: f.kind,
@@ -150,15 +196,17 @@ export class RecordView {
     }));
     this.model = {
       version: options.version ?? 0,
-      title: titleOf(record, def?.kind),
+      title: list?.title ?? titleOf(record, def?.kind),
       kind: def?.kind,
       kindLabel: def?.singular,
       valid: counts.error === 0,
       counts,
       findings: listed,
       findingsTotal: findings.length,
-      root: this.tree.root(),
-      zones: def?.zonesField !== undefined ? zoneRows(record, def.zonesField) : undefined,
+      root: this.rows ? undefined : this.tree.root(),
+      rows: this.rows ? { total: this.rows.total, start: 0, rows: this.rows.window(0, FIRST_WINDOW) } : undefined,
+      records: list?.count,
+      zones: def?.zonesField !== undefined && !list ? zoneRows(record, def.zonesField) : undefined,
       legend: legendOf(options.markText ?? DEFAULT_MARK_TEXT),
     };
   }
@@ -166,6 +214,39 @@ export class RecordView {
   /** A page of the children of the container at `pointer`, for the webview; undefined if none. */
   childPage(pointer: string, offset: number): ChildPage | undefined {
     return this.tree.childPage(pointer, offset);
+  }
+
+  /**
+   * Answers the webview's request for rows: opens or closes a container, or shows a pointer or
+   * a finding (opening what holds it) and gives the window around it. Undefined when this view
+   * has no virtual list or the finding is not there.
+   */
+  answerRows(request: { start: number; count: number; toggle?: { pointer: string; open: boolean }; reveal?: string; finding?: number }): AnsweredRows | undefined {
+    const rows = this.rows;
+    if (!rows) return undefined;
+    if (request.toggle) rows.toggle(request.toggle.pointer, request.toggle.open);
+    let finding: AnsweredRows['finding'];
+    let pointer = request.reveal;
+    if (request.finding !== undefined) {
+      const entry = this.findingAt(request.finding);
+      if (!entry) return undefined;
+      finding = { index: request.finding, total: this.findings.length, entry };
+      pointer = entry.path;
+    }
+    let start = request.start;
+    let revealed: number | undefined;
+    if (pointer !== undefined) {
+      // A finding on a field the pointer cannot reach (a missing field under a missing parent) marks the record.
+      revealed = rows.reveal(pointer) ?? 0;
+      start = Math.max(0, revealed - Math.floor(request.count / 2));
+    }
+    return { window: { total: rows.total, start, rows: rows.window(start, request.count) }, revealed, finding };
+  }
+
+  /** The finding at `index` of all of them (the list shows the first MAX_FINDINGS). */
+  findingAt(index: number): FindingEntry | undefined {
+    const f = this.findings[index];
+    return f && { kind: f.kind, path: f.path, field: fieldLabel(f.path), message: f.message, anchorId: anchorOf(f.path) };
   }
 }
 

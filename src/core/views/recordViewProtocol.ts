@@ -3,10 +3,10 @@
 // their reply repeats. The host checks every message it gets: the webview is never trusted.
 // Imports no 'vscode', so the webview bundle and the unit tests can use it.
 
-import type { ChildPage, RecordViewModel } from './recordViewModel';
+import type { ChildPage, FindingEntry, RecordViewModel, RowWindow } from './recordViewModel';
 
 // What the webview's script uses of the model, so it imports this one module and nothing else.
-export type { ChildPage, FindingEntry, JsonNode, LegendEntry, RecordViewModel, ZoneRow } from './recordViewModel';
+export type { ChildPage, FindingEntry, JsonNode, JsonRow, LegendEntry, RecordViewModel, RowWindow, ZoneRow } from './recordViewModel';
 export { FINDING_KINDS, type FindingKind } from '../validation/findings';
 import type { ResourceKind } from '../resources';
 
@@ -34,6 +34,14 @@ export interface PersistedRecordView {
   readonly record?: unknown;
   /** The exchange (history id) whose reply held the record, for "Show Request". */
   readonly exchangeId?: string;
+  /** A whole payload opened with Open in Record View: its name (the panel shows it as it is). */
+  readonly payload?: string;
+}
+
+/** A count's words in the singular and the plural, each with `{0}` for the number. */
+export interface Counted {
+  readonly one: string;
+  readonly other: string;
 }
 
 /** Every word the webview shows that is not record data, translated by the host. */
@@ -42,7 +50,7 @@ export interface RecordViewStrings {
   readonly actions: Readonly<Record<ActionName, string>>;
   readonly findings: string;
   readonly noFindings: string;
-  readonly moreFindings: string; // {0} findings not listed
+  readonly moreFindings: Counted; // {0} findings not listed
   readonly legend: string;
   readonly json: string;
   readonly zones: string;
@@ -51,15 +59,20 @@ export interface RecordViewStrings {
   readonly valid: string;
   readonly invalid: string;
   readonly missing: string;
-  readonly keys: string; // {0} keys
-  readonly items: string; // {0} items
-  readonly findingsInside: string; // {0} findings inside
+  readonly keys: Counted; // {0} keys
+  readonly items: Counted; // {0} items
+  readonly findingsInside: Counted; // {0} findings inside
   readonly moreChildren: string; // Show {0} more
   readonly loading: string;
-  readonly charactersCut: string; // … {0} more characters
+  readonly charactersCut: Counted; // … {0} more characters
   readonly expand: string; // Expand {0}
   readonly collapse: string; // Collapse {0}
   readonly goTo: string; // Go to {0}
+  readonly previousFinding: string;
+  readonly nextFinding: string;
+  readonly findingOf: string; // Finding {0} of {1}: {2}
+  readonly jsonRows: string; // JSON, {0} rows
+  readonly records: Counted; // {0} records
 }
 
 export type HostMessage =
@@ -72,13 +85,41 @@ export type HostMessage =
       readonly origin?: string;
     }
   | { readonly type: 'children'; readonly requestId: number; readonly page: ChildPage }
+  | {
+      readonly type: 'rows';
+      readonly requestId: number;
+      readonly window: RowWindow;
+      /** The row asked for by `reveal` or `finding`, now shown (its containers opened). */
+      readonly revealed?: number;
+      /** The finding asked for, with its position among all findings. */
+      readonly finding?: { readonly index: number; readonly total: number; readonly entry: FindingEntry };
+    }
   | { readonly type: 'failed'; readonly requestId: number; readonly message: string }
   | { readonly type: 'actionDone'; readonly requestId: number; readonly ok: boolean; readonly message?: string };
 
 export type WebviewMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'action'; readonly requestId: number; readonly action: ActionName }
-  | { readonly type: 'expand'; readonly requestId: number; readonly version: number; readonly pointer: string; readonly offset: number };
+  | { readonly type: 'expand'; readonly requestId: number; readonly version: number; readonly pointer: string; readonly offset: number }
+  | RowsRequest;
+
+/**
+ * A window of the virtual list's rows, after opening or closing a container (`toggle`), or
+ * after showing a pointer (`reveal`) or the finding at an index (`finding`): then the window is
+ * the one around that row, and `start` is ignored.
+ */
+export interface RowsRequest {
+  readonly type: 'rows';
+  readonly requestId: number;
+  readonly version: number;
+  readonly start: number;
+  readonly count: number;
+  readonly toggle?: { readonly pointer: string; readonly open: boolean };
+  readonly reveal?: string;
+  readonly finding?: number;
+}
+
+const isPointer = (v: unknown): v is string => typeof v === 'string' && v.length <= 100_000 && (v === '' || v.startsWith('/'));
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
@@ -94,8 +135,20 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return { type: 'action', requestId: m.requestId, action: m.action as ActionName };
     case 'expand':
       if (!isId(m.requestId) || !isId(m.version) || !isId(m.offset)) return undefined;
-      if (typeof m.pointer !== 'string' || m.pointer.length > 100_000 || (m.pointer !== '' && !m.pointer.startsWith('/'))) return undefined;
+      if (!isPointer(m.pointer)) return undefined;
       return { type: 'expand', requestId: m.requestId, version: m.version, pointer: m.pointer, offset: m.offset };
+    case 'rows': {
+      if (!isId(m.requestId) || !isId(m.version) || !isId(m.start) || !isId(m.count)) return undefined;
+      let toggle: RowsRequest['toggle'];
+      if (m.toggle !== undefined) {
+        const t = m.toggle as Record<string, unknown> | null;
+        if (!t || typeof t !== 'object' || !isPointer(t.pointer) || typeof t.open !== 'boolean') return undefined;
+        toggle = { pointer: t.pointer, open: t.open };
+      }
+      if (m.reveal !== undefined && !isPointer(m.reveal)) return undefined;
+      if (m.finding !== undefined && !isId(m.finding)) return undefined;
+      return { type: 'rows', requestId: m.requestId, version: m.version, start: m.start, count: m.count, toggle, reveal: m.reveal as string | undefined, finding: m.finding as number | undefined };
+    }
     default:
       return undefined;
   }

@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import { registerCommands } from '../shared/commands';
 import { FINDING_KINDS, type FindingKind } from '../../core/validation';
 import { RESOURCES, ResourceKind, findResource } from '../../core/resources';
-import { FindingCounts, countFindings } from './diagnostics';
+import type { WorkerThread } from '../../core/validationWorker';
+import type { FindingCounts } from './diagnostics';
 import { DocumentValidator, KindChoice } from './documentValidator';
 import { LiveValidation } from './live';
 
@@ -29,6 +30,8 @@ export interface PayloadValidationSummary {
   /** Records whose fields did not tell their kind (validated as the kind picked, if one was). */
   readonly undetected: number;
   readonly counts: FindingCounts;
+  /** The thread that validated: the extension host's, or a worker's for a large document. */
+  readonly thread: WorkerThread;
 }
 
 
@@ -120,26 +123,32 @@ export function registerValidatePayloadCommand(validator: DocumentValidator, liv
       void vscode.window.showErrorMessage(kind.message);
       return undefined;
     }
+    // A large document is validated on a worker thread, with its progress in a notification
+    // that can cancel it; a small one in a moment, with the window's progress.
     const run = (choice: KindChoice | undefined) =>
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Validating payload…') }, async () => {
-        // Let the progress show before a long synchronous validation.
-        await new Promise((resolve) => setImmediate(resolve));
-        return validator.validate(document, choice);
-      });
+      validator.isLarge(document)
+        ? vscode.window.withProgress(
+            { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Validating {0}', vscode.workspace.asRelativePath(document.uri)), cancellable: true },
+            (progress, token) => validator.validate(document, choice, { progress, token }),
+          )
+        : vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Validating payload…') }, () => validator.validate(document, choice));
     // Each run of the command detects afresh (and asks again), so a wrong pick is easy to undo.
     let validation = await run(kind !== undefined ? { kind } : {});
+    live.follow(document);
+    if (validation === undefined) return undefined; // Cancelled, or overtaken by an edit.
     const undetected = validation.undetected;
     if (undetected > 0) {
-      const fallbackKind = await pickKind(undetected, validation.records.length);
+      const fallbackKind = await pickKind(undetected, validation.records);
       if (fallbackKind !== undefined) validation = await run({ fallbackKind });
+      if (validation === undefined) return undefined;
     }
-    live.follow(document);
     const summary: PayloadValidationSummary = {
       uri: document.uri.toString(),
-      syntaxErrors: validation.syntaxErrors.length,
-      records: validation.records.length,
+      syntaxErrors: validation.syntaxErrors,
+      records: validation.records,
       undetected,
-      counts: countFindings(validation),
+      counts: validation.counts,
+      thread: validation.thread,
     };
     const quiet = Boolean(arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && (arg as ValidatePayloadArgs).quiet);
     if (!quiet) tellSummary(summary);

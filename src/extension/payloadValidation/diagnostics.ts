@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { FindingKind, PayloadTextValidation, PlacedFinding } from '../../core/validation';
 import type { JsonSyntaxError } from '../../core/json';
+import { type FindingCounts, noFindings } from '../../core/validationWorker';
 
 export const DIAGNOSTIC_SOURCE = 'Health Data';
 /** The code of a diagnostic for a syntax error; findings carry their kind as code. */
@@ -94,11 +95,15 @@ export function syntaxDiagnostic(document: vscode.TextDocument, error: JsonSynta
   return d;
 }
 
-export function findingDiagnostic(document: vscode.TextDocument, finding: PlacedFinding, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic {
+/** A finding whose range is given in lines (as a worker thread sends them), or found from its offsets. */
+type RangeableFinding = PlacedFinding & { readonly start?: readonly [number, number]; readonly end?: readonly [number, number] };
+
+export function findingDiagnostic(document: vscode.TextDocument, finding: RangeableFinding, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic {
   // In a list the line alone does not say which record; the CLI's `#3` does.
   const message = finding.index === undefined ? finding.message : vscode.l10n.t('{0} (record #{1})', finding.message, finding.index);
   const severity = finding.kind === 'unknown' ? unknownSeverity : SEVERITY[finding.kind];
-  const d = new vscode.Diagnostic(rangeOf(document, finding.offset, finding.length), message, severity);
+  const range = finding.start && finding.end ? new vscode.Range(finding.start[0], finding.start[1], finding.end[0], finding.end[1]) : rangeOf(document, finding.offset, finding.length);
+  const d = new vscode.Diagnostic(range, message, severity);
   d.source = DIAGNOSTIC_SOURCE;
   d.code = finding.kind;
   if (finding.kind === 'deprecated') d.tags = [vscode.DiagnosticTag.Deprecated];
@@ -108,13 +113,21 @@ export function findingDiagnostic(document: vscode.TextDocument, finding: Placed
 /** The diagnostics of one validation, at most MAX_DIAGNOSTICS of them (then a note says so). */
 export function diagnosticsOf(document: vscode.TextDocument, validation: PayloadTextValidation, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
   if (validation.syntaxErrors.length > 0) return validation.syntaxErrors.map((e) => syntaxDiagnostic(document, e));
-  let findings = validation.findings;
+  return findingDiagnostics(document, validation.findings, validation.findings.length, unknownSeverity);
+}
+
+/**
+ * The diagnostics of `total` findings of which `findings` are known, in their order: all of them,
+ * or when there are too many the MAX_DIAGNOSTICS most severe and a note. The first
+ * MAX_DIAGNOSTICS findings of each kind are all it takes to choose those.
+ */
+export function findingDiagnostics(document: vscode.TextDocument, findings: readonly RangeableFinding[], total: number, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
   let note: vscode.Diagnostic | undefined;
-  if (findings.length > MAX_DIAGNOSTICS) {
+  if (total > MAX_DIAGNOSTICS) {
     findings = [...findings].sort((a, b) => RANK[a.kind] - RANK[b.kind]).slice(0, MAX_DIAGNOSTICS);
     note = new vscode.Diagnostic(
       new vscode.Range(0, 0, 0, 0),
-      vscode.l10n.t('Showing {0} of {1} findings, the most severe first.', MAX_DIAGNOSTICS, validation.findings.length),
+      vscode.l10n.t('Showing {0} of {1} findings, the most severe first.', MAX_DIAGNOSTICS, total),
       vscode.DiagnosticSeverity.Information,
     );
     note.source = DIAGNOSTIC_SOURCE;
@@ -124,10 +137,10 @@ export function diagnosticsOf(document: vscode.TextDocument, validation: Payload
   return diagnostics;
 }
 
-export type FindingCounts = Record<FindingKind, number>;
+export type { FindingCounts };
 
 export function countFindings(validation: PayloadTextValidation): FindingCounts {
-  const counts: FindingCounts = { error: 0, warning: 0, zero: 0, deprecated: 0, unknown: 0 };
+  const counts = noFindings();
   for (const f of validation.findings) counts[f.kind]++;
   return counts;
 }

@@ -1,10 +1,15 @@
 // Validates one editor document into the `healthData` diagnostic collection, and remembers the
 // kind a person chose for a document so that later validations of it (live, as it changes) use it.
+// A document above `healthData.validation.workerThresholdMB` is validated on a worker thread: its
+// findings reach the Problems panel batch by batch, and a newer validation of it cancels the older.
 
 import * as vscode from 'vscode';
-import { PayloadTextOptions, PayloadTextValidation, validatePayloadText } from '../../core/validation';
+import { isMainThread, threadId } from 'node:worker_threads';
+import type { JsonSyntaxError } from '../../core/json';
+import { PayloadTextOptions, validatePayloadText } from '../../core/validation';
+import { FindingCounts, RangedFinding, ValidationWorkers, WorkerThread, warmUpValidation } from '../../core/validationWorker';
 import { ResourceKind } from '../../core/resources';
-import { diagnosticsOf, unknownFieldSeverity } from './diagnostics';
+import { MAX_DIAGNOSTICS, countFindings, diagnosticsOf, findingDiagnostics, syntaxDiagnostic, unknownFieldSeverity } from './diagnostics';
 
 /** How a document's records get their kind: given for all, or for those whose kind is not detected. */
 export interface KindChoice {
@@ -12,29 +17,202 @@ export interface KindChoice {
   readonly fallbackKind?: ResourceKind;
 }
 
+/** What one validation of a document found (its diagnostics are in the collection). */
+export interface DocumentValidation {
+  readonly syntaxErrors: number;
+  readonly records: number;
+  /** Records whose fields did not tell their kind (validated as the fallback kind, if one was given). */
+  readonly undetected: number;
+  readonly counts: FindingCounts;
+  /** The thread that validated: the extension host's own, or a worker's. */
+  readonly thread: WorkerThread;
+}
+
+/** Progress and cancellation of a long validation, from the command or the window's status. */
+export interface ValidationProgress {
+  readonly progress?: vscode.Progress<{ message?: string; increment?: number }>;
+  readonly token?: vscode.CancellationToken;
+}
+
+export const DEFAULT_WORKER_THRESHOLD_MB = 1;
+/** How often a long run refreshes the Problems panel with the findings so far. */
+const SHOW_EVERY_MS = 250;
+
+/** `healthData.validation.workerThresholdMB` in characters (about bytes for JSON). */
+export function workerThreshold(): number {
+  const mb = vscode.workspace.getConfiguration('healthData.validation').get<number>('workerThresholdMB', DEFAULT_WORKER_THRESHOLD_MB);
+  return (Number.isFinite(mb) && mb >= 0 ? mb : DEFAULT_WORKER_THRESHOLD_MB) * 1024 * 1024;
+}
+
+/**
+ * Whether the document holds more than `limit` characters. Counts lines only until it knows:
+ * offsetAt() would index every line of a large document on the extension host's thread.
+ */
+export function longerThan(document: vscode.TextDocument, limit: number): boolean {
+  let length = 0;
+  for (let line = 0; line < document.lineCount; line++) {
+    length += document.lineAt(line).text.length + 1;
+    if (length > limit) return true;
+  }
+  return false;
+}
+
+/** Lines read from the document at once, and the most characters sent to the worker in one message. */
+const SLICE_LINES = 8_192;
+const SLICE_CHARS = 1024 * 1024;
+
+/**
+ * The document's text a slice at a time, the host's event loop free between slices: the whole
+ * text at once (getText() of tens of MB, and its copy to the worker) would stall the host.
+ * Stops with an error when the document changes meanwhile (its run is cancelled by then).
+ */
+export async function* textSlices(document: vscode.TextDocument): AsyncGenerator<string> {
+  const version = document.version;
+  for (let line = 0; line < document.lineCount; line += SLICE_LINES) {
+    if (document.version !== version || document.isClosed) throw new Error('the document changed while it was read');
+    // To the start of the line after the slice (clamped to the document's end), its line break included.
+    const text = document.getText(new vscode.Range(line, 0, line + SLICE_LINES, 0));
+    for (let at = 0; at < text.length; at += SLICE_CHARS) {
+      yield text.length <= SLICE_CHARS ? text : text.slice(at, at + SLICE_CHARS);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+interface WorkerRunHandle {
+  cancel(): void;
+  readonly version: number;
+  /** The options it validates with, as JSON. */
+  readonly options: string;
+  result?: Promise<DocumentValidation | undefined>;
+}
+
 export class DocumentValidator implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('healthData');
   private readonly choices = new Map<string, KindChoice>();
+  /** The worker run in progress for each document. */
+  private readonly runs = new Map<string, WorkerRunHandle>();
+  private readonly workers: ValidationWorkers | undefined;
+  private warmed = false;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  /** `workerScript`: dist/validationWorker.js; without it every document is validated in place. */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    workerScript?: string,
+  ) {
+    this.workers = workerScript === undefined ? undefined : new ValidationWorkers(workerScript);
+  }
+
+  /** Whether the document is validated on a worker thread. */
+  isLarge(document: vscode.TextDocument): boolean {
+    return this.workers !== undefined && longerThan(document, workerThreshold());
+  }
 
   /**
-   * Validates the document as it is now and replaces its diagnostics. A choice given is
-   * remembered for the next validations of the document; without one the last is used. Never throws.
+   * Loads and runs the validators once, at idle after activation, so the first validation a
+   * person waits for is not a cold one. Later calls do nothing.
    */
-  validate(document: vscode.TextDocument, choice?: KindChoice): PayloadTextValidation {
+  warmUp(): void {
+    if (this.warmed) return;
+    this.warmed = true;
+    const started = performance.now();
+    warmUpValidation();
+    this.log.debug(`validators warmed up in ${(performance.now() - started).toFixed(1)} ms`);
+  }
+
+  /** Starts the worker thread ahead of a large document's validation. */
+  warmWorker(): void {
+    this.workers?.warm();
+  }
+
+  /**
+   * Validates the document as it is now and replaces its diagnostics: in place, or on a worker
+   * thread when it is large. A choice given is remembered for the next validations of the
+   * document; without one the last is used. Resolves undefined when the run was cancelled (by
+   * the token, or by a newer validation or an edit of the document). Never throws.
+   */
+  async validate(document: vscode.TextDocument, choice?: KindChoice, report: ValidationProgress = {}): Promise<DocumentValidation | undefined> {
     if (choice !== undefined) this.choices.set(document.uri.toString(), choice);
+    // The same text with the same options being validated already (the command run while a live
+    // validation is under way, or the other way round): its result is this one's.
+    const running = this.runs.get(document.uri.toString());
+    if (running?.result && running.version === document.version && running.options === JSON.stringify(this.optionsFor(document))) return running.result.catch(() => undefined);
+    this.cancel(document.uri);
+    if (!this.isLarge(document)) return this.validateInPlace(document);
+    const result = this.validateOnWorker(document, report);
+    const handle = this.runs.get(document.uri.toString());
+    if (handle) handle.result = result;
+    try {
+      return await result;
+    } catch (err) {
+      // A worker that cannot start or fails: the document is still validated, in place.
+      this.log.warn(`the validation worker failed (${err instanceof Error ? err.message : String(err)}): validating ${document.uri.toString(true)} in the extension host`);
+      return this.validateInPlace(document);
+    }
+  }
+
+  private validateInPlace(document: vscode.TextDocument): DocumentValidation {
     const started = performance.now();
     const validation = validatePayloadText(document.getText(), this.optionsFor(document));
     this.collection.set(document.uri, diagnosticsOf(document, validation, unknownFieldSeverity()));
-    const ms = performance.now() - started;
     this.log.debug(
-      `validated ${document.uri.toString(true)} v${document.version} in ${ms.toFixed(1)} ms: ` +
-        (validation.syntaxErrors.length > 0
-          ? `${validation.syntaxErrors.length} syntax errors`
-          : `${validation.records.length} records, ${validation.findings.length} findings`),
+      `validated ${document.uri.toString(true)} v${document.version} in ${(performance.now() - started).toFixed(1)} ms: ` +
+        (validation.syntaxErrors.length > 0 ? `${validation.syntaxErrors.length} syntax errors` : `${validation.records.length} records, ${validation.findings.length} findings`),
     );
-    return validation;
+    return { syntaxErrors: validation.syntaxErrors.length, records: validation.records.length, undetected: validation.undetected, counts: countFindings(validation), thread: { threadId, isMainThread } };
+  }
+
+  private async validateOnWorker(document: vscode.TextDocument, report: ValidationProgress): Promise<DocumentValidation | undefined> {
+    const key = document.uri.toString();
+    const version = document.version;
+    const severity = unknownFieldSeverity();
+    // The first MAX_DIAGNOSTICS findings of each kind: enough to choose the ones shown (see findingDiagnostics).
+    const kept: RangedFinding[] = [];
+    let found = 0;
+    let done = 0;
+    let syntaxErrors: readonly JsonSyntaxError[] = [];
+    let shownAt = performance.now();
+    const current = () => this.runs.get(key) === handle && !document.isClosed && document.version === version;
+    const show = () => {
+      this.collection.set(document.uri, syntaxErrors.length > 0 ? syntaxErrors.map((e) => syntaxDiagnostic(document, e)) : findingDiagnostics(document, kept, found, severity));
+      shownAt = performance.now();
+    };
+    const options = this.optionsFor(document);
+    const run = this.workers!.run(textSlices(document), options, {
+      keepPerKind: MAX_DIAGNOSTICS,
+      onBatch: (batch) => {
+        if (!current()) return;
+        if (batch.syntaxErrors.length > 0) syntaxErrors = batch.syntaxErrors;
+        for (const f of batch.findings) kept.push(f);
+        found = batch.found;
+        report.progress?.report({ message: vscode.l10n.t('{0} of {1} records', batch.done, batch.total), increment: batch.total > 0 ? (100 * (batch.done - done)) / batch.total : undefined });
+        done = batch.done;
+        if (performance.now() - shownAt >= SHOW_EVERY_MS) show();
+      },
+    });
+    const handle: WorkerRunHandle = { cancel: run.cancel, version, options: JSON.stringify(options) };
+    this.runs.set(key, handle);
+    const cancelled = report.token?.onCancellationRequested(() => this.cancel(document.uri));
+    try {
+      const outcome = await run.result;
+      if (!current() || outcome === undefined) return undefined;
+      show();
+      this.log.debug(
+        `validated ${document.uri.toString(true)} v${version} on worker thread ${outcome.thread.threadId} in ${outcome.ms.toFixed(1)} ms: ` +
+          (syntaxErrors.length > 0 ? `${syntaxErrors.length} syntax errors` : `${outcome.totals.records} records, ${found} findings`),
+      );
+      return { ...outcome.totals, thread: outcome.thread };
+    } finally {
+      cancelled?.dispose();
+      if (this.runs.get(key) === handle) this.runs.delete(key);
+    }
+  }
+
+  /** Stops the document's validation in progress, if any: none of its results will land. */
+  cancel(uri: vscode.Uri): void {
+    const key = uri.toString();
+    this.runs.get(key)?.cancel();
+    this.runs.delete(key);
   }
 
   /**
@@ -45,13 +223,17 @@ export class DocumentValidator implements vscode.Disposable {
     return { ...this.choices.get(document.uri.toString()), jsonc: document.languageId === 'jsonc' };
   }
 
-  /** Forgets the document: its diagnostics and its kind. */
+  /** Forgets the document: its diagnostics, its kind and its validation in progress. */
   forget(uri: vscode.Uri): void {
+    this.cancel(uri);
     this.collection.delete(uri);
     this.choices.delete(uri.toString());
   }
 
   dispose(): void {
+    for (const run of this.runs.values()) run.cancel();
+    this.runs.clear();
+    this.workers?.dispose();
     this.collection.dispose();
     this.choices.clear();
   }

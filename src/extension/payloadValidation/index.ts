@@ -1,6 +1,6 @@
 // Validating payloads in the editor: the command, live validation of matching files, and the
-// quick fix of deprecated fields, over one diagnostic collection. Registering costs nothing:
-// schemas are compiled on the first validation.
+// quick fix of deprecated fields, over one diagnostic collection. Registering costs nothing: the
+// validators are loaded once activation is over, at idle (or by the first validation, if sooner).
 
 import * as vscode from 'vscode';
 import { registerValidatePayloadCommand } from './command';
@@ -11,9 +11,14 @@ import { DeprecatedFieldQuickFix } from './quickFix';
 export { DocumentValidator } from './documentValidator';
 export { matchesValidationGlob, validationGlob } from './live';
 
+/** After activation, when the host is idle: the validators are loaded and run once (see DocumentValidator.warmUp). */
+export const WARM_UP_DELAY_MS = 100;
+
 export function registerPayloadValidation(log: vscode.LogOutputChannel, validator = new DocumentValidator(log)): vscode.Disposable[] {
   const live = new LiveValidation(validator);
+  const warmUp = setTimeout(() => validator.warmUp(), WARM_UP_DELAY_MS);
   return [
+    { dispose: () => clearTimeout(warmUp) },
     validator,
     live,
     ...registerValidatePayloadCommand(validator, live),

@@ -1,13 +1,12 @@
 // Validation as you type: documents that match the `healthData.validation.glob` setting, and any
 // document the command has validated, are validated again 300 ms after they stop changing.
-// Documents above LIVE_SIZE_LIMIT are left to the command, so typing never waits on a validation.
+// Large documents are validated on a worker thread (DocumentValidator), so typing never waits on
+// a validation: an edit cancels the run in progress, and the status bar shows a long run's progress.
 
 import * as vscode from 'vscode';
 import { DocumentValidator } from './documentValidator';
 
 export const DEBOUNCE_MS = 300;
-/** Characters; past this only the command validates (REST Client's lesson: never freeze the editor). */
-export const LIVE_SIZE_LIMIT = 5 * 1024 * 1024;
 export const DEFAULT_GLOB = '**/*.health.json';
 
 /** Where live validation may look: files on disk (local or remote) and unsaved editors, not git views or output. */
@@ -53,8 +52,6 @@ export class LiveValidation implements vscode.Disposable {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Documents the command validated: they stay live until closed. */
   private readonly followed = new Set<string>();
-  /** Documents told once that they are too large to validate live. */
-  private readonly toldTooLarge = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly validator: DocumentValidator) {
@@ -90,6 +87,9 @@ export class LiveValidation implements vscode.Disposable {
 
   private schedule(document: vscode.TextDocument): void {
     if (!this.isLive(document)) return;
+    // Results for the text as it was would land on the text as it is: stop them now.
+    this.validator.cancel(document.uri);
+    if (this.validator.isLarge(document)) this.validator.warmWorker();
     const key = document.uri.toString();
     clearTimeout(this.timers.get(key));
     this.timers.set(
@@ -102,31 +102,14 @@ export class LiveValidation implements vscode.Disposable {
   }
 
   private validate(document: vscode.TextDocument): void {
-    const size = document.offsetAt(document.lineAt(document.lineCount - 1).range.end);
-    if (size > LIVE_SIZE_LIMIT) {
-      this.tellTooLarge(document);
+    if (!this.validator.isLarge(document)) {
+      void this.validator.validate(document);
       return;
     }
-    this.validator.validate(document);
-  }
-
-  private tellTooLarge(document: vscode.TextDocument): void {
-    const key = document.uri.toString();
-    if (this.toldTooLarge.has(key)) return;
-    this.toldTooLarge.add(key);
-    const validateNow = vscode.l10n.t('Validate Now');
-    void vscode.window
-      .showInformationMessage(
-        vscode.l10n.t(
-          '{0} is larger than {1} MB: Health Data validates it only when you run "Validate JSON Payload", so that typing stays fast.',
-          vscode.workspace.asRelativePath(document.uri),
-          LIVE_SIZE_LIMIT / 1024 / 1024,
-        ),
-        validateNow,
-      )
-      .then((answer) => {
-        if (answer === validateNow) return vscode.commands.executeCommand('healthData.validatePayload', document.uri);
-      });
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Validating {0}', vscode.workspace.asRelativePath(document.uri)) },
+      (progress) => this.validator.validate(document, undefined, { progress }),
+    );
   }
 
   private close(document: vscode.TextDocument): void {
@@ -134,7 +117,6 @@ export class LiveValidation implements vscode.Disposable {
     clearTimeout(this.timers.get(key));
     this.timers.delete(key);
     this.followed.delete(key);
-    this.toldTooLarge.delete(key);
     this.validator.forget(document.uri);
   }
 

@@ -4,9 +4,9 @@
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
-import { estimateSize, textField, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
+import { estimateSize, textField, ListOptions, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
 import { ResourceKind, resource } from '../../core/resources';
-import { validate } from '../../core/validation';
+import { Finding, validate, validatePayload } from '../../core/validation';
 import { openAsJsonDocument } from '../shared/documents';
 import { errorMessage, showError } from '../shared/showError';
 import type { Session } from '../account/session';
@@ -68,11 +68,26 @@ export function originProblem(session: Session, origin: Pick<RecordSource, 'envi
   return undefined;
 }
 
+/** A payload opened as it is (a file, a reply): its name, and no record of it to look up in the history. */
+export interface PayloadOrigin {
+  /** What the payload is called in the panel's title (a file name, `GET /v1/…`). */
+  readonly name: string;
+}
+
+/** The sizes of the last messages posted to a webview, for the tests: windows, never the whole. */
+export interface PostedMessage {
+  readonly type: HostMessage['type'];
+  readonly bytes: number;
+}
+
+const POSTED_KEPT = 200;
+
 export class RecordPanel implements vscode.Disposable {
   private view: RecordView | undefined;
   private model: RecordViewModel;
   private version = 0;
   private readonly shell: WebviewShell;
+  private readonly postedLog: PostedMessage[] = [];
 
   constructor(
     private readonly host: PanelHost,
@@ -84,8 +99,10 @@ export class RecordPanel implements vscode.Disposable {
     note?: string,
     /** The exchange that produced the record (kept across a reload). */
     private exchangeId?: string,
+    /** Set when a whole payload (a list, or any JSON) was opened rather than a record. */
+    private readonly payload?: PayloadOrigin,
   ) {
-    if (record !== undefined) this.exchangeId = host.producerOf(kind, record) ?? exchangeId;
+    if (record !== undefined && !payload) this.exchangeId = host.producerOf(kind, record) ?? exchangeId;
     this.model = this.buildModel(note);
     panel.title = this.model.title;
     this.shell = new WebviewShell(panel, {
@@ -137,11 +154,21 @@ export class RecordPanel implements vscode.Disposable {
     return this.model;
   }
 
+  /** The last messages posted to the webview, by type and size (for tests). */
+  get posted(): readonly PostedMessage[] {
+    return this.postedLog;
+  }
+
+  /** The view's answer to a request for rows, as the webview would get it (for tests). */
+  rowsFor(request: Parameters<RecordView['answerRows']>[0]): ReturnType<RecordView['answerRows']> {
+    return this.view?.answerRows(request);
+  }
+
   /** Shows this record (new data for the same record, or its first data) and brings the panel up. */
   show(record: unknown, reveal = true, origin?: Pick<RecordSource, 'environment' | 'host'>): void {
     this.record = record;
-    this.source = { ...this.source, ...sourceOf(this.kind, record), ...origin };
-    this.exchangeId = this.host.producerOf(this.kind, record) ?? this.exchangeId;
+    this.source = { ...this.source, ...(this.payload ? {} : sourceOf(this.kind, record)), ...origin };
+    if (!this.payload) this.exchangeId = this.host.producerOf(this.kind, record) ?? this.exchangeId;
     this.render();
     if (reveal) this.panel.reveal(undefined, false);
   }
@@ -153,10 +180,38 @@ export class RecordPanel implements vscode.Disposable {
       const title = this.panel.title || titleOf(undefined, this.kind);
       return emptyRecordViewModel(title, this.kind, note ?? vscode.l10n.t('No record to show.'), options);
     }
+    const list = this.payload ? this.listModel(this.record) : undefined;
+    if (list) {
+      this.kind ??= list.kind;
+      this.view = new RecordView(this.record, this.kind, list.findings, { ...options, list: list.list });
+      return this.view.model;
+    }
     const result = validate(this.record, this.kind);
     this.kind ??= result.kind;
     this.view = new RecordView(this.record, this.kind, result.findings, options);
     return this.view.model;
+  }
+
+  /**
+   * A payload that is a list (an array, or `{"data": [...]}`): every record validated, the
+   * findings at their pointers in the payload, each record named by its title. Undefined for one record.
+   */
+  private listModel(payload: unknown): { kind: ResourceKind | undefined; findings: Finding[]; list: ListOptions } | undefined {
+    const results = validatePayload(payload, this.kind);
+    const first = results[0];
+    const isList = Array.isArray(payload) || (first !== undefined && first.index !== undefined);
+    if (!isList) return undefined;
+    const findings: Finding[] = [];
+    const kinds = new Set<ResourceKind | undefined>();
+    for (const r of results) {
+      kinds.add(r.kind);
+      for (const f of r.findings) findings.push({ kind: f.kind, path: r.pointer + f.path, message: f.message });
+    }
+    const pointer = Array.isArray(payload) || first === undefined ? '' : first.pointer.slice(0, first.pointer.lastIndexOf('/'));
+    const kind = kinds.size === 1 ? [...kinds][0] : undefined;
+    const count = results.length;
+    const title = vscode.l10n.t('{0} · {1} records', this.payload?.name ?? '', count.toLocaleString('en-US'));
+    return { kind, findings, list: { pointer, count, title, labelOf: (i, value) => titleOf(value, results[i]?.kind) } };
   }
 
   /** Validates the record again and sends the new model (if the webview is there to take it). */
@@ -172,10 +227,12 @@ export class RecordPanel implements vscode.Disposable {
 
   private persisted(): PersistedRecordView {
     const small = this.record !== undefined && estimateSize(this.record, PERSIST_LIMIT) <= PERSIST_LIMIT;
-    return { kind: this.kind, key: this.key, title: this.model.title, source: this.source, record: small ? this.record : undefined, exchangeId: this.exchangeId };
+    return { kind: this.kind, key: this.key, title: this.model.title, source: this.source, record: small ? this.record : undefined, exchangeId: this.exchangeId, payload: this.payload?.name };
   }
 
   private post(message: HostMessage): Thenable<boolean> {
+    this.postedLog.push({ type: message.type, bytes: JSON.stringify(message).length });
+    if (this.postedLog.length > POSTED_KEPT) this.postedLog.shift();
     return this.shell.post(message);
   }
 
@@ -193,6 +250,12 @@ export class RecordPanel implements vscode.Disposable {
       case 'expand': {
         const page = message.version === this.model.version ? this.view?.childPage(message.pointer, message.offset) : undefined;
         if (page) void this.post({ type: 'children', requestId: message.requestId, page });
+        else void this.post({ type: 'failed', requestId: message.requestId, message: vscode.l10n.t('The record changed; this part is no longer there.') });
+        return;
+      }
+      case 'rows': {
+        const answer = message.version === this.model.version ? this.view?.answerRows(message) : undefined;
+        if (answer) void this.post({ type: 'rows', requestId: message.requestId, ...answer });
         else void this.post({ type: 'failed', requestId: message.requestId, message: vscode.l10n.t('The record changed; this part is no longer there.') });
         return;
       }

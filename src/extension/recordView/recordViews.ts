@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { textField, PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from '../../core/views';
 import { ResourceKind, isResourceKind } from '../../core/resources';
 import type { Session } from '../account/session';
-import { PanelHost, RecordPanel, originOf, sourceOf } from './recordPanel';
+import { PanelHost, PayloadOrigin, RecordPanel, originOf, sourceOf } from './recordPanel';
 import { webviewOptions } from '../shared/webviewShell';
 
 export interface OpenPanelInfo {
@@ -40,9 +40,11 @@ function persistedOf(state: unknown): PersistedRecordView | undefined {
   };
   // Where it came from: a panel kept before panels knew it has neither, and asks nothing.
   if (typeof s.environment === 'string') source = { ...source, environment: s.environment, host: typeof s.host === 'string' ? s.host : undefined };
-  const record = p.record && typeof p.record === 'object' && !Array.isArray(p.record) ? p.record : undefined;
+  const payload = typeof p.payload === 'string' ? p.payload : undefined;
+  // A payload may be a list; a record is an object.
+  const record = p.record && typeof p.record === 'object' && (payload !== undefined || !Array.isArray(p.record)) ? p.record : undefined;
   const exchangeId = typeof p.exchangeId === 'string' ? p.exchangeId : undefined;
-  return { kind: p.kind as ResourceKind | undefined, key: p.key, title: p.title, source, record, exchangeId };
+  return { kind: p.kind as ResourceKind | undefined, key: p.key, title: p.title, source, record, exchangeId, payload };
 }
 
 export class RecordViews implements PanelHost, vscode.Disposable {
@@ -89,6 +91,23 @@ export class RecordViews implements PanelHost, vscode.Disposable {
     return view;
   }
 
+  /**
+   * Shows a whole payload as it is (a list of records, a wrapped list, or one record of any
+   * size) in its own panel, keyed by where it came from (`key`: a file's URI), and validates it.
+   */
+  openPayload(payload: unknown, origin: PayloadOrigin & { readonly key: string }): RecordPanel {
+    const key = `payload:${origin.key}`;
+    const existing = this.open.get(key);
+    if (existing) {
+      existing.show(payload, true);
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(RECORD_VIEW_TYPE, origin.name, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(this.extensionUri));
+    const view = new RecordPanel(this, panel, key, undefined, {}, payload, undefined, undefined, { name: origin.name });
+    this.open.set(key, view);
+    return view;
+  }
+
   /** Brings back a panel VS Code restored after a reload, from its webview's state. */
   revive(panel: vscode.WebviewPanel, state: unknown): void {
     const persisted = persistedOf(state);
@@ -98,6 +117,13 @@ export class RecordViews implements PanelHost, vscode.Disposable {
       return;
     }
     panel.title = persisted.title;
+    if (persisted.payload !== undefined) {
+      // A payload is not fetched from anywhere: a large one was not kept, and is opened again by hand.
+      const gone = persisted.record === undefined ? vscode.l10n.t('{0} was too large to keep across a reload: open it in the record view again.', persisted.payload) : undefined;
+      const view = new RecordPanel(this, panel, persisted.key, persisted.kind, persisted.source, persisted.record, gone, persisted.exchangeId, { name: persisted.payload });
+      this.open.set(persisted.key, view);
+      return;
+    }
     const note = persisted.record === undefined ? vscode.l10n.t('Fetching the record again…') : undefined;
     const view = new RecordPanel(this, panel, persisted.key, persisted.kind, persisted.source, persisted.record, note, persisted.exchangeId);
     this.open.set(persisted.key, view);

@@ -20,6 +20,8 @@ export interface ExchangePanelHost {
   closed(panel: ExchangePanel): void;
   /** Opens a record of the body in the record view. */
   openRecord(entry: HistoryEntry, record: unknown): void;
+  /** Opens the whole body (a list, or one record) in the record view. */
+  openPayload(entry: HistoryEntry, payload: unknown, name: string): void;
 }
 
 export class ExchangePanel implements vscode.Disposable {
@@ -104,6 +106,17 @@ export class ExchangePanel implements vscode.Disposable {
     );
   }
 
+  /** The reply's body, parsed when it is JSON; throws when there is none. */
+  private body(): { body: string; json?: { value: unknown } } {
+    const body = this.entry.responseBody;
+    if (body === undefined || body === '') throw new HealthDataError('usage', vscode.l10n.t('This exchange has no body.'));
+    try {
+      return { body, json: { value: JSON.parse(body) as unknown } };
+    } catch {
+      return { body };
+    }
+  }
+
   /** Runs one action; resolves with what to tell the user in the view's status line. */
   async act(action: ExchangeActionName, index?: number): Promise<string | undefined> {
     switch (action) {
@@ -114,17 +127,19 @@ export class ExchangePanel implements vscode.Disposable {
         return undefined;
       }
       case 'openBody': {
-        const body = this.entry.responseBody;
-        if (body === undefined || body === '') throw new HealthDataError('usage', vscode.l10n.t('This exchange has no body.'));
-        let value: unknown;
-        try {
-          value = JSON.parse(body);
-        } catch {
+        const { body, json } = this.body();
+        if (!json) {
           const doc = await vscode.workspace.openTextDocument({ content: body, language: 'plaintext' });
           await vscode.window.showTextDocument(doc, { preview: false });
           return undefined;
         }
-        await openAsJsonDocument(value);
+        await openAsJsonDocument(json.value);
+        return undefined;
+      }
+      case 'openInRecordView': {
+        const { json } = this.body();
+        if (!json) throw new HealthDataError('usage', vscode.l10n.t('The body of this exchange is not JSON; Open Body shows it as text.'));
+        this.host.openPayload(this.entry, json.value, this.model.title);
         return undefined;
       }
       case 'copyUrl':

@@ -55,6 +55,10 @@ export class ExchangeViews implements ExchangePanelHost, vscode.Disposable {
     this.recordViews.createOrShow(isResourceKind(entry.resource) ? entry.resource : undefined, record);
   }
 
+  openPayload(entry: HistoryEntry, payload: unknown, name: string): void {
+    this.recordViews.openPayload(payload, { name, key: `exchange:${entry.id}` });
+  }
+
   closed(panel: ExchangePanel): void {
     if (this.open.get(panel.exchangeId) === panel) this.open.delete(panel.exchangeId);
   }

@@ -4,7 +4,7 @@
 // for every action, and what the view shows is kept with setState for a reload.
 
 import { FINDING_KINDS, EXCHANGE_ACTIONS, type BodyRecordRow, type ExchangeActionName, type ExchangeHostMessage, type ExchangeViewModel, type ExchangeViewStrings, type ExchangeWebviewMessage, type FindingCounts, type PersistedExchangeView } from '../../core/views/exchangeViewProtocol';
-import { badge, el, format, onScrollSettled, pageFrame, section, setLegend } from '../dom';
+import { badge, countText, el, format, onScrollSettled, pageFrame, section, setLegend } from '../dom';
 
 interface VsCodeApi {
   postMessage(message: ExchangeWebviewMessage): void;
@@ -94,7 +94,7 @@ function findingsOf(row: BodyRecordRow, s: ExchangeViewStrings): HTMLElement {
   }
   const box = el('div');
   box.append(list);
-  if (row.findingsTotal > row.findings.length) box.append(el('p', 'more-findings', format(s.moreFindings, row.findingsTotal - row.findings.length)));
+  if (row.findingsTotal > row.findings.length) box.append(el('p', 'more-findings', countText(s.moreFindings, row.findingsTotal - row.findings.length)));
   return box;
 }
 
@@ -122,7 +122,7 @@ function renderBody(m: ExchangeViewModel, s: ExchangeViewStrings): HTMLElement {
   }
   if (body.type === 'records') {
     const sub = el('p', 'records-summary');
-    sub.append(el('span', 'kind', format(s.records, body.records.length, body.wrapper)));
+    sub.append(el('span', 'kind', countText(s.records, body.records.length, body.wrapper)));
     sub.append(el('span', body.invalid ? 'verdict verdict-invalid' : 'verdict verdict-valid', body.invalid ? format(s.invalidRecords, body.invalid) : s.allValid));
     box.append(sub, countsList(body.counts));
     if (body.records.length === 0) box.append(el('p', 'none', s.noRecords));

@@ -1,0 +1,108 @@
+// Validates a payload text a batch of records at a time, placing each batch's findings as it
+// finishes, so a large document's findings can be shown while the rest is still being checked.
+// The batches together hold exactly what validatePayloadText finds, in the same order and places.
+
+import { JsonSyntaxError, PointerSpans, ValueSpan, locatePointers, parseJsonText } from '../json';
+import {
+  PayloadTextOptions,
+  PlacedFinding,
+  RecordValidation,
+  payloadRecords,
+  placeFindings,
+  resolveUndetected,
+  validateParsedPayloadText,
+  validateRecordAt,
+} from '../validation';
+
+export interface PayloadTextBatch {
+  /** Only in the first (and then only) batch: the text is no JSON and nothing else was checked. */
+  readonly syntaxErrors: readonly JsonSyntaxError[];
+  readonly findings: readonly PlacedFinding[];
+  /** Records validated in this batch, and of those, how many did not tell their kind. */
+  readonly records: number;
+  readonly undetected: number;
+  /** Records validated so far, of `total`. */
+  readonly done: number;
+  readonly total: number;
+}
+
+/** Records per batch by default: small enough to show findings early, large enough to cost little. */
+export const BATCH_RECORDS = 5_000;
+
+/** The payload's list of records and its pointer (`''` or `/data`); undefined for a single record. */
+function listOf(payload: unknown): { records: unknown[]; prefix: string } | undefined {
+  const records = payloadRecords(payload);
+  if (Array.isArray(payload)) return { records, prefix: '' };
+  if (records.length === 1 && records[0] === payload) return undefined;
+  const field = Object.keys(payload as object).find((k) => (payload as Record<string, unknown>)[k] === records);
+  return field === undefined ? undefined : { records, prefix: `/${field}` };
+}
+
+/**
+ * Spans of pointers inside records `first`…`first + count - 1` of a list, found in the text of
+ * those records alone (wrapped in brackets so it is one JSON value) and shifted back into place.
+ */
+function chunkSpans(text: string, options: PayloadTextOptions, prefix: string, first: number, places: readonly ValueSpan[]): PointerSpans & { want(pointer: string): string } {
+  const start = places[0].value.offset;
+  const last = places[places.length - 1].value;
+  const shift = start - 1;
+  const local = (pointer: string): string => {
+    const rest = pointer.slice(prefix.length + 1);
+    const slash = rest.indexOf('/');
+    const index = Number(slash < 0 ? rest : rest.slice(0, slash)) - first;
+    return `/${index}${slash < 0 ? '' : rest.slice(slash)}`;
+  };
+  let spans: PointerSpans | undefined;
+  const wanted: string[] = [];
+  return {
+    want(pointer) {
+      wanted.push(local(pointer));
+      return pointer;
+    },
+    get(pointer) {
+      // Ancestors of a record (the list, the payload) are never asked for: the record always has a span.
+      if (pointer.length <= prefix.length) return undefined;
+      spans ??= locatePointers(`[${text.slice(start, last.offset + last.length)}]`, wanted, options);
+      const span = spans.get(local(pointer));
+      if (span === undefined) return undefined;
+      const move = (s: { offset: number; length: number }) => ({ offset: s.offset + shift, length: s.length });
+      return { key: span.key && move(span.key), value: move(span.value), container: span.container };
+    },
+  };
+}
+
+/**
+ * Parses the text and validates its records `batchRecords` at a time, yielding each batch's
+ * placed findings. A text that is no JSON, a single record or a short list is one batch.
+ */
+export function* payloadTextBatches(text: string, options: PayloadTextOptions = {}, batchRecords = BATCH_RECORDS): Generator<PayloadTextBatch> {
+  const parsed = parseJsonText(text, options);
+  if (parsed.errors.length > 0) {
+    yield { syntaxErrors: parsed.errors, findings: [], records: 0, undetected: 0, done: 0, total: 0 };
+    return;
+  }
+  const payload = parsed.value;
+  const list = listOf(payload);
+  if (list === undefined || list.records.length <= batchRecords) {
+    const whole = validateParsedPayloadText(text, payload, options);
+    const n = whole.records.length;
+    yield { syntaxErrors: [], findings: whole.findings, records: n, undetected: whole.undetected, done: n, total: n };
+    return;
+  }
+  const { records, prefix } = list;
+  const pointerOf = (i: number) => `${prefix}/${i}`;
+  const recordSpans = locatePointers(text, records.map((_, i) => pointerOf(i)), options);
+  for (let first = 0; first < records.length; first += batchRecords) {
+    const end = Math.min(records.length, first + batchRecords);
+    const validated: RecordValidation[] = [];
+    const places: ValueSpan[] = [];
+    for (let i = first; i < end; i++) {
+      validated.push(validateRecordAt(records[i], options.kind, options, i, pointerOf(i)));
+      places.push(recordSpans.get(pointerOf(i))!);
+    }
+    const undetected = resolveUndetected(payload, validated, options);
+    const spans = chunkSpans(text, options, prefix, first, places);
+    for (const r of validated) for (const f of r.findings) spans.want(r.pointer + f.path);
+    yield { syntaxErrors: [], findings: placeFindings(spans, validated), records: validated.length, undetected, done: end, total: records.length };
+  }
+}

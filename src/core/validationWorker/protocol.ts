@@ -1,0 +1,64 @@
+// The messages between the extension host (or any caller) and a validation worker thread. Plain
+// data only: postMessage copies it.
+
+import type { JsonSyntaxError } from '../json';
+import type { FindingKind, PayloadTextOptions, PlacedFinding } from '../validation';
+
+/** Line and character (UTF-16) of a place in the text, 0-based, as an editor counts them. */
+export type LineCharacter = readonly [line: number, character: number];
+
+/** A finding with its range in lines, worked out where the text is, so the editor's thread need not. */
+export interface RangedFinding extends PlacedFinding {
+  readonly start: LineCharacter;
+  readonly end: LineCharacter;
+}
+
+export type FindingCounts = Record<FindingKind, number>;
+
+export const noFindings = (): FindingCounts => ({ error: 0, warning: 0, zero: 0, deprecated: 0, unknown: 0 });
+
+/** Marks the worker thread's workerData, so the script does nothing when loaded otherwise. */
+export const WORKER_ROLE = 'health-data-validation-worker';
+
+export type ToWorker =
+  | { readonly type: 'warm' }
+  /** A piece of the text of run `id`, sent ahead of its `validate` (a large text, a bit at a time). */
+  | { readonly type: 'slice'; readonly id: number; readonly text: string }
+  | {
+      readonly type: 'validate';
+      readonly id: number;
+      /** The text; null when it came in slices. */
+      readonly text: string | null;
+      readonly options: PayloadTextOptions;
+      readonly batchRecords: number;
+      /** Findings of one kind past this many are counted, not sent (nobody shows them). */
+      readonly keepPerKind: number;
+    };
+
+/** Which thread did the work: the tests check it was not the caller's. */
+export interface WorkerThread {
+  readonly threadId: number;
+  readonly isMainThread: boolean;
+}
+
+export interface ValidationTotals {
+  readonly syntaxErrors: number;
+  readonly records: number;
+  readonly undetected: number;
+  readonly counts: FindingCounts;
+}
+
+export type FromWorker =
+  | { readonly type: 'warm'; readonly thread: WorkerThread }
+  | {
+      readonly type: 'batch';
+      readonly id: number;
+      readonly syntaxErrors: readonly JsonSyntaxError[];
+      readonly findings: readonly RangedFinding[];
+      /** Findings so far, sent or not (see keepPerKind). */
+      readonly found: number;
+      readonly done: number;
+      readonly total: number;
+    }
+  | { readonly type: 'done'; readonly id: number; readonly totals: ValidationTotals; readonly thread: WorkerThread; readonly ms: number }
+  | { readonly type: 'failed'; readonly id: number; readonly message: string };

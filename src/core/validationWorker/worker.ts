@@ -1,0 +1,61 @@
+// The script of a validation worker thread (dist/validationWorker.js): validates the texts it is
+// sent, a batch of records at a time, and posts each batch's findings as soon as it is placed.
+// A caller cancels a run by terminating the thread, so nothing here waits or checks for it.
+
+import { isMainThread, parentPort, threadId, workerData } from 'node:worker_threads';
+import { payloadTextBatches } from './batches';
+import { lineCharacterAt, lineStarts } from '../json';
+import { FromWorker, ToWorker, WORKER_ROLE, noFindings } from './protocol';
+import { warmUpValidation } from './warmUp';
+
+const thread = { threadId, isMainThread };
+
+/** Slices of the texts on their way, by run. */
+const slices = new Map<number, string[]>();
+
+function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorker, { type: 'validate' }>): void {
+  const started = performance.now();
+  const text = request.text ?? (slices.get(request.id) ?? []).join('');
+  slices.delete(request.id);
+  const counts = noFindings();
+  let syntaxErrors = 0;
+  let records = 0;
+  let undetected = 0;
+  let found = 0;
+  let starts: Uint32Array | undefined;
+  for (const batch of payloadTextBatches(text, request.options, request.batchRecords)) {
+    syntaxErrors += batch.syntaxErrors.length;
+    records += batch.records;
+    undetected += batch.undetected;
+    const kept = batch.findings.filter((f) => ++counts[f.kind] <= request.keepPerKind);
+    if (kept.length > 0) starts ??= lineStarts(text);
+    const findings = kept.map((f) => ({ ...f, start: lineCharacterAt(starts!, f.offset), end: lineCharacterAt(starts!, f.offset + f.length) }));
+    found += batch.findings.length;
+    const message: FromWorker = { type: 'batch', id: request.id, syntaxErrors: batch.syntaxErrors, findings, found, done: batch.done, total: batch.total };
+    port.postMessage(message);
+  }
+  const done: FromWorker = { type: 'done', id: request.id, totals: { syntaxErrors, records, undetected, counts }, thread, ms: performance.now() - started };
+  port.postMessage(done);
+}
+
+if (!isMainThread && parentPort && (workerData as { role?: string } | undefined)?.role === WORKER_ROLE) {
+  const port = parentPort;
+  port.on('message', (message: ToWorker) => {
+    if (message.type === 'slice') {
+      const pieces = slices.get(message.id) ?? [];
+      pieces.push(message.text);
+      slices.set(message.id, pieces);
+      return;
+    }
+    if (message.type === 'warm') {
+      warmUpValidation();
+      port.postMessage({ type: 'warm', thread } satisfies FromWorker);
+      return;
+    }
+    try {
+      validate(port, message);
+    } catch (err) {
+      port.postMessage({ type: 'failed', id: message.id, message: err instanceof Error ? err.message : String(err) } satisfies FromWorker);
+    }
+  });
+}

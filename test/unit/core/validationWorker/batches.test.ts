@@ -1,0 +1,69 @@
+// Validation a batch of records at a time (src/core/validationWorker/batches.ts): the batches
+// together find exactly what validatePayloadText finds, at the same places, in the same order,
+// for lists, wrapped lists, JSON with comments, single records, chosen kinds and broken JSON.
+import * as assert from 'node:assert/strict';
+import { payloadTextBatches } from '../../../../src/core/validationWorker';
+import { PayloadTextOptions, validatePayloadText } from '../../../../src/core/validation';
+import { variedRecords } from '../../../fixtures/variedRecords';
+import { ACTIVITY } from '../../../fixtures/payloads';
+
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+const RECORDS = variedRecords(400);
+
+function sameAsWhole(text: string, options: PayloadTextOptions, batchRecords: number): number {
+  const whole = validatePayloadText(text, options);
+  const batches = [...payloadTextBatches(text, options, batchRecords)];
+  assert.deepEqual(
+    batches.flatMap((b) => b.findings),
+    whole.findings,
+  );
+  assert.deepEqual(
+    batches.flatMap((b) => b.syntaxErrors),
+    whole.syntaxErrors,
+  );
+  assert.equal(
+    batches.reduce((n, b) => n + b.records, 0),
+    whole.records.length,
+  );
+  assert.equal(
+    batches.reduce((n, b) => n + b.undetected, 0),
+    whole.undetected,
+  );
+  const last = batches[batches.length - 1];
+  assert.equal(last.done, last.total);
+  return batches.length;
+}
+
+describe('validationWorker/batches', () => {
+  it('a list in batches: the same findings, places and order as the whole text', () => {
+    const text = JSON.stringify(RECORDS, null, 2);
+    assert.ok(validatePayloadText(text, { now: NOW }).findings.length > 100, 'the records draw many findings');
+    assert.equal(sameAsWhole(text, { now: NOW }, 37), Math.ceil(RECORDS.length / 37));
+  });
+
+  it('a wrapped list, written on one line', () => {
+    assert.ok(sameAsWhole(JSON.stringify({ data: RECORDS, next: null }), { now: NOW }, 50) > 1);
+  });
+
+  it('JSON with comments between and inside records', () => {
+    const text = `// a list\n[\n${RECORDS.slice(0, 90)
+      .map((r) => `  /* before */ ${JSON.stringify(r, null, 1).replace('{', '{ // inside\n')}`)
+      .join(',\n')},\n]`;
+    assert.ok(sameAsWhole(text, { now: NOW, jsonc: true }, 20) > 1);
+  });
+
+  it('records validated as a chosen kind, or a fallback for undetected ones', () => {
+    const text = JSON.stringify(RECORDS);
+    sameAsWhole(text, { now: NOW, kind: 'activity' }, 60);
+    sameAsWhole(text, { now: NOW, fallbackKind: 'bodyFat' }, 60);
+    assert.ok(validatePayloadText(text, { now: NOW }).undetected > 0, 'some records do not tell their kind');
+    sameAsWhole(text, { now: NOW }, 60);
+  });
+
+  it('a single record, a short list and broken JSON are one batch', () => {
+    assert.equal(sameAsWhole(ACTIVITY, { now: NOW }, 10), 1);
+    assert.equal(sameAsWhole(JSON.stringify(RECORDS.slice(0, 5)), { now: NOW }, 10), 1);
+    assert.equal(sameAsWhole('[{"steps": 1},', { now: NOW }, 10), 1);
+    assert.ok([...payloadTextBatches('[{"steps": 1},')][0].syntaxErrors.length > 0);
+  });
+});

@@ -1,0 +1,100 @@
+// Validation on worker threads (src/core/validationWorker/workers.ts) with the real worker
+// script: the work happens on another thread, the batches add up to what the caller's own
+// thread finds, findings past the kept number are counted, and a cancelled run delivers nothing.
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { RangedFinding, ValidationBatch, ValidationWorkers, noFindings } from '../../../../src/core/validationWorker';
+import { validatePayloadText } from '../../../../src/core/validation';
+import { variedRecords } from '../../../fixtures/variedRecords';
+import { repoRoot } from '../../support/repo';
+
+// tsc compiles the worker's script beside the tests (out/src/…); the extension uses dist/validationWorker.js.
+const SCRIPT = join(repoRoot, 'out', 'src', 'core', 'validationWorker', 'worker.js');
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+const TEXT = JSON.stringify(variedRecords(300), null, 2);
+
+/** The findings as placed in the text, after checking the line and character each carries. */
+function placed(batches: readonly ValidationBatch[], text = TEXT) {
+  return batches
+    .flatMap((b) => b.findings)
+    .map(({ start, end, ...finding }: RangedFinding) => {
+      for (const [at, offset] of [[start, finding.offset], [end, finding.offset + finding.length]] as const) {
+        const before = text.slice(0, offset).split('\n');
+        assert.deepEqual(at, [before.length - 1, before[before.length - 1].length]);
+      }
+      return finding;
+    });
+}
+
+describe('validationWorker/workers', function () {
+  this.timeout(20_000);
+  let workers: ValidationWorkers;
+  beforeEach(() => (workers = new ValidationWorkers(SCRIPT)));
+  afterEach(() => workers.dispose());
+
+  it('validates on another thread, batch by batch, as the calling thread would', async () => {
+    const batches: ValidationBatch[] = [];
+    const outcome = await workers.run(TEXT, { now: NOW }, { batchRecords: 40, onBatch: (b) => batches.push(b) }).result;
+    assert.ok(outcome);
+    assert.equal(outcome.thread.isMainThread, false);
+    assert.notEqual(outcome.thread.threadId, threadId);
+    const whole = validatePayloadText(TEXT, { now: NOW });
+    assert.deepEqual(placed(batches), whole.findings);
+    assert.ok(batches.length > 2);
+    assert.deepEqual(
+      batches.map((b) => b.done),
+      [...batches.map((b) => b.done)].sort((a, b) => a - b),
+    );
+    const counts = noFindings();
+    for (const f of whole.findings) counts[f.kind]++;
+    assert.deepEqual(outcome.totals, { syntaxErrors: 0, records: whole.records.length, undetected: whole.undetected, counts });
+  });
+
+  it('sends the first findings of each kind and counts the rest', async () => {
+    const batches: ValidationBatch[] = [];
+    const outcome = await workers.run(TEXT, { now: NOW }, { keepPerKind: 3, onBatch: (b) => batches.push(b) }).result;
+    const whole = validatePayloadText(TEXT, { now: NOW });
+    const kept = whole.findings.filter((f, i) => whole.findings.slice(0, i + 1).filter((g) => g.kind === f.kind).length <= 3);
+    assert.deepEqual(placed(batches), kept);
+    assert.equal(outcome!.totals.counts.error, whole.findings.filter((f) => f.kind === 'error').length);
+  });
+
+  it('takes a text in slices, as the extension sends a large document', async () => {
+    async function* slices() {
+      for (let at = 0; at < TEXT.length; at += 1000) yield TEXT.slice(at, at + 1000);
+    }
+    const batches: ValidationBatch[] = [];
+    await workers.run(slices(), { now: NOW }, { batchRecords: 70, onBatch: (b) => batches.push(b) }).result;
+    assert.deepEqual(placed(batches), validatePayloadText(TEXT, { now: NOW }).findings);
+  });
+
+  it('reports syntax errors of a text that is no JSON', async () => {
+    const batches: ValidationBatch[] = [];
+    const outcome = await workers.run('{"steps": }', {}, { onBatch: (b) => batches.push(b) }).result;
+    assert.deepEqual(
+      batches.flatMap((b) => b.syntaxErrors),
+      validatePayloadText('{"steps": }').syntaxErrors,
+    );
+    assert.equal(outcome!.totals.records, 0);
+  });
+
+  it('a cancelled run resolves as cancelled and delivers no batch; the next run works', async () => {
+    workers.warm();
+    let delivered = 0;
+    const big = JSON.stringify(Array.from({ length: 40 }, () => JSON.parse(TEXT)).flat());
+    const first = workers.run(big, { now: NOW }, { batchRecords: 50, onBatch: () => delivered++ });
+    first.cancel();
+    assert.equal(await first.result, undefined);
+    const second = await workers.run(TEXT, { now: NOW }).result;
+    assert.equal(second!.totals.records, validatePayloadText(TEXT).records.length);
+    assert.equal(delivered, 0);
+  });
+
+  it('a warmed thread serves the next run', async () => {
+    workers.warm();
+    const a = await workers.run(TEXT, { now: NOW }).result;
+    const b = await workers.run(TEXT, { now: NOW }).result;
+    assert.equal(a!.thread.threadId, b!.thread.threadId);
+  });
+});
