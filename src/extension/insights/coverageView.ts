@@ -12,7 +12,7 @@ import type { RecordViews } from '../recordView/recordViews';
 import { errorMessage } from '../shared/showError';
 import { InsightsPanel, openViewPanel } from './insightsPanel';
 import { InsightsFilter, loadEveryPage } from './loadEveryPage';
-import { currentOrigin, elsewhereMessage, keptFilter, restorable } from './restore';
+import { currentOrigin, elsewhereMessage, keptFilter, loadWhenBack, restorable } from './restore';
 import { coverageStrings } from './strings';
 
 /** What the insights views read from the Records view: its range and source filter. */
@@ -81,7 +81,9 @@ export class CoverageView implements vscode.Disposable {
     this.pinned = keptFilter(persisted);
     const elsewhere = elsewhereMessage(this.deps.session, persisted);
     if (!elsewhere) return this.load(persisted.kind);
-    ++this.seq;
+    const seq = ++this.seq;
+    const kind = persisted.kind;
+    loadWhenBack(this.deps.session, persisted, () => seq === this.seq && this.panel !== undefined, () => void this.load(kind));
     this.kind = persisted.kind;
     this.records = [];
     this.persisted = persisted;

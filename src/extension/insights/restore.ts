@@ -40,3 +40,20 @@ export function keptFilter(persisted: PersistedInsightsView): InsightsFilter & {
   const { start, end, source } = persisted;
   return { start, end, source, description: persisted.description ?? `${start} – ${end}` };
 }
+
+/**
+ * Loads a restored panel once its environment is the one in use again (after a reload the local
+ * sandbox's environment appears only when the extension has attached to it), while `waiting()`
+ * says the panel still shows the "not loaded" message; never from another environment.
+ */
+export function loadWhenBack(session: Session, persisted: PersistedInsightsView, waiting: () => boolean, load: () => void): void {
+  const listener = session.onDidChange(() => {
+    if (!waiting()) {
+      listener.dispose();
+      return;
+    }
+    if (elsewhereMessage(session, persisted)) return;
+    listener.dispose();
+    load();
+  });
+}

@@ -11,7 +11,7 @@ import { errorMessage } from '../shared/showError';
 import type { InsightsDeps } from './coverageView';
 import { InsightsPanel, openViewPanel } from './insightsPanel';
 import { InsightsFilter, LoadedList, loadEveryPage } from './loadEveryPage';
-import { currentOrigin, elsewhereMessage, keptFilter, restorable } from './restore';
+import { currentOrigin, elsewhereMessage, keptFilter, loadWhenBack, restorable } from './restore';
 import { trendsStrings } from './strings';
 
 export class TrendsView implements vscode.Disposable {
@@ -66,7 +66,8 @@ export class TrendsView implements vscode.Disposable {
     this.humanId = persisted.humanId;
     const elsewhere = elsewhereMessage(this.deps.session, persisted);
     if (!elsewhere) return this.load();
-    ++this.seq;
+    const seq = ++this.seq;
+    loadWhenBack(this.deps.session, persisted, () => seq === this.seq && this.panel !== undefined, () => void this.load());
     this.lists = [];
     this.origin = { environment: persisted.environment, host: persisted.host };
     return this.publish({ heading: this.heading(), start, end, humans: [], sections: [], status: { state: 'elsewhere', message: elsewhere } });
