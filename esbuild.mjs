@@ -3,7 +3,7 @@
 // minifies and drops source maps; `--watch` rebuilds and prints lines a problem matcher reads;
 // `--report` writes nothing and prints what the extension's bundles hold, as JSON.
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, watch as watchFiles, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, watch as watchFiles, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { LAZY_BUNDLES, buildExtensionBundles, splitPlugin } from './scripts/lazyBundles.mjs';
 import { writeValidators } from './scripts/validators.mjs';
@@ -128,6 +128,9 @@ async function writeEditorSchema() {
   mkdirSync('dist', { recursive: true });
   writeFileSync('dist/payload.editor.schema.json', `${JSON.stringify(module.exports.editorPayloadSchema(), null, 2)}\n`);
 }
+// A full build starts from an empty dist/: a bundle no longer built (a renamed or dropped lazy
+// feature) must not linger there, be packaged into the .vsix or be counted by the benchmarks.
+if (!watch) rmSync('dist', { recursive: true, force: true });
 await writeEditorSchema();
 
 /** The extension's bundles, built together (which modules the features share depends on all). */

@@ -87,6 +87,8 @@ async function goToFinding(index: number): Promise<void> {
 // The page's fixed frame: toolbar, heading, status line, then the record's sections.
 const { app, toolbar, heading, status, content } = pageFrame();
 const buttons = new Map<ActionName, HTMLButtonElement>();
+/** The actions the host says cannot apply to this panel, hidden rather than answering "cannot". */
+let unavailable: readonly ActionName[] = [];
 
 function buildToolbar(s: RecordViewStrings): void {
   toolbar.setAttribute('aria-label', s.toolbar);
@@ -101,14 +103,17 @@ function buildToolbar(s: RecordViewStrings): void {
     // Arrow keys move along the toolbar, as in VS Code's own; Tab still reaches every button.
     toolbar.addEventListener('keydown', (e) => {
       if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-      const list = [...buttons.values()];
+      const list = [...buttons.values()].filter((b) => !b.hidden);
       const at = list.indexOf(document.activeElement as HTMLButtonElement);
       if (at < 0) return;
       list[(at + (e.key === 'ArrowRight' ? 1 : list.length - 1)) % list.length].focus();
       e.preventDefault();
     });
   }
-  for (const [action, button] of buttons) button.textContent = s.actions[action];
+  for (const [action, button] of buttons) {
+    button.textContent = s.actions[action];
+    button.hidden = unavailable.includes(action);
+  }
 }
 
 const busy = new Set<ActionName>();
@@ -289,6 +294,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'render':
       persist = message.persist;
       origin = typeof message.origin === 'string' ? message.origin : undefined;
+      unavailable = Array.isArray(message.unavailable) ? message.unavailable : [];
       render(message.model, message.strings);
       saveState();
       return;

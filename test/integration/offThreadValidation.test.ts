@@ -135,9 +135,15 @@ describe('off-thread validation', function () {
       const whole = () => new vscode.Range(0, 0, doc.lineCount, 0);
       await editor.edit((b) => b.insert(new vscode.Position(1, 0), `${JSON.stringify({ steps: 'many' })},\n`));
       await new Promise((r) => setTimeout(r, 1_000)); // past the debounce: the run for this text starts
-      edited = true;
       const small = listText(variedRecords(4));
+      // From the moment the small text is in the document, a batch of the large run is stale (the
+      // large run's batches before that moment are not: they belong to the text of their time).
+      const switched = vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === doc && doc.lineCount < 1_000) edited = true;
+      });
       await editor.edit((b) => b.replace(whole(), small));
+      switched.dispose();
+      assert.ok(edited, 'the change to the small text was seen');
       const expected = validatePayloadText(small).findings.map((f) => f.message);
       await waitFor('the small text’s findings', () => ours(uri).length === expected.length && noted(ours(uri)) === undefined, 60_000);
       await new Promise((r) => setTimeout(r, 3_000)); // time for a stale result to arrive, if one could

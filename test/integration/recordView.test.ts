@@ -77,6 +77,8 @@ describe('record view panel', function () {
     await waitFor('the webview to say ready', () => panel.readyCount >= 1, 20_000);
     assert.equal(panel.currentModel.title, title);
     assert.equal(panel.currentModel.kind, 'activity');
+    // A record of the service, with the request that brought it: every action applies.
+    assert.deepEqual(panel.unavailableActions, []);
   });
 
   it('reuses the panel when the same record opens again, and opens another record in a second panel', async () => {

@@ -46,6 +46,8 @@ describe('record view: large payloads', function () {
     const panel = await open(file);
     const model = panel.currentModel;
     assert.equal(model.records, 100_000);
+    // A file's payload: no id to fetch again and no request, so those buttons are not shown.
+    assert.deepEqual(panel.unavailableActions, ['refetch', 'showRequest']);
     assert.equal(model.root, undefined, 'no tree: a virtual list');
     assert.ok(model.rows);
     assert.equal(model.rows.total, 100_002, 'one row per record, closed, and the brackets');

@@ -83,6 +83,8 @@ export type HostMessage =
       readonly persist: PersistedRecordView;
       /** Where the record came from, as the heading says it: `From Local sandbox (127.0.0.1:8787)`. */
       readonly origin?: string;
+      /** Actions that cannot apply to this panel (a file's payload has no id to fetch again, no request): not shown. */
+      readonly unavailable?: readonly ActionName[];
     }
   | { readonly type: 'children'; readonly requestId: number; readonly page: ChildPage }
   | {

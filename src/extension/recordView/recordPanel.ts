@@ -222,7 +222,7 @@ export class RecordPanel implements vscode.Disposable {
   }
 
   private postRender(): void {
-    void this.post({ type: 'render', model: this.model, strings: recordViewStrings(), persist: this.persisted(), origin: this.originText() });
+    void this.post({ type: 'render', model: this.model, strings: recordViewStrings(), persist: this.persisted(), origin: this.originText(), unavailable: this.unavailableActions });
   }
 
   private persisted(): PersistedRecordView {
@@ -345,6 +345,13 @@ export class RecordPanel implements vscode.Disposable {
    * the one in use, asks first (`loud`) or only says so in the view (a restore after a reload).
    * Errors are shown (`loud`) or only noted in the view, and thrown for the caller.
    */
+  /** Re-fetch needs a kind and an id, a date or a latest endpoint; Show Request a request still kept. */
+  get unavailableActions(): ActionName[] {
+    const { id, date } = this.source;
+    const canFetch = this.kind !== undefined && (id !== undefined || date !== undefined || resource(this.kind).latestPath !== undefined);
+    return [...(canFetch ? [] : ['refetch' as const]), ...(this.exchangeId === undefined ? ['showRequest' as const] : [])];
+  }
+
   async refetch(loud: boolean): Promise<string | undefined> {
     const session = this.host.session;
     const kind = this.kind;
