@@ -131,7 +131,7 @@ describe('insights: data coverage and trends', function () {
   it('Cancel while coverage loads every page: no request after it, and the panel says loading was cancelled', async () => {
     const { model, lists, after } = await cancelWhileLoading<CoverageViewModel>('healthData.showCoverage', { kind: 'activity' }, '/activities/');
     assert.deepEqual(after, [], 'no page asked for after the cancel');
-    assert.ok(lists.length >= 1 && lists.length <= 2, `pages asked for: ${lists.length}`);
+    assert.ok(lists.length >= 1, 'the first page was asked for');
     assert.equal(model.report, undefined);
     assert.equal(model.status?.state, 'cancelled');
     assert.equal(model.status?.message, 'Loading was cancelled. Reload to try again.');
