@@ -19,6 +19,7 @@ import { registerTreeCommands } from './tree/commands';
 import { RecordsTreeProvider } from './tree/recordsTreeProvider';
 import { ExchangeHistory, ExchangeViews, HistoryTreeProvider, createHistory, registerWorkbench } from './workbench';
 import type { RecordingController } from './recording/recordingController';
+import { COVERAGE_VIEW_TYPE, TRENDS_VIEW_TYPE } from '../core/views';
 
 export interface HealthDataExtensionApi {
   /** For the integration tests: the live session and the sandbox controller. */
@@ -114,6 +115,23 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     load: () => (require('./validationReport') as typeof import('./validationReport')).registerValidationReport(payloadValidator),
     disposables: (d) => d,
   });
+  // Coverage and trends panels come back after a reload: only a stub here; the insights bundle
+  // loads when VS Code actually restores one of them.
+  const restoreInsights = (which: keyof InsightsViews) => ({
+    deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
+      try {
+        void insights.get().views[which].revive(panel, state);
+      } catch (err) {
+        // The bundle could not be loaded: no panel that cannot work; the next command says why.
+        log.error(`insights could not be loaded to restore a panel: ${err instanceof Error ? err.message : String(err)}`);
+        panel.dispose();
+      }
+    },
+  });
+  const insightsSerializers = [
+    vscode.window.registerWebviewPanelSerializer(COVERAGE_VIEW_TYPE, restoreInsights('coverage')),
+    vscode.window.registerWebviewPanelSerializer(TRENDS_VIEW_TYPE, restoreInsights('trends')),
+  ];
   const lazyFeatures = [account, requests, insights, exporting, recording, copyAsCode, compare, validationReport, workbench.commands];
   context.subscriptions.push(
     log,
@@ -130,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     ...recordViews.register(),
     ...registerRecordViewCommands(session, recordViews),
     ...workbench.disposables,
+    ...insightsSerializers,
   );
   const activationMs = performance.now() - started;
   log.debug(`activated in ${activationMs.toFixed(1)} ms`);

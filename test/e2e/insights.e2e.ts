@@ -4,7 +4,8 @@
 // the cell of the phone platform's steps says "never"; a count lists its records and one opens
 // in the record view. Show Trends: the step counter's human, where the phone's defaulted zeros
 // are marked gaps (drawn on the canvas and listed in the chart's table view), and a click on a
-// point opens its record. Under each webview's CSP nothing is blocked. Once per theme, with
+// point opens its record; after Developer: Reload Window the trends panel comes back with that
+// human, loaded again. Under each webview's CSP nothing is blocked. Once per theme, with
 // screenshots in test-results/screenshots/.
 //   node esbuild.mjs && npx tsc -p . && node scripts/e2e.mjs
 import * as assert from 'node:assert/strict';
@@ -230,6 +231,22 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         await over.click({ position: box });
         await recordViewOf(wb!, recordTitle(record, 'activity'));
       });
+
+      if (theme.slug === 'dark-modern') {
+        it('after a window reload the trends panel comes back with its human, loaded again', async () => {
+          const human = sandbox.dataset.humans[2];
+          const before = sandbox.requests.length;
+          await wb!.runCommand('Developer: Reload Window');
+          // The record view the click opened is in front: bring the restored Trends tab forward.
+          const tab = wb!.page.locator('.tabs-container .tab', { hasText: /^Trends/ });
+          await tab.waitFor({ timeout: 60_000 });
+          await tab.click();
+          // Restored by the serializer from what the webview kept: the same human, charts drawn again.
+          const frame = await insightsFrame(wb!, `select#human option[value="${human}"]:checked`, 'the restored trends panel');
+          await frame.locator('figure[data-chart="steps"][data-gap-markers]').waitFor({ timeout: 20_000 });
+          assert.ok(sandbox.requests.slice(before).some((r) => r.path.includes('/activities/')), 'the data was loaded again');
+        });
+      }
 
       it('under both webviews’ Content Security Policy nothing was blocked', () => {
         const blocked = wb!.console.filter((m) => /Content Security Policy|Refused to/i.test(m.text));

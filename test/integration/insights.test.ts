@@ -2,14 +2,18 @@
 // (palette argument and the Records view's resource node) counts every record of the view's
 // range as the core does over the sandbox's own data; a cell lists its records and opens one;
 // Show Trends draws the three resources for one human, refuses a bad range, opens a point's record;
-// a failing service becomes a message in the panel, not an unhandled rejection.
+// a failing service becomes a message in the panel, not an unhandled rejection; Cancel while
+// every page loads stops the requests at once and the panel says so; a coverage or trends panel
+// restored after a reload loads its own range, source and human again from the environment it
+// came from, or says it came from elsewhere and asks nothing until Reload.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { localDateOf } from '../../src/core/dates';
 import { computeCoverage } from '../../src/core/insights';
 import type { ResourceKind } from '../../src/core/resources';
-import type { CoverageViewModel, TrendsViewModel } from '../../src/core/views';
+import type { CoverageViewModel, InsightsHostMessage, TrendsViewModel } from '../../src/core/views';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
+import { parseFaultSpec } from '../../src/sandbox/server';
 import { resetSettings, runningSandbox, treeRoots, waitFor, withSandbox } from './support/extension';
 
 describe('insights: data coverage and trends', function () {
@@ -37,8 +41,8 @@ describe('insights: data coverage and trends', function () {
   });
 
   after(() => {
-    api.insights.coverage.dispose();
-    api.insights.trends.dispose();
+    api.insights.coverage.close();
+    api.insights.trends.close();
   });
 
   it('Show Data Coverage on the activity node counts every record of the range, as the core does over the sandbox data', async () => {
@@ -97,6 +101,62 @@ describe('insights: data coverage and trends', function () {
     assert.match(model.status!.message, /heart_rate\/summaries: 500 Internal Server Error/);
   });
 
+  /**
+   * Runs `command` with a cancellation token while pages after the first are slow, cancels once
+   * the first page of `path` is answered, and returns the model shown plus the list requests that
+   * started at the sandbox after the cancel (there must be none).
+   */
+  const cancelWhileLoading = async <M>(command: string, arg: Record<string, unknown>, path: string) => {
+    const sandbox = runningSandbox(api);
+    const latencyMs = 1500;
+    sandbox.addFault(parseFaultSpec(`latency:ms=${latencyMs}:path=offset=`));
+    const source = new vscode.CancellationTokenSource();
+    try {
+      const before = sandbox.requests.length;
+      const running = vscode.commands.executeCommand(command, { ...arg, cancellation: source.token });
+      await waitFor('the first page answered', () => sandbox.requests.slice(before).some((r) => r.path.includes(path) && r.status === 200));
+      const cancelledAt = Date.now();
+      source.cancel();
+      const model = (await running) as M;
+      // A loop that went on would ask for the next page as soon as the slow one came back.
+      await new Promise((resolve) => setTimeout(resolve, latencyMs * 2));
+      const lists = sandbox.requests.slice(before).filter((r) => /summaries|readings/.test(r.path));
+      return { model, lists, after: lists.filter((r) => r.startedAt > cancelledAt) };
+    } finally {
+      sandbox.clearFaults();
+      source.dispose();
+    }
+  };
+
+  it('Cancel while coverage loads every page: no request after it, and the panel says loading was cancelled', async () => {
+    const { model, lists, after } = await cancelWhileLoading<CoverageViewModel>('healthData.showCoverage', { kind: 'activity' }, '/activities/');
+    assert.deepEqual(after, [], 'no page asked for after the cancel');
+    assert.ok(lists.length >= 1, 'the first page was asked for');
+    assert.equal(model.report, undefined);
+    assert.equal(model.status?.state, 'cancelled');
+    assert.equal(model.status?.message, 'Loading was cancelled. Reload to try again.');
+    const view = api.insights.coverage;
+    const shown = view.currentPanel!.posted.at(-1);
+    assert.ok(shown && shown.type === 'coverage' && shown.model.status?.state === 'cancelled', 'the panel shows the cancel');
+    // Nothing lost: Reload in the panel loads the whole range again.
+    view.handleMessage({ type: 'reload' });
+    const reloaded = await waitFor('the reloaded report', () => view.currentModel?.report, 30_000);
+    assert.equal(reloaded.records, inRange('activity').length);
+  });
+
+  it('Cancel while trends load: the other resources are never asked for, and the panel says loading was cancelled', async () => {
+    const { model, lists, after } = await cancelWhileLoading<TrendsViewModel>('healthData.showTrends', {}, '/heart_rate');
+    assert.deepEqual(after, [], 'no page asked for after the cancel');
+    assert.ok(lists.every((r) => r.path.includes('/heart_rate')), lists.map((r) => r.path).join(', '));
+    assert.deepEqual(model.sections, []);
+    assert.equal(model.status?.state, 'cancelled');
+    assert.equal(model.status?.message, 'Loading was cancelled. Reload to try again.');
+    const trends = api.insights.trends;
+    trends.handleMessage({ type: 'reload' });
+    const reloaded = await waitFor('the reloaded charts', () => (trends.currentModel?.sections.length ? trends.currentModel : undefined), 30_000);
+    assert.deepEqual(reloaded.sections.map((s) => s.kind), ['heartRate', 'activity', 'bodyFat']);
+  });
+
   it('Show Trends draws the three resources for the human with most records; a point opens its record', async () => {
     const model = (await vscode.commands.executeCommand('healthData.showTrends')) as TrendsViewModel;
     assert.equal(model.status, undefined, JSON.stringify(model.status));
@@ -145,5 +205,96 @@ describe('insights: data coverage and trends', function () {
     const model = (await vscode.commands.executeCommand('healthData.showTrends', { start: end, end })) as TrendsViewModel;
     assert.equal(model.start, end);
     assert.ok(model.sections.find((s) => s.kind === 'activity')!.charts[0].xs.length <= 1);
+  });
+
+  describe('restored after a reload', () => {
+    /** The list requests the sandbox answered since `from`. */
+    const listsSince = (from: number) => runningSandbox(api).requests.slice(from).filter((r) => /summaries|readings/.test(r.path));
+    const restoredPanel = (viewType: string) => vscode.window.createWebviewPanel(viewType, 'restoring', vscode.ViewColumn.Active, {});
+    const lastPersist = (posted: readonly InsightsHostMessage[]) => {
+      const last = posted.at(-1);
+      return last && (last.type === 'coverage' || last.type === 'trends') ? last.persist : undefined;
+    };
+
+    it('the coverage panel keeps its resource, range, source and environment, and loads them again from there', async () => {
+      await vscode.commands.executeCommand('healthData.showCoverage', 'bodyFat');
+      const view = api.insights.coverage;
+      const kept = lastPersist(view.currentPanel!.posted);
+      const { start, end } = api.tree.dateRange;
+      assert.deepEqual(
+        { ...kept, host: undefined, description: undefined },
+        { kind: 'bodyFat', start, end, source: api.tree.sourceFilter, environment: api.session.active?.name, host: undefined, description: undefined },
+      );
+      assert.match(kept?.host ?? '', /^127\.0\.0\.1:\d+$/);
+      view.close();
+      // A narrower range and one source than the Records view's: the panel keeps its own.
+      const persist = { ...kept, kind: 'activity', start: end, end, source: 'fitbit', description: undefined };
+      const before = runningSandbox(api).requests.length;
+      const model = await view.revive(restoredPanel('healthData.coverage'), { persist });
+      assert.ok(model?.report, JSON.stringify(model?.status));
+      const expected = inRange('activity').filter((r) => (r as { date: string; source: string }).date === end && (r as { source: string }).source === 'fitbit');
+      assert.equal(model.report.records, expected.length);
+      assert.ok(model.heading.includes('fitbit') && model.heading.includes(api.session.active!.name), model.heading);
+      const lists = listsSince(before);
+      assert.ok(lists.length > 0 && lists.every((r) => r.path.includes('/activities/') && r.query.start_date === end && r.query.end_date === end && r.query.source === 'fitbit'), JSON.stringify(lists.map((r) => r.query)));
+      assert.equal(view.currentPanel?.panel.title, 'Data Coverage');
+      await waitFor('the restored webview to say ready', () => view.currentPanel!.readyCount > 0, 20_000);
+    });
+
+    it('a coverage panel from an environment that is not in use says so, asks nothing, and Reload loads from the one in use', async () => {
+      const view = api.insights.coverage;
+      view.close();
+      const { start, end } = api.tree.dateRange;
+      const before = runningSandbox(api).requests.length;
+      const model = await view.revive(restoredPanel('healthData.coverage'), { persist: { kind: 'heartRate', start, end, environment: 'Staging', host: 'staging.example.com' } });
+      assert.equal(model?.report, undefined);
+      assert.equal(model?.status?.state, 'elsewhere');
+      assert.equal(model?.status?.message, `Not loaded: this panel showed data from Staging, which no longer exists. Reload loads the same range from ${api.session.active!.name}.`);
+      const shown = view.currentPanel!.posted.at(-1);
+      assert.ok(shown?.type === 'coverage' && shown.model.status?.state === 'elsewhere', 'the panel shows it');
+      assert.deepEqual(listsSince(before), [], 'nothing asked of the service in use');
+      // The action is the user's: Reload loads the same range from the environment in use.
+      view.handleMessage({ type: 'reload' });
+      const reloaded = await waitFor('the reloaded report', () => view.currentModel?.report, 30_000);
+      assert.equal(reloaded.records, inRange('heartRate').length);
+      assert.equal(lastPersist(view.currentPanel!.posted)?.environment, api.session.active!.name);
+    });
+
+    it('the trends panel comes back with its range and human; from elsewhere it only says so; a state that is no state closes it', async () => {
+      const trends = api.insights.trends;
+      trends.close();
+      const { end } = api.tree.dateRange;
+      const third = runningSandbox(api).dataset.humans[2];
+      const here = api.session.active!;
+      const before = runningSandbox(api).requests.length;
+      const model = await trends.revive(restoredPanel('healthData.trends'), { persist: { start: end, end, humanId: third, environment: here.name } });
+      assert.equal(model?.status, undefined, JSON.stringify(model?.status));
+      assert.equal(model?.start, end);
+      assert.equal(model?.humanId, third);
+      assert.deepEqual(model?.sections.map((s) => s.kind), ['heartRate', 'activity', 'bodyFat']);
+      assert.ok(listsSince(before).every((r) => r.query.start_date === end && r.query.end_date === end));
+      assert.equal(lastPersist(trends.currentPanel!.posted)?.humanId, third);
+      trends.close();
+
+      const quiet = runningSandbox(api).requests.length;
+      const elsewhere = await trends.revive(restoredPanel('healthData.trends'), { persist: { start: end, end, environment: 'Production', host: 'api.example.com' } });
+      assert.equal(elsewhere?.status?.state, 'elsewhere');
+      assert.match(elsewhere!.status!.message, /^Not loaded: this panel showed data from Production/);
+      assert.deepEqual(listsSince(quiet), []);
+      trends.close();
+
+      const broken = restoredPanel('healthData.trends');
+      let closed = false;
+      broken.onDidDispose(() => (closed = true));
+      assert.equal(await trends.revive(broken, { persist: { start: 'yesterday', end } }), undefined);
+      assert.equal(closed, true);
+      assert.equal(trends.currentPanel, undefined);
+    });
+
+    it('a window reload activates the extension for a coverage or trends panel', () => {
+      const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'health-data-explorer');
+      const events = (ext?.packageJSON as { activationEvents?: string[] } | undefined)?.activationEvents ?? [];
+      assert.ok(events.includes('onWebviewPanel:healthData.coverage') && events.includes('onWebviewPanel:healthData.trends'), events.join(', '));
+    });
   });
 });

@@ -31,7 +31,7 @@ export interface CoverageViewModel {
   zeroDefaultFields: string[];
   report?: CoverageReport;
   /** Set while loading, or when the load failed or was cancelled. */
-  status?: { state: 'loading' | 'error' | 'cancelled'; message: string };
+  status?: InsightsStatus;
   /** Why the counts cover only part of the range, if they do. */
   incomplete?: string;
 }
@@ -57,13 +57,35 @@ export interface TrendsViewModel {
   humans: Array<{ humanId: string; records: number }>;
   humanId?: string;
   sections: TrendsSection[];
-  status?: { state: 'loading' | 'error' | 'cancelled'; message: string };
+  status?: InsightsStatus;
+}
+
+/** What a panel says instead of its data: loading, failed, cancelled, or (restored after a reload) not loaded because its data came from another environment. */
+export interface InsightsStatus {
+  state: 'loading' | 'error' | 'cancelled' | 'elsewhere';
+  message: string;
+}
+
+/**
+ * What an insights panel keeps with the webview's setState so that it can be restored after a
+ * reload: the resource (coverage), the range, the source filter, the human (trends) and the
+ * environment the data came from. No record and no secret.
+ */
+export interface PersistedInsightsView {
+  kind?: ResourceKind;
+  start: string;
+  end: string;
+  source?: string;
+  description?: string;
+  humanId?: string;
+  environment?: string;
+  host?: string;
 }
 
 export type InsightsHostMessage =
-  | { type: 'coverage'; model: CoverageViewModel; strings: InsightsStrings }
+  | { type: 'coverage'; model: CoverageViewModel; strings: InsightsStrings; persist?: PersistedInsightsView }
   | { type: 'cellRecords'; source: string | null; field: string; which: ValueClass; records: RecordRef[]; more: number }
-  | { type: 'trends'; model: TrendsViewModel; strings: InsightsStrings }
+  | { type: 'trends'; model: TrendsViewModel; strings: InsightsStrings; persist?: PersistedInsightsView }
   | { type: 'rangeRefused'; message: string };
 
 export type InsightsWebviewMessage =
@@ -102,4 +124,25 @@ export function parseInsightsMessage(raw: unknown): InsightsWebviewMessage | und
     default:
       return undefined;
   }
+}
+
+/** A restored panel's state (`{ persist }` as the webview kept it), checked field by field; undefined when unusable. */
+export function parsePersistedInsights(state: unknown): PersistedInsightsView | undefined {
+  const persist = state && typeof state === 'object' ? (state as { persist?: unknown }).persist : undefined;
+  if (!persist || typeof persist !== 'object') return undefined;
+  const p = persist as Record<string, unknown>;
+  const day = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v);
+  if (!day(p.start) || !day(p.end)) return undefined;
+  if (p.kind !== undefined && !isKind(p.kind)) return undefined;
+  const text = (v: unknown) => (isText(v) && v !== '' ? v : undefined);
+  return {
+    kind: p.kind as ResourceKind | undefined,
+    start: p.start,
+    end: p.end,
+    source: text(p.source),
+    description: text(p.description),
+    humanId: text(p.humanId),
+    environment: text(p.environment),
+    host: text(p.host),
+  };
 }

@@ -35,6 +35,12 @@ function kindOf(arg: unknown): ResourceKind | undefined {
   return undefined;
 }
 
+/** `{cancellation}` in a command's argument (another extension or a test cancels as the notification's Cancel does). */
+function cancellationOf(arg: unknown): vscode.CancellationToken | undefined {
+  const token = arg && typeof arg === 'object' ? (arg as { cancellation?: unknown }).cancellation : undefined;
+  return token && typeof token === 'object' && typeof (token as vscode.CancellationToken).onCancellationRequested === 'function' ? (token as vscode.CancellationToken) : undefined;
+}
+
 async function pickKind(): Promise<ResourceKind | undefined> {
   const picked = await vscode.window.showQuickPick(
     RESOURCES.map((r) => ({ label: r.label, resourceKind: r.kind })),
@@ -61,12 +67,12 @@ export function registerInsightsCommands(
         const kind = kindOf(arg);
         if (!kind && arg !== undefined) session.log.debug(`Show Data Coverage: no resource in the argument (${typeof arg}: ${arg && typeof arg === 'object' ? Object.keys(arg).join(',') : String(arg)})`);
         if (!kind) return pickKindAndShow();
-        return views.coverage.show(kind);
+        return views.coverage.show(kind, cancellationOf(arg));
       },
       'healthData.showTrends': async (arg?: unknown) => {
         const a = arg && typeof arg === 'object' ? (arg as { start?: unknown; end?: unknown }) : {};
         const range = typeof a.start === 'string' && typeof a.end === 'string' ? { start: a.start, end: a.end } : undefined;
-        return views.trends.show(range);
+        return views.trends.show(range, cancellationOf(arg));
       },
     },
     (err) => showError(session, err),

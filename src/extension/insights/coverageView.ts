@@ -6,12 +6,13 @@ import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { cellRecords, computeCoverage } from '../../core/insights';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
-import { COVERAGE_VIEW_TYPE, CoverageViewModel, InsightsWebviewMessage, recordTitle, shortId, textField } from '../../core/views';
+import { COVERAGE_VIEW_TYPE, CoverageViewModel, InsightsWebviewMessage, PersistedInsightsView, recordTitle, shortId, textField } from '../../core/views';
 import type { Session } from '../account/session';
 import type { RecordViews } from '../recordView/recordViews';
 import { errorMessage } from '../shared/showError';
-import { InsightsPanel } from './insightsPanel';
+import { InsightsPanel, openViewPanel } from './insightsPanel';
 import { InsightsFilter, loadEveryPage } from './loadEveryPage';
+import { currentOrigin, elsewhereMessage, keptFilter, loadWhenBack, restorable } from './restore';
 import { coverageStrings } from './strings';
 
 /** What the insights views read from the Records view: its range and source filter. */
@@ -35,6 +36,10 @@ export class CoverageView implements vscode.Disposable {
   private records: unknown[] = [];
   private model: CoverageViewModel | undefined;
   private seq = 0;
+  /** A restored panel keeps its own range and source (not the Records view's) until shown again. */
+  private pinned: (InsightsFilter & { description: string }) | undefined;
+  /** The range, source and environment of the last load: what the panel keeps for a reload. */
+  private persisted: PersistedInsightsView | undefined;
 
   constructor(private readonly deps: InsightsDeps) {}
 
@@ -48,34 +53,60 @@ export class CoverageView implements vscode.Disposable {
   }
 
   /** Opens (or reuses) the panel for `kind` and loads it; resolves with the model shown. */
-  async show(kind: ResourceKind): Promise<CoverageViewModel | undefined> {
-    if (!this.panel || this.panel.isDisposed) {
-      this.panel = new InsightsPanel({
-        extensionUri: this.deps.extensionUri,
-        viewType: COVERAGE_VIEW_TYPE,
-        title: vscode.l10n.t('Data Coverage'),
-        bundle: 'coverage',
-        bundleCss: false,
-        onMessage: (m) => this.handleMessage(m),
-      });
-      this.panel.onDidClose(() => (this.panel = undefined));
-    } else {
-      this.panel.reveal();
-    }
-    return this.load(kind);
+  async show(kind: ResourceKind, cancellation?: vscode.CancellationToken): Promise<CoverageViewModel | undefined> {
+    if (!this.panel || this.panel.isDisposed) this.openPanel();
+    else this.panel.reveal();
+    this.pinned = undefined;
+    return this.load(kind, cancellation);
   }
 
-  private async load(kind: ResourceKind): Promise<CoverageViewModel | undefined> {
+  private openPanel(restored?: vscode.WebviewPanel): InsightsPanel {
+    const options = { viewType: COVERAGE_VIEW_TYPE, title: vscode.l10n.t('Data Coverage'), bundle: 'coverage', bundleCss: false };
+    const forget = (closed: InsightsPanel) => {
+      if (this.panel === closed) this.panel = undefined;
+    };
+    this.panel = openViewPanel({ ...options, extensionUri: this.deps.extensionUri, restored, onMessage: (m) => this.handleMessage(m) }, forget);
+    return this.panel;
+  }
+
+  /**
+   * Brings back a panel VS Code restored after a reload, from what its webview kept: the same
+   * resource, range and source, loaded again from the environment it came from; when that is not
+   * the one in use (or is gone), the panel says so and loads nothing until Reload.
+   */
+  async revive(restored: vscode.WebviewPanel, state: unknown): Promise<CoverageViewModel | undefined> {
+    const persisted = restorable(restored, state, this.panel, true);
+    if (!persisted?.kind) return undefined;
+    this.openPanel(restored);
+    this.pinned = keptFilter(persisted);
+    const elsewhere = elsewhereMessage(this.deps.session, persisted);
+    if (!elsewhere) return this.load(persisted.kind);
+    const seq = ++this.seq;
+    const kind = persisted.kind;
+    loadWhenBack(this.deps.session, persisted, () => seq === this.seq && this.panel !== undefined, () => void this.load(kind));
+    this.kind = persisted.kind;
+    this.records = [];
+    this.persisted = persisted;
+    return this.publish({ ...this.base(persisted.kind, this.pinned, persisted.environment), status: { state: 'elsewhere', message: elsewhere } });
+  }
+
+  private base(kind: ResourceKind, filter: InsightsFilter & { description: string }, env: string | undefined): CoverageViewModel {
+    const def = resource(kind);
+    const heading = [def.label, filter.description, filter.source ? vscode.l10n.t('source {0}', filter.source) : undefined, env].filter(Boolean).join(' · ');
+    return { kind, kinds: RESOURCES.map((r) => ({ kind: r.kind, label: r.label })), heading, zeroDefaultFields: [...def.zeroDefaultFields] };
+  }
+
+  private async load(kind: ResourceKind, cancellation?: vscode.CancellationToken): Promise<CoverageViewModel | undefined> {
     const seq = ++this.seq;
     this.kind = kind;
-    const filter = this.deps.filters.insightsFilter();
+    const filter = this.pinned ?? this.deps.filters.insightsFilter();
     const def = resource(kind);
-    const env = this.deps.session.active?.name;
-    const heading = [def.label, filter.description, filter.source ? vscode.l10n.t('source {0}', filter.source) : undefined, env].filter(Boolean).join(' · ');
-    const base = { kind, kinds: RESOURCES.map((r) => ({ kind: r.kind, label: r.label })), heading, zeroDefaultFields: [...def.zeroDefaultFields] };
+    const origin = currentOrigin(this.deps.session);
+    this.persisted = { kind, start: filter.start, end: filter.end, source: filter.source, description: filter.description, ...origin };
+    const base = this.base(kind, filter, origin.environment);
     this.publish({ ...base, status: { state: 'loading', message: vscode.l10n.t('Loading every page of {0}…', def.label.toLowerCase()) } });
     try {
-      const [list] = await loadEveryPage(this.deps.session, [kind], filter);
+      const [list] = await loadEveryPage(this.deps.session, [kind], filter, cancellation);
       if (seq !== this.seq) return undefined;
       this.records = list.records;
       const report = computeCoverage(kind, list.records, { from: filter.start, to: filter.end });
@@ -93,7 +124,7 @@ export class CoverageView implements vscode.Disposable {
 
   private publish(model: CoverageViewModel): CoverageViewModel {
     this.model = model;
-    this.panel?.post({ type: 'coverage', model, strings: coverageStrings() });
+    this.panel?.post({ type: 'coverage', model, strings: coverageStrings(), persist: this.persisted });
     return model;
   }
 
@@ -122,8 +153,14 @@ export class CoverageView implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
+  /** Closes the panel (for the tests). */
+  close(): void {
     this.panel?.dispose();
+  }
+
+  /** Leaves the panel open: on a reload VS Code keeps it to be restored by the serializer. */
+  dispose(): void {
+    this.panel = undefined;
   }
 }
 

@@ -12,6 +12,8 @@ export interface InsightsPanelOptions {
   /** The bundle in dist/ (`coverage`, `trends`): its .js, and its .css when it has one. */
   readonly bundle: string;
   readonly bundleCss: boolean;
+  /** A panel VS Code restored after a reload (the serializer's), used instead of a new one. */
+  readonly restored?: vscode.WebviewPanel;
   readonly onMessage: (message: InsightsWebviewMessage) => void;
 }
 
@@ -29,12 +31,19 @@ export class InsightsPanel implements vscode.Disposable {
 
   constructor(private readonly options: InsightsPanelOptions) {
     const { extensionUri } = options;
-    this.panel = vscode.window.createWebviewPanel(options.viewType, options.title, vscode.ViewColumn.Active, {
+    const webviewOptions = {
       enableScripts: true,
       enableFindWidget: true,
       retainContextWhenHidden: true,
       localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')],
-    });
+    };
+    if (options.restored) {
+      this.panel = options.restored;
+      this.panel.webview.options = webviewOptions;
+      this.panel.title = options.title;
+    } else {
+      this.panel = vscode.window.createWebviewPanel(options.viewType, options.title, vscode.ViewColumn.Active, webviewOptions);
+    }
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'health.svg');
     this.disposables.push(
       this.panel.onDidDispose(() => this.dispose()),
@@ -107,4 +116,11 @@ export class InsightsPanel implements vscode.Disposable {
     this.panel.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A view's panel, new or restored, that tells `closed` when it closes (the view forgets it then). */
+export function openViewPanel(options: InsightsPanelOptions, closed: (panel: InsightsPanel) => void): InsightsPanel {
+  const panel = new InsightsPanel(options);
+  panel.onDidClose(() => closed(panel));
+  return panel;
 }

@@ -18,18 +18,22 @@ export interface LoadedList {
   complete: boolean;
 }
 
-/** Every record of each kind, one after another under one progress notification; throws 'cancelled' when cancelled. */
-export async function loadEveryPage(session: Session, kinds: readonly ResourceKind[], filter: InsightsFilter): Promise<LoadedList[]> {
+/**
+ * Every record of each kind, one after another under one progress notification; throws
+ * 'cancelled' when the notification's Cancel or `cancellation` (a command's argument) fires.
+ */
+export async function loadEveryPage(session: Session, kinds: readonly ResourceKind[], filter: InsightsFilter, cancellation?: vscode.CancellationToken): Promise<LoadedList[]> {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Health Data: loading records for insights'), cancellable: true },
     async (progress, token) => {
       const abort = new AbortController();
-      const listener = token.onCancellationRequested(() => abort.abort());
+      const listeners = [token, cancellation].map((t) => t?.onCancellationRequested(() => abort.abort()));
+      if (cancellation?.isCancellationRequested) abort.abort();
       try {
         const connection = await session.connection();
         const lists: LoadedList[] = [];
         for (const kind of kinds) {
-          if (token.isCancellationRequested) throw new HealthDataError('cancelled', vscode.l10n.t('Cancelled.'));
+          if (abort.signal.aborted) throw new HealthDataError('cancelled', vscode.l10n.t('Cancelled.'));
           const label = resource(kind).label;
           let count = 0;
           progress.report({ message: vscode.l10n.t('{0}: {1} records', label, 0) });
@@ -48,7 +52,7 @@ export async function loadEveryPage(session: Session, kinds: readonly ResourceKi
         }
         return lists;
       } finally {
-        listener.dispose();
+        for (const l of listeners) l?.dispose();
       }
     },
   );

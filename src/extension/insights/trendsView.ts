@@ -5,12 +5,13 @@ import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { buildTrends, humansOf } from '../../core/insights';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
-import { InsightsWebviewMessage, TRENDS_VIEW_TYPE, TrendsViewModel } from '../../core/views';
+import { InsightsWebviewMessage, PersistedInsightsView, TRENDS_VIEW_TYPE, TrendsViewModel } from '../../core/views';
 import { customRangeProblem } from '../tree/filters';
 import { errorMessage } from '../shared/showError';
 import type { InsightsDeps } from './coverageView';
-import { InsightsPanel } from './insightsPanel';
+import { InsightsPanel, openViewPanel } from './insightsPanel';
 import { InsightsFilter, LoadedList, loadEveryPage } from './loadEveryPage';
+import { currentOrigin, elsewhereMessage, keptFilter, loadWhenBack, restorable } from './restore';
 import { trendsStrings } from './strings';
 
 export class TrendsView implements vscode.Disposable {
@@ -20,6 +21,8 @@ export class TrendsView implements vscode.Disposable {
   private humanId: string | undefined;
   private model: TrendsViewModel | undefined;
   private seq = 0;
+  /** The environment the data shown came from (the one in use at the last load, or a restored panel's). */
+  private origin: Pick<PersistedInsightsView, 'environment' | 'host'> = {};
 
   constructor(private readonly deps: InsightsDeps) {}
 
@@ -32,42 +35,58 @@ export class TrendsView implements vscode.Disposable {
   }
 
   /** Opens (or reuses) the panel over the Records view's range, or `range` when given. */
-  async show(range?: { start: string; end: string }): Promise<TrendsViewModel | undefined> {
-    if (!this.panel || this.panel.isDisposed) {
-      this.panel = new InsightsPanel({
-        extensionUri: this.deps.extensionUri,
-        viewType: TRENDS_VIEW_TYPE,
-        title: vscode.l10n.t('Trends'),
-        bundle: 'trends',
-        bundleCss: true,
-        onMessage: (m) => this.handleMessage(m),
-      });
-      this.panel.onDidClose(() => (this.panel = undefined));
-    } else {
-      this.panel.reveal();
-    }
+  async show(range?: { start: string; end: string }, cancellation?: vscode.CancellationToken): Promise<TrendsViewModel | undefined> {
+    if (!this.panel || this.panel.isDisposed) this.openPanel();
+    else this.panel.reveal();
     const tree = this.deps.filters.insightsFilter();
     if (range) {
       const problem = customRangeProblem(range.start, range.end);
       if (problem) throw new HealthDataError('usage', vscode.l10n.t('Range not changed: {0}', problem));
     }
     this.filter = range ? { ...tree, start: range.start, end: range.end, description: `${range.start} – ${range.end}` } : tree;
-    return this.load();
+    return this.load(cancellation);
+  }
+
+  private openPanel(restored?: vscode.WebviewPanel): InsightsPanel {
+    const options = { viewType: TRENDS_VIEW_TYPE, title: vscode.l10n.t('Trends'), bundle: 'trends', bundleCss: true };
+    const forget = (closed: InsightsPanel) => {
+      if (this.panel === closed) this.panel = undefined;
+    };
+    this.panel = openViewPanel({ ...options, extensionUri: this.deps.extensionUri, restored, onMessage: (m) => this.handleMessage(m) }, forget);
+    return this.panel;
+  }
+
+  /** A trends panel after a reload: its range, source and human again, from where they came (restore.ts). */
+  async revive(restored: vscode.WebviewPanel, state: unknown): Promise<TrendsViewModel | undefined> {
+    const persisted = restorable(restored, state, this.panel, false);
+    if (!persisted) return undefined;
+    this.openPanel(restored);
+    this.filter = keptFilter(persisted);
+    const { start, end } = persisted;
+    this.humanId = persisted.humanId;
+    const elsewhere = elsewhereMessage(this.deps.session, persisted);
+    if (!elsewhere) return this.load();
+    const seq = ++this.seq;
+    loadWhenBack(this.deps.session, persisted, () => seq === this.seq && this.panel !== undefined, () => void this.load());
+    this.lists = [];
+    this.origin = { environment: persisted.environment, host: persisted.host };
+    return this.publish({ heading: this.heading(), start, end, humans: [], sections: [], status: { state: 'elsewhere', message: elsewhere } });
   }
 
   private heading(): string {
     const f = this.filter!;
-    const env = this.deps.session.active?.name;
+    const env = this.origin.environment;
     return [f.description, f.source ? vscode.l10n.t('source {0}', f.source) : undefined, env].filter(Boolean).join(' · ');
   }
 
-  private async load(): Promise<TrendsViewModel | undefined> {
+  private async load(cancellation?: vscode.CancellationToken): Promise<TrendsViewModel | undefined> {
     const seq = ++this.seq;
     const filter = this.filter!;
+    this.origin = currentOrigin(this.deps.session);
     const base = { heading: this.heading(), start: filter.start, end: filter.end, humans: [], sections: [] };
     this.publish({ ...base, status: { state: 'loading', message: vscode.l10n.t('Loading every page of the three resources…') } });
     try {
-      const lists = await loadEveryPage(this.deps.session, RESOURCES.map((r) => r.kind), filter);
+      const lists = await loadEveryPage(this.deps.session, RESOURCES.map((r) => r.kind), filter, cancellation);
       if (seq !== this.seq) return undefined;
       this.lists = lists;
       const humans = humansOf(lists.flatMap((l) => l.records));
@@ -102,7 +121,9 @@ export class TrendsView implements vscode.Disposable {
 
   private publish(model: TrendsViewModel): TrendsViewModel {
     this.model = model;
-    this.panel?.post({ type: 'trends', model, strings: trendsStrings() });
+    const filter = this.filter;
+    const persist = filter && { start: filter.start, end: filter.end, source: filter.source, description: filter.description, humanId: this.humanId, ...this.origin };
+    this.panel?.post({ type: 'trends', model, strings: trendsStrings(), persist });
     return model;
   }
 
@@ -139,7 +160,13 @@ export class TrendsView implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
+  /** Closes the panel (for the tests). */
+  close(): void {
     this.panel?.dispose();
+  }
+
+  /** Leaves the panel open: on a reload VS Code keeps it to be restored by the serializer. */
+  dispose(): void {
+    this.panel = undefined;
   }
 }

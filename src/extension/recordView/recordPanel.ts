@@ -49,11 +49,24 @@ export function originOf(env: Environment | undefined): Pick<RecordSource, 'envi
   return env ? { environment: env.name, host: hostOf(env.baseUrl) } : {};
 }
 
-/** What Re-fetch must settle first when the panel's environment is not the one in use. */
-type OriginProblem =
+/** What Re-fetch (or a restored insights panel) must settle first when the panel's environment is not the one in use. */
+export type OriginProblem =
   | { readonly type: 'inactive'; readonly active: Environment | undefined }
   | { readonly type: 'gone'; readonly active: Environment | undefined }
   | { readonly type: 'moved'; readonly active: Environment; readonly host: string };
+
+/** Why the environment in use is not `origin` (where a panel's data came from), if it is not. */
+export function originProblem(session: Session, origin: Pick<RecordSource, 'environment' | 'host'>): OriginProblem | undefined {
+  const { environment, host } = origin;
+  if (environment === undefined) return undefined;
+  const active = session.active;
+  if (!session.environments.some((e) => e.name === environment)) return { type: 'gone', active };
+  if (active?.name !== environment) return { type: 'inactive', active };
+  // The sandbox takes a new port at each start and serves the same data: still the same service.
+  const now = hostOf(active.baseUrl);
+  if (host !== undefined && now !== host && active.origin !== 'sandbox') return { type: 'moved', active, host: now };
+  return undefined;
+}
 
 /** A payload opened as it is (a file, a reply): its name, and no record of it to look up in the history. */
 export interface PayloadOrigin {
@@ -287,16 +300,7 @@ export class RecordPanel implements vscode.Disposable {
 
   /** Why the environment in use is not the one the record came from, if it is not. */
   private originProblem(): OriginProblem | undefined {
-    const { environment, host } = this.source;
-    if (environment === undefined) return undefined;
-    const session = this.host.session;
-    const active = session.active;
-    if (!session.environments.some((e) => e.name === environment)) return { type: 'gone', active };
-    if (active?.name !== environment) return { type: 'inactive', active };
-    // The sandbox takes a new port at each start and serves the same data: still the same service.
-    const now = hostOf(active.baseUrl);
-    if (host !== undefined && now !== host && active.origin !== 'sandbox') return { type: 'moved', active, host: now };
-    return undefined;
+    return originProblem(this.host.session, this.source);
   }
 
   /**

@@ -2,7 +2,7 @@
 // an icon; a count lists its records (each opens in the record view); overlaps and notes.
 
 import type { CoverageNote, CoverageViewModel, FieldCoverage, InsightsHostMessage, Overlap, RecordRef, SourceCoverage, ValueClass, Verdict } from '../../core/views/insightsProtocol';
-import { button, el, post, setStrings, statusLine, t } from './dom';
+import { button, el, keep, post, setStrings, statusLine, t } from './dom';
 
 const ICONS: Record<Verdict, string> = { provided: '✓', sometimes: '◐', never: '⊘' };
 const CLASSES: readonly ValueClass[] = ['nonZero', 'zero', 'null', 'absent'];
@@ -15,6 +15,7 @@ let cellPanel: HTMLElement | undefined;
 window.addEventListener('message', (event: MessageEvent<InsightsHostMessage>) => {
   const m = event.data;
   if (m.type === 'coverage') {
+    keep(m.persist);
     setStrings(m.strings);
     model = m.model;
     render();

@@ -1,10 +1,11 @@
 // DOM helpers of the insights webviews: elements with text content only (never HTML parsed from
 // a string, so no record string can become markup), the host's strings, and messages.
 
-import type { InsightsStrings, InsightsWebviewMessage } from '../../core/views/insightsProtocol';
+import type { InsightsStrings, InsightsWebviewMessage, PersistedInsightsView } from '../../core/views/insightsProtocol';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
+  setState(state: { persist?: PersistedInsightsView }): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
@@ -12,6 +13,11 @@ const api = acquireVsCodeApi();
 
 export function post(message: InsightsWebviewMessage): void {
   api.postMessage(message);
+}
+
+/** Keeps what the panel shows (resource, range, source, environment) for a restore after a reload. */
+export function keep(persist: PersistedInsightsView | undefined): void {
+  if (persist) api.setState({ persist });
 }
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {

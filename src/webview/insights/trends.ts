@@ -5,7 +5,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { InsightsHostMessage, TrendChart, TrendSeries, TrendsViewModel } from '../../core/views/insightsProtocol';
-import { button, el, post, setStrings, statusLine, t } from './dom';
+import { button, el, keep, post, setStrings, statusLine, t } from './dom';
 
 const PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
 const FALLBACK = ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'];
@@ -19,6 +19,7 @@ const plots: uPlot[] = [];
 window.addEventListener('message', (event: MessageEvent<InsightsHostMessage>) => {
   const m = event.data;
   if (m.type === 'trends') {
+    keep(m.persist);
     setStrings(m.strings);
     model = m.model;
     render();

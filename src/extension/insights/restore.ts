@@ -1,0 +1,59 @@
+// What an insights panel restored after a reload says when its data came from another
+// environment than the one in use: it loads nothing from elsewhere until the user asks (Reload).
+
+import * as vscode from 'vscode';
+import { PersistedInsightsView, parsePersistedInsights } from '../../core/views';
+import type { Session } from '../account/session';
+import { originOf, originProblem } from '../recordView/recordPanel';
+import type { InsightsPanel } from './insightsPanel';
+import type { InsightsFilter } from './loadEveryPage';
+
+/** Where the data of a panel came from, as it keeps it: the environment in use now. */
+export function currentOrigin(session: Session): Pick<PersistedInsightsView, 'environment' | 'host'> {
+  return originOf(session.active);
+}
+
+/** Why a restored panel must not load quietly (its environment is not in use, is gone or moved), or undefined. */
+export function elsewhereMessage(session: Session, persisted: PersistedInsightsView): string | undefined {
+  const problem = originProblem(session, persisted);
+  if (!problem) return undefined;
+  const from = persisted.environment ?? '';
+  const here = problem.active?.name ?? vscode.l10n.t('no environment');
+  if (problem.type === 'gone') return vscode.l10n.t('Not loaded: this panel showed data from {0}, which no longer exists. Reload loads the same range from {1}.', from, here);
+  if (problem.type === 'moved') return vscode.l10n.t('Not loaded: this panel showed data from {0} at {1}; {0} now points at {2}. Reload loads the same range from there.', from, persisted.host ?? '', problem.host);
+  return vscode.l10n.t('Not loaded: this panel showed data from {0}, but {1} is in use. Reload loads the same range from {1}; to see {0} again, select it (Health Data: Select Environment) and Reload.', from, here);
+}
+
+/**
+ * What a panel VS Code restored kept, when it is worth restoring; else the restored panel is
+ * closed (nothing usable was kept, or the view's panel is open already: a blank panel helps no one).
+ */
+export function restorable(restored: vscode.WebviewPanel, state: unknown, open: InsightsPanel | undefined, needsKind: boolean): PersistedInsightsView | undefined {
+  const persisted = parsePersistedInsights(state);
+  if (persisted && (persisted.kind || !needsKind) && (!open || open.isDisposed)) return persisted;
+  restored.dispose();
+  return undefined;
+}
+
+/** The range and source a restored panel keeps (not the Records view's). */
+export function keptFilter(persisted: PersistedInsightsView): InsightsFilter & { description: string } {
+  const { start, end, source } = persisted;
+  return { start, end, source, description: persisted.description ?? `${start} – ${end}` };
+}
+
+/**
+ * Loads a restored panel once its environment is the one in use again (after a reload the local
+ * sandbox's environment appears only when the extension has attached to it), while `waiting()`
+ * says the panel still shows the "not loaded" message; never from another environment.
+ */
+export function loadWhenBack(session: Session, persisted: PersistedInsightsView, waiting: () => boolean, load: () => void): void {
+  const listener = session.onDidChange(() => {
+    if (!waiting()) {
+      listener.dispose();
+      return;
+    }
+    if (elsewhereMessage(session, persisted)) return;
+    listener.dispose();
+    load();
+  });
+}
