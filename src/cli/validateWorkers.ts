@@ -91,7 +91,7 @@ export class UnitPool {
     if (idle) return idle;
     if (this.workers.length < this.jobs) {
       const setup: WorkerSetup = { role: ROLE, kind: this.kind, places: this.places };
-      const worker = new Worker(__filename, { workerData: setup });
+      const worker = new Worker(__filename, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       worker.unref();
       worker.on('message', (m: { id: number; results: string }) => {
         const p = this.pending.get(m.id);
