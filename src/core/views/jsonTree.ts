@@ -129,7 +129,8 @@ function countChildren(v: object): number {
   return n;
 }
 
-function typeOf(v: unknown): JsonNodeType {
+/** The JSON type a value shows as in the record view (one rule for the tree and the row model). */
+export function typeOf(v: unknown): JsonNodeType {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   switch (typeof v) {

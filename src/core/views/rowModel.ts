@@ -4,7 +4,7 @@
 // the depth of the JSON times a binary search, whatever the size of the value.
 
 import { pointerToken } from '../json';
-import { FindingIndex, JsonNodeType, LARGE_BYTES, MAX_DEPTH, MAX_TEXT, PAGE_SIZE, ViewMark, estimateSize, pointerTokens } from './jsonTree';
+import { FindingIndex, JsonNodeType, LARGE_BYTES, MAX_DEPTH, MAX_TEXT, PAGE_SIZE, ViewMark, estimateSize, pointerTokens, typeOf } from './jsonTree';
 
 /** One line of the virtual list, as the webview draws it (every value as text). */
 export interface JsonRow {
@@ -45,23 +45,6 @@ export const MAX_WINDOW = 500;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 const isContainer = (v: unknown): v is object => v !== null && typeof v === 'object';
-
-function typeOf(v: unknown): JsonNodeType {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  switch (typeof v) {
-    case 'object':
-      return 'object';
-    case 'string':
-      return 'string';
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    default:
-      return 'other';
-  }
-}
 
 /** An open container: its children and, of those, the open ones with the rows they take. */
 class Frame {
