@@ -7,7 +7,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { validatePayloadText } from '../src/core/validation';
-import { warmUpValidation } from '../src/core/validationWorker';
+import { WarmUpCost, warmUpValidationInSteps } from '../src/core/validationWorker';
 import { records } from './datasets';
 import { Result, median, round } from './harness';
 
@@ -21,16 +21,19 @@ interface ChildRun {
   firstMs: number;
   warmMs: number;
   warmUpMs: number;
+  warmUpCpuMs: number;
+  warmUpLongestStepMs: number;
   findings: number;
   bytes: number;
 }
 
 /** In the child: prints a ChildRun for one fresh process. */
-export function firstValidationChild(): void {
+export async function firstValidationChild(): Promise<void> {
   const corpus = records(RECORDS);
   const text = JSON.stringify(Object.values(corpus.lists).flat());
   let t = performance.now();
-  if (!process.argv.includes(COLD_FLAG)) warmUpValidation();
+  let cost: WarmUpCost | undefined;
+  if (!process.argv.includes(COLD_FLAG)) cost = await warmUpValidationInSteps();
   const warmUpMs = performance.now() - t;
   t = performance.now();
   const first = validatePayloadText(text);
@@ -41,7 +44,7 @@ export function firstValidationChild(): void {
     validatePayloadText(text);
     warm.push(performance.now() - t);
   }
-  process.stdout.write(JSON.stringify({ firstMs, warmMs: median(warm), warmUpMs, findings: first.findings.length, bytes: text.length } satisfies ChildRun));
+  process.stdout.write(JSON.stringify({ firstMs, warmMs: median(warm), warmUpMs, warmUpCpuMs: cost?.totalMs ?? 0, warmUpLongestStepMs: cost?.longestStepMs ?? 0, findings: first.findings.length, bytes: text.length } satisfies ChildRun));
 }
 
 function runChildren(cold: boolean): ChildRun[] | string {

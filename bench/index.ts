@@ -122,7 +122,7 @@ async function main(): Promise<void> {
 if (process.argv.includes(SERVE_FLAG)) {
   void serveSandbox();
 } else if (process.argv.includes(FIRST_VALIDATION_FLAG)) {
-  firstValidationChild();
+  void firstValidationChild();
 } else if (process.argv.includes(EXPORT_SERVE_FLAG)) {
   void serveExportSandbox();
 } else {

@@ -1,6 +1,7 @@
 // Where things are in a JSON text: syntax errors with their offsets, and the spans of the values
-// at given JSON Pointers. One streaming pass of jsonc-parser's scanner, never a whole syntax tree:
-// no memory beyond what is asked for (jsonEdit.ts does the same for edits).
+// at given JSON Pointers. One streaming pass over the text (a scan of its own for strict JSON,
+// jsonc-parser's scanner for JSON with comments), never a whole syntax tree: no memory beyond what
+// is asked for (edit.ts does the same for edits).
 
 import { ParseErrorCode, parse as parseJsonc, printParseErrorCode, visit } from 'jsonc-parser';
 import { pointerToken } from './pointers';
@@ -115,6 +116,28 @@ interface Frame {
 export function locatePointers(text: string, pointers: Iterable<string>, options?: JsonTextOptions): PointerSpans {
   // A tree of tokens, not a set of pointer strings: building and hashing a pointer for every
   // value of a large payload cost five times the scan itself.
+  const wanted = pointerTree(pointers);
+  let root = wanted.root;
+  const lookup: PointerSpans = {
+    get(pointer: string): ValueSpan | undefined {
+      let node: PointerNode | undefined = root;
+      if (pointer !== '') {
+        const tokens = pointer.split('/');
+        for (let i = 1; i < tokens.length && node !== undefined; i++) node = node.children?.get(tokens[i]);
+      }
+      return node?.span;
+    },
+  };
+  if (!wanted.any) return lookup;
+  // Strict JSON (the text has parsed) takes the quick scan; should it meet anything else, the
+  // spans it set are dropped and jsonc-parser's scanner reads the text instead.
+  if (!options?.jsonc && scanStrictJson(text, root)) return lookup;
+  if (!options?.jsonc) root = pointerTree(pointers).root;
+  visitSpans(text, root, options);
+  return lookup;
+}
+
+function pointerTree(pointers: Iterable<string>): { root: PointerNode; any: boolean } {
   const root: PointerNode = {};
   let any = false;
   for (const pointer of pointers) {
@@ -132,17 +155,140 @@ export function locatePointers(text: string, pointers: Iterable<string>, options
       node = child;
     }
   }
-  const lookup: PointerSpans = {
-    get(pointer: string): ValueSpan | undefined {
-      let node: PointerNode | undefined = root;
-      if (pointer !== '') {
-        const tokens = pointer.split('/');
-        for (let i = 1; i < tokens.length && node !== undefined; i++) node = node.children?.get(tokens[i]);
+  return { root, any };
+}
+
+/** The offset of the quote that closes the string opening at `open`; -1 when it is not closed. */
+function stringEnd(text: string, open: number): number {
+  let close = text.indexOf('"', open + 1);
+  while (close > 0) {
+    let backslashes = 0;
+    while (text.charCodeAt(close - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return close;
+    close = text.indexOf('"', close + 1);
+  }
+  return -1;
+}
+
+const SPACE = 32;
+const TAB = 9;
+const LF = 10;
+const CR = 13;
+const COMMA = 44;
+const COLON = 58;
+const QUOTE = 34;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+
+/**
+ * The spans of the wanted nodes, in one pass of a text that is strict JSON (it parsed with
+ * JSON.parse), in a single loop that V8 optimises within its first call (jsonc-parser's scanner
+ * and callbacks need several calls to get there: the first validation of a document paid for it).
+ * The same spans as jsonc-parser's visit. False, with some spans set, when the text is no JSON.
+ */
+function scanStrictJson(text: string, root: PointerNode): boolean {
+  const n = text.length;
+  // The open containers, one entry per depth (parallel arrays: no object per container).
+  const nodes: Array<PointerNode | undefined> = [];
+  const arrays: boolean[] = [];
+  const opens: number[] = [];
+  const keys: Array<Span | undefined> = [];
+  const indexes: number[] = [];
+  let depth = 0;
+  let rootSeen = false;
+  let expectKey = false;
+  // The node of the property whose key was just read, and that key.
+  let propertyNode: PointerNode | undefined;
+  let propertyKey: Span | undefined;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === SPACE || c === LF || c === CR || c === TAB || c === COLON) {
+      i++;
+      continue;
+    }
+    if (c === COMMA) {
+      if (depth === 0) return false;
+      expectKey = !arrays[depth - 1];
+      i++;
+      continue;
+    }
+    if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (depth === 0 || arrays[depth - 1] !== (c === CLOSE_BRACKET)) return false;
+      depth--;
+      const node = nodes[depth];
+      if (node !== undefined) node.span = { key: keys[depth], value: { offset: opens[depth], length: i + 1 - opens[depth] }, container: true };
+      expectKey = false;
+      i++;
+      continue;
+    }
+    if (expectKey) {
+      if (c !== QUOTE) return false;
+      const end = stringEnd(text, i);
+      if (end < 0) return false;
+      const children = nodes[depth - 1]?.children;
+      propertyNode = undefined;
+      propertyKey = undefined;
+      if (children !== undefined) {
+        const raw = text.slice(i + 1, end);
+        const name = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        propertyNode = children.get(pointerToken(name));
+        if (propertyNode !== undefined) propertyKey = { offset: i, length: end + 1 - i };
       }
-      return node?.span;
-    },
-  };
-  if (!any) return lookup;
+      expectKey = false;
+      i = end + 1;
+      continue;
+    }
+    // A value starts here: its node (and key) from its place in its parent.
+    let node: PointerNode | undefined;
+    let key: Span | undefined;
+    if (depth === 0) {
+      if (rootSeen) return false;
+      rootSeen = true;
+      node = root;
+    } else if (arrays[depth - 1]) {
+      const index = indexes[depth - 1]++;
+      const children = nodes[depth - 1]?.children;
+      node = children === undefined ? undefined : children.get(String(index));
+    } else {
+      node = propertyNode;
+      key = propertyKey;
+      propertyNode = undefined;
+      propertyKey = undefined;
+    }
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      nodes[depth] = node;
+      arrays[depth] = c === OPEN_BRACKET;
+      opens[depth] = i;
+      keys[depth] = key;
+      indexes[depth] = 0;
+      depth++;
+      expectKey = c === OPEN_BRACE;
+      i++;
+      continue;
+    }
+    let end: number;
+    if (c === QUOTE) {
+      end = stringEnd(text, i) + 1;
+      if (end === 0) return false;
+    } else {
+      // A number, true, false or null: up to the next delimiter.
+      end = i + 1;
+      for (; end < n; end++) {
+        const d = text.charCodeAt(end);
+        if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || d === SPACE || d === LF || d === CR || d === TAB) break;
+      }
+    }
+    if (node !== undefined) node.span = { key, value: { offset: i, length: end - i }, container: false };
+    i = end;
+  }
+  return depth === 0 && rootSeen;
+}
+
+/** The spans of the wanted nodes as jsonc-parser's visit reads the text (comments, trailing commas). */
+function visitSpans(text: string, root: PointerNode, options: JsonTextOptions | undefined): void {
   const stack: Frame[] = [];
 
   /** The node of a value starting now (and its key), or undefined when it is not wanted. */
@@ -195,5 +341,4 @@ export function locatePointers(text: string, pointers: Iterable<string>, options
     },
     parseOptions(options),
   );
-  return lookup;
 }

@@ -116,26 +116,96 @@ export function diagnosticsOf(document: vscode.TextDocument, validation: Payload
   return findingDiagnostics(document, validation.findings, validation.findings.length, unknownSeverity);
 }
 
+/** The note that says only the most severe findings are shown. */
+function tooManyNote(total: number): vscode.Diagnostic {
+  const note = new vscode.Diagnostic(
+    new vscode.Range(0, 0, 0, 0),
+    vscode.l10n.t('Showing {0} of {1} findings, the most severe first.', MAX_DIAGNOSTICS, total),
+    vscode.DiagnosticSeverity.Information,
+  );
+  note.source = DIAGNOSTIC_SOURCE;
+  return note;
+}
+
 /**
  * The diagnostics of `total` findings of which `findings` are known, in their order: all of them,
  * or when there are too many the MAX_DIAGNOSTICS most severe and a note. The first
  * MAX_DIAGNOSTICS findings of each kind are all it takes to choose those.
  */
 export function findingDiagnostics(document: vscode.TextDocument, findings: readonly RangeableFinding[], total: number, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
-  let note: vscode.Diagnostic | undefined;
-  if (total > MAX_DIAGNOSTICS) {
-    findings = [...findings].sort((a, b) => RANK[a.kind] - RANK[b.kind]).slice(0, MAX_DIAGNOSTICS);
-    note = new vscode.Diagnostic(
-      new vscode.Range(0, 0, 0, 0),
-      vscode.l10n.t('Showing {0} of {1} findings, the most severe first.', MAX_DIAGNOSTICS, total),
-      vscode.DiagnosticSeverity.Information,
-    );
-    note.source = DIAGNOSTIC_SOURCE;
-  }
-  const diagnostics = findings.map((f) => findingDiagnostic(document, f, unknownSeverity));
-  if (note) diagnostics.push(note);
+  if (total <= MAX_DIAGNOSTICS) return findings.map((f) => findingDiagnostic(document, f, unknownSeverity));
+  const diagnostics = [...findings]
+    .sort((a, b) => RANK[a.kind] - RANK[b.kind])
+    .slice(0, MAX_DIAGNOSTICS)
+    .map((f) => findingDiagnostic(document, f, unknownSeverity));
+  diagnostics.push(tooManyNote(total));
   return diagnostics;
 }
+
+/** Kinds from the most severe, the order findingDiagnostics keeps them in. */
+const KINDS_BY_RANK = (Object.keys(RANK) as FindingKind[]).sort((a, b) => RANK[a] - RANK[b]);
+
+/**
+ * What findingDiagnostics gives for the findings that have arrived so far, for findings that
+ * arrive batch by batch (from a worker thread) and are shown many times on the way: each finding's
+ * diagnostic is made once, the choice of the most severe costs no sort, and the diagnostics are
+ * made a slice at a time, the extension host's event loop free between slices.
+ */
+export class StreamedDiagnostics {
+  private readonly findings: RangeableFinding[] = [];
+  private readonly made: Array<vscode.Diagnostic | undefined> = [];
+  /** Indexes into `findings`, by kind, in arrival order. */
+  private readonly byKind = new Map<FindingKind, number[]>(KINDS_BY_RANK.map((k) => [k, []]));
+  private total = 0;
+
+  constructor(
+    private readonly document: vscode.TextDocument,
+    private readonly unknownSeverity = SEVERITY.unknown,
+  ) {}
+
+  /** More findings, and how many there are so far (sent or not). */
+  add(findings: readonly RangeableFinding[], total: number): void {
+    for (const f of findings) this.byKind.get(f.kind)!.push(this.findings.push(f) - 1);
+    this.total = total;
+  }
+
+  /** Indexes of the findings shown now, in their order. */
+  private shown(): number[] {
+    if (this.total <= MAX_DIAGNOSTICS) return this.findings.map((_, i) => i);
+    const shown: number[] = [];
+    for (const kind of KINDS_BY_RANK) {
+      for (const i of this.byKind.get(kind)!) {
+        if (shown.length === MAX_DIAGNOSTICS) return shown;
+        shown.push(i);
+      }
+    }
+    return shown;
+  }
+
+  /** The diagnostics of the findings so far; makes at most `perSlice` new ones before each `pause()`. */
+  async diagnostics(pause: () => Promise<void>, perSlice = DIAGNOSTICS_PER_SLICE): Promise<vscode.Diagnostic[]> {
+    const total = this.total;
+    const diagnostics: vscode.Diagnostic[] = [];
+    let madeInSlice = 0;
+    for (const i of this.shown()) {
+      let d = this.made[i];
+      if (d === undefined) {
+        if (madeInSlice === perSlice) {
+          await pause();
+          madeInSlice = 0;
+        }
+        madeInSlice++;
+        d = this.made[i] = findingDiagnostic(this.document, this.findings[i], this.unknownSeverity);
+      }
+      diagnostics.push(d);
+    }
+    if (total > MAX_DIAGNOSTICS) diagnostics.push(tooManyNote(total));
+    return diagnostics;
+  }
+}
+
+/** Diagnostics made between two turns of the host's event loop (a few milliseconds' work). */
+export const DIAGNOSTICS_PER_SLICE = 250;
 
 export type { FindingCounts };
 

@@ -7,9 +7,9 @@ import * as vscode from 'vscode';
 import { isMainThread, threadId } from 'node:worker_threads';
 import type { JsonSyntaxError } from '../../core/json';
 import { PayloadTextOptions, validatePayloadText } from '../../core/validation';
-import { FindingCounts, RangedFinding, ValidationWorkers, WorkerThread, warmUpValidation } from '../../core/validationWorker';
+import { FindingCounts, ValidationWorkers, WorkerThread, nextTurn, warmUpValidationInSteps } from '../../core/validationWorker';
 import { ResourceKind } from '../../core/resources';
-import { MAX_DIAGNOSTICS, countFindings, diagnosticsOf, findingDiagnostics, syntaxDiagnostic, unknownFieldSeverity } from './diagnostics';
+import { MAX_DIAGNOSTICS, StreamedDiagnostics, countFindings, diagnosticsOf, syntaxDiagnostic, unknownFieldSeverity } from './diagnostics';
 
 /** How a document's records get their kind: given for all, or for those whose kind is not detected. */
 export interface KindChoice {
@@ -57,9 +57,14 @@ export function longerThan(document: vscode.TextDocument, limit: number): boolea
   return false;
 }
 
-/** Lines read from the document at once, and the most characters sent to the worker in one message. */
-const SLICE_LINES = 8_192;
-const SLICE_CHARS = 1024 * 1024;
+/**
+ * Lines read from the document at once, and the most characters sent to the worker in one message.
+ * Slices stay below V8's large-object size (128 KB) for usual lines: a larger string is allocated
+ * in the old generation, and 50 MB of them brought full collections of the host's heap (which
+ * holds the document's lines) in the middle of the run.
+ */
+const SLICE_LINES = 2_048;
+const SLICE_CHARS = 64 * 1024;
 
 /**
  * The document's text a slice at a time, the host's event loop free between slices: the whole
@@ -93,7 +98,8 @@ export class DocumentValidator implements vscode.Disposable {
   /** The worker run in progress for each document. */
   private readonly runs = new Map<string, WorkerRunHandle>();
   private readonly workers: ValidationWorkers | undefined;
-  private warmed = false;
+  private warmed: Promise<void> | undefined;
+  private disposed = false;
 
   /** `workerScript`: dist/validationWorker.js; without it every document is validated in place. */
   constructor(
@@ -109,15 +115,16 @@ export class DocumentValidator implements vscode.Disposable {
   }
 
   /**
-   * Loads and runs the validators once, at idle after activation, so the first validation a
-   * person waits for is not a cold one. Later calls do nothing.
+   * Loads and runs the validators at idle after activation, a small step at a time with the event
+   * loop free between steps, until V8 has optimised them: the first validation a person waits for
+   * is then not a cold one. Later calls return the same warm-up.
    */
-  warmUp(): void {
-    if (this.warmed) return;
-    this.warmed = true;
-    const started = performance.now();
-    warmUpValidation();
-    this.log.debug(`validators warmed up in ${(performance.now() - started).toFixed(1)} ms`);
+  warmUp(): Promise<void> {
+    this.warmed ??= warmUpValidationInSteps(nextTurn, () => this.disposed).then(
+      (cost) => this.log.debug(`validators warmed up in ${cost.steps} steps: ${cost.totalMs.toFixed(1)} ms in all, the longest ${cost.longestStepMs.toFixed(1)} ms`),
+      (err: unknown) => this.log.warn(`warming up the validators failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    return this.warmed;
   }
 
   /** Starts the worker thread ahead of a large document's validation. */
@@ -165,17 +172,23 @@ export class DocumentValidator implements vscode.Disposable {
   private async validateOnWorker(document: vscode.TextDocument, report: ValidationProgress): Promise<DocumentValidation | undefined> {
     const key = document.uri.toString();
     const version = document.version;
-    const severity = unknownFieldSeverity();
     // The first MAX_DIAGNOSTICS findings of each kind: enough to choose the ones shown (see findingDiagnostics).
-    const kept: RangedFinding[] = [];
+    const streamed = new StreamedDiagnostics(document, unknownFieldSeverity());
     let found = 0;
     let done = 0;
     let syntaxErrors: readonly JsonSyntaxError[] = [];
     let shownAt = performance.now();
     const current = () => this.runs.get(key) === handle && !document.isClosed && document.version === version;
-    const show = () => {
-      this.collection.set(document.uri, syntaxErrors.length > 0 ? syntaxErrors.map((e) => syntaxDiagnostic(document, e)) : findingDiagnostics(document, kept, found, severity));
+    // One refresh of the Problems panel at a time: its diagnostics are made in slices (see StreamedDiagnostics).
+    let showing: Promise<void> | undefined;
+    const refresh = async () => {
+      const diagnostics = syntaxErrors.length > 0 ? syntaxErrors.map((e) => syntaxDiagnostic(document, e)) : await streamed.diagnostics(nextTurn);
+      if (current()) this.collection.set(document.uri, diagnostics);
+    };
+    const show = (): Promise<void> => {
       shownAt = performance.now();
+      showing = (showing ?? Promise.resolve()).then(refresh).catch((err: unknown) => this.log.warn(`showing the findings of ${document.uri.toString(true)} failed: ${err instanceof Error ? err.message : String(err)}`));
+      return showing;
     };
     const options = this.optionsFor(document);
     const run = this.workers!.run(textSlices(document), options, {
@@ -183,11 +196,11 @@ export class DocumentValidator implements vscode.Disposable {
       onBatch: (batch) => {
         if (!current()) return;
         if (batch.syntaxErrors.length > 0) syntaxErrors = batch.syntaxErrors;
-        for (const f of batch.findings) kept.push(f);
+        streamed.add(batch.findings, batch.found);
         found = batch.found;
         report.progress?.report({ message: vscode.l10n.t('{0} of {1} records', batch.done, batch.total), increment: batch.total > 0 ? (100 * (batch.done - done)) / batch.total : undefined });
         done = batch.done;
-        if (performance.now() - shownAt >= SHOW_EVERY_MS) show();
+        if (performance.now() - shownAt >= SHOW_EVERY_MS) void show();
       },
     });
     const handle: WorkerRunHandle = { cancel: run.cancel, version, options: JSON.stringify(options) };
@@ -196,7 +209,8 @@ export class DocumentValidator implements vscode.Disposable {
     try {
       const outcome = await run.result;
       if (!current() || outcome === undefined) return undefined;
-      show();
+      await show();
+      if (!current()) return undefined;
       this.log.debug(
         `validated ${document.uri.toString(true)} v${version} on worker thread ${outcome.thread.threadId} in ${outcome.ms.toFixed(1)} ms: ` +
           (syntaxErrors.length > 0 ? `${syntaxErrors.length} syntax errors` : `${outcome.totals.records} records, ${found} findings`),
@@ -231,6 +245,7 @@ export class DocumentValidator implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const run of this.runs.values()) run.cancel();
     this.runs.clear();
     this.workers?.dispose();

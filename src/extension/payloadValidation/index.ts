@@ -11,12 +11,12 @@ import { DeprecatedFieldQuickFix } from './quickFix';
 export { DocumentValidator } from './documentValidator';
 export { matchesValidationGlob, validationGlob } from './live';
 
-/** After activation, when the host is idle: the validators are loaded and run once (see DocumentValidator.warmUp). */
+/** After activation, when the host is idle: the validators are loaded and warmed up a step at a time (see DocumentValidator.warmUp). */
 export const WARM_UP_DELAY_MS = 100;
 
 export function registerPayloadValidation(log: vscode.LogOutputChannel, validator = new DocumentValidator(log)): vscode.Disposable[] {
   const live = new LiveValidation(validator);
-  const warmUp = setTimeout(() => validator.warmUp(), WARM_UP_DELAY_MS);
+  const warmUp = setTimeout(() => void validator.warmUp(), WARM_UP_DELAY_MS);
   return [
     { dispose: () => clearTimeout(warmUp) },
     validator,

@@ -78,6 +78,36 @@ describe('jsonLocate', () => {
       assert.equal(at(jsonc, locatePointers(jsonc, ['/a/0'], { jsonc: true }).get('/a/0')?.value), '5');
     });
 
+    it('finds in strict JSON the same spans as jsonc-parser’s scanner, for every value and some that are absent', () => {
+      const value = {
+        'a"b': [1, -2.5e3, true, false, null, '', 'q\\"x', '\u00e9\n'],
+        'k~/\u0041': { '': {}, e: [], n: [[], [{}], [[0]]] },
+        nested: [{ x: { y: [1, { z: 'deep' }] } }, 'str,]}', 0],
+        dup: 1,
+      };
+      const texts = [JSON.stringify(value), JSON.stringify(value, null, 2), JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n'), ' [ 1 , { "a" : [ ] } ] ', '"just a string"', '42', '{"dup": 1, "dup": {"x": 2}}'];
+      const pointersOf = (v: unknown, pointer: string, out: string[]): string[] => {
+        out.push(pointer);
+        if (Array.isArray(v)) v.forEach((item, i) => pointersOf(item, `${pointer}/${i}`, out));
+        else if (v !== null && typeof v === 'object') for (const [k, item] of Object.entries(v)) pointersOf(item, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+        return out;
+      };
+      for (const text of texts) {
+        const pointers = [...pointersOf(JSON.parse(text), '', []), '/nothing', '/0/none', '/nested/9'];
+        const strict = locatePointers(text, pointers);
+        const scanned = locatePointers(text, pointers, { jsonc: true });
+        for (const p of pointers) assert.deepEqual(strict.get(p), scanned.get(p), `${JSON.stringify(text.slice(0, 30))} at ${p}`);
+        assert.ok(strict.get(pointers[pointers.length - 4]) !== undefined);
+      }
+    });
+
+    it('locates in a text that is not strict JSON even when not told so (comments): jsonc-parser reads it', () => {
+      const jsonc = '{ /* c */ "a": [ 5 ] }';
+      assert.equal(at(jsonc, locatePointers(jsonc, ['/a/0']).get('/a/0')?.value), '5');
+      const unclosed = '{"a": [1, 2';
+      assert.equal(at(unclosed, locatePointers(unclosed, ['/a/1']).get('/a/1')?.value), '2');
+    });
+
     it('parentPointer', () => {
       assert.equal(parentPointer('/3/zones/1'), '/3/zones');
       assert.equal(parentPointer('/x'), '');
