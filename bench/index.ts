@@ -42,7 +42,7 @@ function summary(name: string, r: Result): string {
     case 'validate_vs_parse':
       return `validate ${d.validateMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records`;
     case 'first_vs_warm':
-      return `first validation after the idle warm-up (${d.warmUpMs} ms) ${d.firstMs} ms / warm ${d.warmMs} ms, ${d.records} records with positions, fresh process; cold (no warm-up) ${d.coldFirstMs} ms, ratio ${d.coldRatio}`;
+      return `first validation after the idle warm-up (${d.warmUpMs} ms, its steps ${d.warmUpStepsMs} ms, the longest ${d.warmUpLongestStepMs} ms) ${d.firstMs} ms / warm ${d.warmMs} ms, ${d.records} records with positions, fresh process; cold (no warm-up) ${d.coldFirstMs} ms, ratio ${d.coldRatio}`;
     case 'stream_vs_parse':
       return `validate --jobs 1 ${d.oneJobMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} NDJSON records`;
     case 'jobs_speedup':

@@ -140,8 +140,15 @@ describe('off-thread validation', function () {
       const small = listText(variedRecords(4));
       // From the moment the small text is in the document, a batch of the large run is stale (the
       // large run's batches before that moment are not: they belong to the text of their time).
+      // onDidChangeDiagnostics comes up to 50 ms after a change (VS Code debounces it): one that
+      // comes after this moment may still show what the large run set before it. That set is
+      // the one the Problems panel holds at this moment; any other large set afterwards is stale.
+      let atSwitch = '';
       const switched = vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document === doc && doc.lineCount < 1_000) edited = true;
+        if (e.document === doc && doc.lineCount < 1_000 && !edited) {
+          edited = true;
+          atSwitch = JSON.stringify(serialized(ours(uri)));
+        }
       });
       await editor.edit((b) => b.replace(whole(), small));
       switched.dispose();
@@ -151,6 +158,7 @@ describe('off-thread validation', function () {
       await new Promise((r) => setTimeout(r, 3_000)); // time for a stale result to arrive, if one could
       const lines = doc.lineCount;
       for (const set of afterEdit) {
+        if (JSON.stringify(serialized(set)) === atSwitch) continue;
         assert.ok(set.every((d) => d.range.end.line < lines && noted([d]) === undefined), `a stale result landed: ${set.length} diagnostics`);
       }
       assert.equal(ours(uri).length, expected.length);

@@ -116,7 +116,8 @@ interface Frame {
 export function locatePointers(text: string, pointers: Iterable<string>, options?: JsonTextOptions): PointerSpans {
   // A tree of tokens, not a set of pointer strings: building and hashing a pointer for every
   // value of a large payload cost five times the scan itself.
-  const wanted = pointerTree(pointers);
+  const list = Array.isArray(pointers) ? (pointers as readonly string[]) : [...pointers];
+  const wanted = pointerTree(list);
   let root = wanted.root;
   const lookup: PointerSpans = {
     get(pointer: string): ValueSpan | undefined {
@@ -132,7 +133,7 @@ export function locatePointers(text: string, pointers: Iterable<string>, options
   // Strict JSON (the text has parsed) takes the quick scan; should it meet anything else, the
   // spans it set are dropped and jsonc-parser's scanner reads the text instead.
   if (!options?.jsonc && scanStrictJson(text, root)) return lookup;
-  if (!options?.jsonc) root = pointerTree(pointers).root;
+  if (!options?.jsonc) root = pointerTree(list).root;
   visitSpans(text, root, options);
   return lookup;
 }
