@@ -116,11 +116,11 @@ export function diagnosticsOf(document: vscode.TextDocument, validation: Payload
   return findingDiagnostics(document, validation.findings, validation.findings.length, unknownSeverity);
 }
 
-/** The note that says only the most severe findings are shown. */
-function tooManyNote(total: number): vscode.Diagnostic {
+/** The note that says only the `shown` most severe findings are shown. */
+function tooManyNote(shown: number, total: number): vscode.Diagnostic {
   const note = new vscode.Diagnostic(
     new vscode.Range(0, 0, 0, 0),
-    vscode.l10n.t('Showing {0} of {1} findings, the most severe first.', MAX_DIAGNOSTICS, total),
+    vscode.l10n.t('Showing {0} of {1} findings, the most severe first.', shown, total),
     vscode.DiagnosticSeverity.Information,
   );
   note.source = DIAGNOSTIC_SOURCE;
@@ -138,7 +138,7 @@ export function findingDiagnostics(document: vscode.TextDocument, findings: read
     .sort((a, b) => RANK[a.kind] - RANK[b.kind])
     .slice(0, MAX_DIAGNOSTICS)
     .map((f) => findingDiagnostic(document, f, unknownSeverity));
-  diagnostics.push(tooManyNote(total));
+  diagnostics.push(tooManyNote(MAX_DIAGNOSTICS, total));
   return diagnostics;
 }
 
@@ -169,25 +169,35 @@ export class StreamedDiagnostics {
     this.total = total;
   }
 
-  /** Indexes of the findings shown now, in their order. */
-  private shown(): number[] {
-    if (this.total <= MAX_DIAGNOSTICS) return this.findings.map((_, i) => i);
+  /** Findings so far, sent or not. */
+  get found(): number {
+    return this.total;
+  }
+
+  /** Indexes of the findings shown now, at most `limit`, in their order. */
+  private shown(limit: number): number[] {
+    if (this.total <= limit) return this.findings.map((_, i) => i);
     const shown: number[] = [];
     for (const kind of KINDS_BY_RANK) {
       for (const i of this.byKind.get(kind)!) {
-        if (shown.length === MAX_DIAGNOSTICS) return shown;
+        if (shown.length === limit) return shown;
         shown.push(i);
       }
     }
     return shown;
   }
 
-  /** The diagnostics of the findings so far; makes at most `perSlice` new ones before each `pause()`. */
-  async diagnostics(pause: () => Promise<void>, perSlice = DIAGNOSTICS_PER_SLICE): Promise<vscode.Diagnostic[]> {
+  /**
+   * The diagnostics of the findings so far: all of them, or when there are more than `limit` (at
+   * most MAX_DIAGNOSTICS) the `limit` most severe and a note. Makes at most `perSlice` new
+   * diagnostics before each `pause()`.
+   */
+  async diagnostics(pause: () => Promise<void>, limit = MAX_DIAGNOSTICS, perSlice = DIAGNOSTICS_PER_SLICE): Promise<vscode.Diagnostic[]> {
     const total = this.total;
+    limit = Math.min(limit, MAX_DIAGNOSTICS);
     const diagnostics: vscode.Diagnostic[] = [];
     let madeInSlice = 0;
-    for (const i of this.shown()) {
+    for (const i of this.shown(limit)) {
       let d = this.made[i];
       if (d === undefined) {
         if (madeInSlice === perSlice) {
@@ -199,7 +209,7 @@ export class StreamedDiagnostics {
       }
       diagnostics.push(d);
     }
-    if (total > MAX_DIAGNOSTICS) diagnostics.push(tooManyNote(total));
+    if (total > limit) diagnostics.push(tooManyNote(limit, total));
     return diagnostics;
   }
 }

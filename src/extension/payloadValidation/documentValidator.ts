@@ -37,6 +37,8 @@ export interface ValidationProgress {
 export const DEFAULT_WORKER_THRESHOLD_MB = 1;
 /** How often a long run refreshes the Problems panel with the findings so far. */
 const SHOW_EVERY_MS = 250;
+/** The most diagnostics the first refresh of a run holds (see validateOnWorker). */
+const FIRST_SHOWN = 250;
 
 /** `healthData.validation.workerThresholdMB` in characters (about bytes for JSON). */
 export function workerThreshold(): number {
@@ -179,10 +181,18 @@ export class DocumentValidator implements vscode.Disposable {
     let syntaxErrors: readonly JsonSyntaxError[] = [];
     let shownAt = performance.now();
     const current = () => this.runs.get(key) === handle && !document.isClosed && document.version === version;
-    // One refresh of the Problems panel at a time: its diagnostics are made in slices (see StreamedDiagnostics).
+    // One refresh of the Problems panel at a time: its diagnostics are made in slices (see
+    // StreamedDiagnostics), and the first refreshes hold fewer of them (FIRST_SHOWN, then twice as
+    // many each time up to MAX_DIAGNOSTICS): handing the collection 2,000 diagnostics at once,
+    // with VS Code's code for them not yet optimised, stalled the host for 100 ms.
     let showing: Promise<void> | undefined;
+    let limit = FIRST_SHOWN;
+    let complete = false;
     const refresh = async () => {
-      const diagnostics = syntaxErrors.length > 0 ? syntaxErrors.map((e) => syntaxDiagnostic(document, e)) : await streamed.diagnostics(nextTurn);
+      const shown = limit;
+      limit = Math.min(MAX_DIAGNOSTICS, limit * 2);
+      const diagnostics = syntaxErrors.length > 0 ? syntaxErrors.map((e) => syntaxDiagnostic(document, e)) : await streamed.diagnostics(nextTurn, shown);
+      complete = syntaxErrors.length > 0 || shown >= MAX_DIAGNOSTICS || streamed.found <= shown;
       if (current()) this.collection.set(document.uri, diagnostics);
     };
     const show = (): Promise<void> => {
@@ -209,7 +219,8 @@ export class DocumentValidator implements vscode.Disposable {
     try {
       const outcome = await run.result;
       if (!current() || outcome === undefined) return undefined;
-      await show();
+      do await show();
+      while (!complete && current());
       if (!current()) return undefined;
       this.log.debug(
         `validated ${document.uri.toString(true)} v${version} on worker thread ${outcome.thread.threadId} in ${outcome.ms.toFixed(1)} ms: ` +
