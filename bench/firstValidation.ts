@@ -2,7 +2,7 @@
 // 400 KB, below the size that goes to a worker) validated with positions, as the extension does,
 // in a fresh node each time. The extension warms the validators at idle right after activation
 // (DocumentValidator.warmUp → warmUpValidationInSteps: loads dist/validators.js and validates
-// made-up records in 14 steps, the event loop free between them); the child awaits that same
+// made-up records in 20 steps, the event loop free between them); the child awaits that same
 // warm-up, then measures the first validation, as a person meets it. The cold figure (no warm-up:
 // a validation that comes before the warm-up has run) is reported beside it, and so are the
 // warm-up's own cost on the thread (CPU time of its steps, its longest step).

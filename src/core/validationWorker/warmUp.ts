@@ -90,10 +90,11 @@ export function warmUpText(count: number): string {
 
 /**
  * Records validated per step: few while the code is cold (each step a few milliseconds), then
- * ten validations of 150: V8 optimises a function after enough calls, and the functions called
- * once per validation (the scan for positions, the placing of findings) need that many.
+ * sixteen validations of 100: V8 optimises a function after enough calls, and the functions called
+ * once per validation (the scan for positions, the placing of findings) need that many (ten
+ * validations of 150 left the first real one at about twice a warm one).
  */
-export const WARM_UP_STEPS: readonly number[] = [12, 24, 48, 96, ...Array<number>(10).fill(150)];
+export const WARM_UP_STEPS: readonly number[] = [12, 24, 48, 96, ...Array<number>(16).fill(100)];
 
 /** What a warm-up cost: its CPU time on the caller's thread, and its longest step. */
 export interface WarmUpCost {
