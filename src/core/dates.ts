@@ -44,14 +44,22 @@ export function calendarDateAt(s: string): number {
  */
 export function epochDayOf(date: string): number {
   const n = date.length === 10 ? calendarDateAt(date) : -1;
-  if (n < 0) return NaN;
-  const day = n % 100;
-  const month = Math.floor(n / 100) % 100;
-  const y = Math.floor(n / 10_000) - (month <= 2 ? 1 : 0);
-  const era = Math.floor(y / 400);
+  return n < 0 ? NaN : epochDayOfNumber(n);
+}
+
+/**
+ * Days since 1970-01-01 of a date given as the number YYYYMMDD that calendarDateAt gives (year
+ * 100 or later). Integer arithmetic only: a chart places one per record, and a `%` of a value
+ * the compiler cannot prove an integer is a floating-point remainder, a call each.
+ */
+export function epochDayOfNumber(n: number): number {
+  const day = n % 100 | 0;
+  const month = ((n / 100) | 0) % 100 | 0;
+  const y = ((n / 10_000) | 0) - (month <= 2 ? 1 : 0); // from 99: never negative
+  const era = (y / 400) | 0;
   const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  const dayOfYear = (((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) | 0) + day - 1;
+  const dayOfEra = yearOfEra * 365 + ((yearOfEra / 4) | 0) - ((yearOfEra / 100) | 0) + dayOfYear;
   return era * 146_097 + dayOfEra - 719_468;
 }
 

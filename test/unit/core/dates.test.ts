@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { addDays, groupByLocalDate, isCalendarDate, localDateOf, parseTzOffset } from '../../../src/core/dates';
+import { addDays, epochDayOf, groupByLocalDate, isCalendarDate, localDateOf, parseTzOffset } from '../../../src/core/dates';
 
 describe('dates', () => {
   it('accepts real calendar dates only', () => {
@@ -11,6 +11,19 @@ describe('dates', () => {
     assert.equal(isCalendarDate('2026-00-10'), false);
     assert.equal(isCalendarDate('26-1-1'), false);
     assert.equal(isCalendarDate('2026-11-20T00:00:00Z'), false);
+  });
+
+  it('counts the days since 1970 of dates from 0100 to 9999 as Date.UTC does, NaN for anything else', () => {
+    const day = 86_400_000;
+    const check = (from: number, to: number, step: number) => {
+      for (let t = Date.UTC(from, 0, 1), end = Date.UTC(to, 11, 31); t <= end; t += step * day) {
+        const text = new Date(t).toISOString().slice(0, 10);
+        if (epochDayOf(text) !== t / day) assert.fail(`${text}: ${epochDayOf(text)}, Date.UTC ${t / day}`);
+      }
+    };
+    check(100, 9999, 13); // every 13th day: each month and weekday in turn
+    for (const year of [100, 400, 1600, 1700, 1900, 1969, 2000, 2024, 2100, 9999]) check(year - 1 < 100 ? 100 : year - 1, year, 1);
+    for (const bad of ['2026-02-29', '2026-13-01', '0099-12-31', '2026-1-01', '2026-01-01T00:00:00Z', '20260101', '2026/01/01', '']) assert.ok(Number.isNaN(epochDayOf(bad)), bad);
   });
 
   it('parses tz offsets', () => {
