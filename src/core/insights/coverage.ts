@@ -2,7 +2,7 @@
 // (non-zero, zero, null, absent, and a verdict), the days two sources report for one human, and
 // notes (readings without tzOffset, units, fields outside the schema, deprecated fields).
 
-import { calendarDateAt, isCalendarDate, localDateOf } from '../dates';
+import { calendarDateAt, digitsDateNumber, formatDateNumber, isCalendarDate, localDateNumberOf, localDateOf } from '../dates';
 import { ResourceKind, resource } from '../resources';
 import { schemaFor } from '../validation';
 import { CLASSIFIERS } from './classifiers.generated';
@@ -110,21 +110,6 @@ function distinctDays(days: DayKeys): Int32Array {
   return sorted.subarray(0, distinct);
 }
 
-/** YYYYMMDD of a text written as four, two and two digits between dashes, else -1. */
-function digitsKey(s: string): number {
-  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return -1; // '-'
-  let key = 0;
-  for (let i = 0; i < 10; i++) {
-    if (i === 4 || i === 7) continue;
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    key = key * 10 + c;
-  }
-  return key;
-}
-
-const pad = (n: number, width: number): string => String(n).padStart(width, '0');
-
 /** A unit as a note names it: the text, or what stands there instead. */
 function unitName(unit: unknown): string {
   return typeof unit === 'string' ? unit : unit === undefined ? '(none)' : `(${unit === null ? 'null' : typeof unit})`;
@@ -209,12 +194,13 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
     }
     let day: number;
     if (timestamped) {
-      const date = localDateOf(record, kind);
-      day = date === undefined ? NaN : digitsKey(date);
-      if (day === -1) {
+      day = localDateNumberOf(record);
+      if (day === -1) day = NaN;
+      else if (day === -2) {
         // A local date of a year beyond 9999 or before 0 (`+010000-01`): a key of its own.
-        let id = otherIndex.get(date!);
-        if (id === undefined) otherIndex.set(date!, (id = otherDates.push(date!) - 1));
+        const date = localDateOf(record, kind)!;
+        let id = otherIndex.get(date);
+        if (id === undefined) otherIndex.set(date, (id = otherDates.push(date) - 1));
         day = -1 - id;
       }
     } else {
@@ -223,7 +209,7 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
       else {
         // A real calendar date is its own key; years before 100 are judged by isCalendarDate.
         day = calendarDateAt(d);
-        if (day < 0) day = isCalendarDate(d) ? digitsKey(d) : NaN;
+        if (day < 0) day = isCalendarDate(d) ? digitsDateNumber(d) : NaN;
       }
     }
     if (day !== day) {
@@ -243,7 +229,7 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
   flushUnit();
 
   // A key's text, and the order of texts: numbers compare as their texts do unless other texts were met.
-  const textOf = (key: number): string => (key >= 0 ? `${pad((key / 10_000) | 0, 4)}-${pad(((key / 100) | 0) % 100, 2)}-${pad(key % 100, 2)}` : otherDates[-1 - key]);
+  const textOf = (key: number): string => (key >= 0 ? formatDateNumber(key) : otherDates[-1 - key]);
   const before = (a: number, b: number): boolean => (otherDates.length === 0 ? a < b : textOf(a) < textOf(b));
 
   // Per source, its distinct days of every human; per human, (day, source) pairs for the overlaps.

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { addDays, epochDayOf, groupByLocalDate, isCalendarDate, localDateOf, parseTzOffset } from '../../../src/core/dates';
+import { addDays, digitsDateNumber, epochDayOf, groupByLocalDate, isCalendarDate, localDateNumberOf, localDateOf, parseTzOffset } from '../../../src/core/dates';
 
 describe('dates', () => {
   it('accepts real calendar dates only', () => {
@@ -46,6 +46,21 @@ describe('dates', () => {
     assert.equal(localDateOf({ timestamp: '2026-11-21T04:30:00Z', tzOffset: '-05:00' }, 'bodyFat'), '2026-11-20');
     // No offset: UTC.
     assert.equal(localDateOf({ timestamp: '2026-11-21T04:30:00Z' }, 'bodyFat'), '2026-11-21');
+  });
+
+  it('gives a reading’s local date as a number YYYYMMDD exactly when localDateOf gives YYYY-MM-DD', () => {
+    const stamps = ['2026-11-20T23:30:00-05:00', '2026-11-21T04:30:00Z', '2026-12-31T23:59:59.999Z', '2024-02-28T23:00:00Z', '0999-12-31T23:00:00Z', '0050-01-01T00:00:00Z', '9999-12-31T23:00:00Z', '+010000-01-01T00:00:00Z', '-000001-06-01T00:00:00Z', '2026-11-20', 'nope', 42];
+    const offsets = [undefined, null, '+01:00', '-05:00', '+14:00', '-12:00', 'bad'];
+    for (const timestamp of stamps) {
+      for (const tzOffset of offsets) {
+        const record = { timestamp, tzOffset };
+        const text = localDateOf(record, 'bodyFat');
+        const expected = text === undefined ? -1 : /^\d{4}-\d{2}-\d{2}$/.test(text) ? Number(text.replace(/-/g, '')) : -2;
+        assert.equal(localDateNumberOf(record), expected, `${String(timestamp)} ${String(tzOffset)}: ${String(text)}`);
+      }
+    }
+    assert.equal(digitsDateNumber('0004-02-31'), 40231, 'digits only, no calendar');
+    assert.equal(digitsDateNumber('2026-1-011'), -1);
   });
 
   it('groups summaries by date, newest first, keeping undated ones apart', () => {
