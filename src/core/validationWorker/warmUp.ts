@@ -75,17 +75,21 @@ function warmUpRecord(def: ResourceDefinition, i: number): Record<string, unknow
   return record;
 }
 
-/** Each kind's records with each mistake, as an editor shows them (indented): made once. */
-let templates: string[] | undefined;
+/** Each kind's records with each mistake, indented as an editor shows them and compact as a service sends them: made once. */
+let templates: { indented: string[]; compact: string[] } | undefined;
 const VARIANTS = 8;
 
-/** A list of `count` made-up records of every kind and every mistake. */
-export function warmUpText(count: number): string {
-  templates ??= RESOURCES.flatMap((def) => Array.from({ length: VARIANTS }, (_, i) => JSON.stringify(warmUpRecord(def, i), null, 2).replace(/\n/g, '\n  ')));
+/** A list of `count` made-up records of every kind and every mistake, indented or compact. */
+export function warmUpText(count: number, compact = false): string {
+  if (templates === undefined) {
+    const records = RESOURCES.flatMap((def) => Array.from({ length: VARIANTS }, (_, i) => warmUpRecord(def, i)));
+    templates = { indented: records.map((r) => JSON.stringify(r, null, 2).replace(/\n/g, '\n  ')), compact: records.map((r) => JSON.stringify(r)) };
+  }
+  const chosen = compact ? templates.compact : templates.indented;
   const records: string[] = [];
   // Kinds interleaved, as in a mixed payload: record i is of kind i % 3, with mistake (i / 3) % 8.
-  for (let i = 0; i < count; i++) records.push(templates[(i % RESOURCES.length) * VARIANTS + (Math.floor(i / RESOURCES.length) % VARIANTS)]);
-  return `[\n  ${records.join(',\n  ')}\n]\n`;
+  for (let i = 0; i < count; i++) records.push(chosen[(i % RESOURCES.length) * VARIANTS + (Math.floor(i / RESOURCES.length) % VARIANTS)]);
+  return compact ? `[${records.join(',')}]` : `[\n  ${records.join(',\n  ')}\n]\n`;
 }
 
 /**
@@ -106,7 +110,8 @@ export interface WarmUpCost {
 /** Runs one step of the warm-up (the validators loaded first). */
 function warmUpStep(step: number): void {
   if (step === 0) prepareValidator();
-  validatePayloadText(warmUpText(WARM_UP_STEPS[step]));
+  // Every other step compact: a document may be either, and the scan's branches see both.
+  validatePayloadText(warmUpText(WARM_UP_STEPS[step], step % 2 === 1));
 }
 
 /** The whole warm-up at once, for a thread that has nothing else to do (a validation worker). */
