@@ -4,7 +4,8 @@
 // no UTF-16 offset in the file.
 
 import type { ResourceKind } from '../resources';
-import type { RecordReport } from '../streaming';
+import type { PositionedFinding, RecordReport } from '../streaming';
+import { JSON_RECORD_SEPARATOR, jsonFindingsText, jsonRecordText } from './jsonReport';
 import type { FileProblem, ReportRecord, TextRange } from './model';
 
 /** The empty range at a 1-based line and column. */
@@ -20,8 +21,36 @@ export function streamedRecord(r: RecordReport): ReportRecord {
     id: r.id ?? undefined,
     date: r.date ?? undefined,
     valid: r.valid,
-    findings: r.findings.map((f) => ({ kind: f.kind, pointer: f.path, message: f.message, range: pointRange(f.line, f.column) })),
+    findings: r.findings.map((f) => ({ kind: f.kind, pointer: f.path, message: f.message, range: pointRange(f.line ?? r.line, f.column ?? r.column) })),
   };
+}
+
+/**
+ * The findings text of the JSON report for lists of findings the validator shares between records
+ * (frozen: the same `userId` deprecation, the same zeros on thousands of NDJSON lines), written
+ * once per list. A WeakMap: a list no record holds any more lets its text go.
+ */
+const sharedFindingsText = new WeakMap<readonly PositionedFinding[], string>();
+const pathOf = (f: PositionedFinding): string => f.path;
+
+/**
+ * Streamed records as the JSON report writes them (jsonRecordText), joined by
+ * JSON_RECORD_SEPARATOR for JsonReportWriter.renderedRecords; a worker thread writes its batch so,
+ * and the thread that writes the report only copies the text on.
+ */
+export function streamedJsonText(records: readonly RecordReport[]): string {
+  // Pieces joined once: a string grown by += is a tree that costs more to flatten than to join.
+  const parts: string[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    let findings = sharedFindingsText.get(r.findings);
+    if (findings === undefined) {
+      findings = jsonFindingsText(r.findings, pathOf);
+      if (Object.isFrozen(r.findings)) sharedFindingsText.set(r.findings, findings);
+    }
+    parts.push(jsonRecordText(r, findings));
+  }
+  return parts.join(JSON_RECORD_SEPARATOR);
 }
 
 /** A streamed file's problem, placed when the reader knows where it is. */

@@ -103,13 +103,17 @@ export class RecordSplitter {
     return this.units === 0 && (this.mode === 'list' || this.mode === 'afterList');
   }
 
-  /** The units complete in this chunk (the chunk may be reused by the caller afterwards). */
+  /**
+   * The units complete in this chunk. A unit's bytes may be a view of the chunk (no copy per
+   * record): the caller must not change the chunk afterwards.
+   */
   push(chunk: Buffer): RecordUnit[] {
     const out: RecordUnit[] = [];
     if (this.mode === 'lines') this.lines(chunk, 0, out);
     else this.scan(chunk, 0, out);
     if (this.unitStart >= 0) {
-      // The unit goes on in the next chunk: keep its bytes so far (a copy: chunks may be reused).
+      // The unit goes on in the next chunk: keep its bytes so far (a copy, so a long record does
+      // not hold every chunk it spans whole).
       const from = Math.max(0, this.unitStart - this.base);
       this.parts.push(Buffer.from(chunk.subarray(from)));
       this.unitStart = this.base + chunk.length;
@@ -153,7 +157,7 @@ export class RecordSplitter {
   private takeUnit(chunk: Buffer, endInChunk: number): Buffer {
     const from = Math.max(0, this.unitStart - this.base);
     const tail = chunk.subarray(from, endInChunk);
-    const bytes = this.parts.length === 0 ? Buffer.from(tail) : Buffer.concat([...this.parts, tail]);
+    const bytes = this.parts.length === 0 ? tail : Buffer.concat([...this.parts, tail]);
     this.parts.length = 0;
     this.unitStart = -1;
     return bytes;

@@ -14,9 +14,12 @@ export interface PositionedFinding {
   /** JSON Pointer in the payload: `/3/steps`, `/data/3/steps`; in an NDJSON line, in the record. */
   readonly path: string;
   readonly message: string;
-  /** 1-based; the column counts UTF-16 code units within a record, bytes before it on its first line. */
-  readonly line: number;
-  readonly column: number;
+  /**
+   * 1-based; the column counts UTF-16 code units within a record, bytes before it on its first
+   * line. Absent for a finding not placed (see checkUnit): it is shown at its record's start.
+   */
+  readonly line?: number;
+  readonly column?: number;
 }
 
 export interface RecordReport {
@@ -29,7 +32,7 @@ export interface RecordReport {
   /** Where the record starts. */
   readonly line: number;
   readonly column: number;
-  readonly findings: PositionedFinding[];
+  readonly findings: readonly PositionedFinding[];
 }
 
 /** The result of one unit: its records, or (for a payload kept whole) why it is no JSON. */
@@ -72,8 +75,15 @@ function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undef
     return { index, kind: null, id: null, date: null, valid: false, line: unit.line, column: unit.column, findings: [finding] };
   }
   const r = validateRecordAt(value, kind, { now }, unit.index, unit.pointer);
+  const date = r.kind === undefined ? null : (localDateOf(value, r.kind) ?? null);
+  if (!places) {
+    // The validator's own findings, shared by every record that has the same ones (frozen): an
+    // NDJSON line's pointers are the record's own.
+    const findings = unit.pointer === '' ? r.findings : r.findings.map((f): PositionedFinding => ({ kind: f.kind, path: unit.pointer + f.path, message: f.message }));
+    return { index, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
+  }
   let offsets: Map<string, number> | undefined;
-  if (places && r.findings.length > 0) {
+  if (r.findings.length > 0) {
     try {
       offsets = recordPlaces(text, r.findings.map((f) => f.path));
     } catch {
@@ -84,13 +94,13 @@ function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undef
     const [line, column] = offsets === undefined ? [unit.line, unit.column] : at(offsets.get(f.path) ?? 0);
     return { kind: f.kind, path: unit.pointer + f.path, message: f.message, line, column };
   });
-  const date = r.kind === undefined ? null : (localDateOf(value, r.kind) ?? null);
   return { index, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
 }
 
 /**
  * Validates one unit. Never throws. With `places` false, a record's findings are not placed in its
- * text (for a report that never shows a line or column): each gets the record's own start.
+ * text (for a report that never shows a line or column): they have no line and column of their
+ * own (their record's start stands in), and records with the same findings share them.
  */
 export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?: number, places = true): UnitResult {
   const text = unit.bytes.toString('utf8');
