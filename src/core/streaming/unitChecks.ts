@@ -7,7 +7,7 @@ import type { ResourceKind } from '../resources';
 import { lineCharacterAt, lineStarts, parseJsonText } from '../json';
 import { FindingKind, PayloadTextValidation, recordAt, validatePayloadText, validateRecordAt } from '../validation';
 import { recordPlaces } from './recordPlaces';
-import type { RecordUnit } from './recordSplitter';
+import { type RecordUnit, isBlankLine } from './recordSplitter';
 
 export interface PositionedFinding {
   readonly kind: FindingKind;
@@ -41,6 +41,9 @@ export type UnitResult = { records: RecordReport[] } | { syntaxError: string };
 /** `ValueExpected` → `value expected`. */
 const words = (code: string): string => code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
+/** Where a record is: its position in the list, its pointer in the payload, its first line and column. */
+type RecordPlace = Pick<RecordUnit, 'index' | 'pointer' | 'line' | 'column'>;
+
 /** Line and column in the payload of an offset in a unit's text. */
 function positioner(text: string, unit: Pick<RecordUnit, 'line' | 'column'>): (offset: number) => [number, number] {
   let starts: Uint32Array | undefined;
@@ -61,7 +64,7 @@ function syntaxMessage(text: string, at: (offset: number) => [number, number]): 
 }
 
 /** One record of a list: parsed, validated, and its findings placed by recordPlaces. */
-function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undefined, now: number | undefined, places: boolean): RecordReport {
+function checkElement(text: string, unit: RecordPlace, kind: ResourceKind | undefined, now: number | undefined, places: boolean): RecordReport {
   const at = positioner(text, unit);
   const index = unit.index ?? null;
   let value: unknown;
@@ -97,6 +100,30 @@ function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undef
   return { index, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
 }
 
+const codeAt =
+  (text: string) =>
+  (i: number): number =>
+    text.charCodeAt(i);
+
+/**
+ * The records of a block of NDJSON lines, decoded at once: each line but the blank ones (the
+ * splitter's rule) is a record, at column 1 of its line. A line never splits a UTF-8 sequence (a
+ * newline byte is never inside one), so its text is what decoding it alone gives.
+ */
+function checkLines(text: string, block: RecordUnit, kind: ResourceKind | undefined, now: number | undefined, places: boolean): RecordReport[] {
+  const records: RecordReport[] = [];
+  const charAt = codeAt(text);
+  let index = block.index ?? 0;
+  let line = block.line;
+  for (let i = 0; i <= text.length; line++) {
+    let end = text.indexOf('\n', i);
+    if (end < 0) end = text.length;
+    if (!isBlankLine(charAt, i, end)) records.push(checkElement(text.slice(i, end), { index: index++, pointer: '', line, column: 1 }, kind, now, places));
+    i = end + 1;
+  }
+  return records;
+}
+
 /**
  * Validates one unit. Never throws. With `places` false, a record's findings are not placed in its
  * text (for a report that never shows a line or column): they have no line and column of their
@@ -105,6 +132,7 @@ function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undef
 export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?: number, places = true): UnitResult {
   const text = unit.bytes.toString('utf8');
   if (unit.shape === 'element') return { records: [checkElement(text, unit, kind, now, places)] };
+  if (unit.shape === 'lines') return { records: checkLines(text, unit, kind, now, places) };
   // The payload kept whole (one record, or a rare wrapper whose fields name a kind first): placed
   // as the editor places it.
   const at = positioner(text, unit);
