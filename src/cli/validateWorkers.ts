@@ -5,7 +5,7 @@
 // The same file is the workers' script: in the bundle that is dist/cli.js itself.
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { type FailOn, ReportTally, streamedJsonText } from '../core/reports';
+import { type FailOn, ReportTally, streamedJsonBytes } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import { RecordReport, RecordUnit, UnitResult, checkUnit } from '../core/streaming';
 import type { FindingKind } from '../core/validation';
@@ -20,7 +20,7 @@ interface WorkerSetup {
   renderFailOn: FindingKind[] | undefined;
 }
 
-/** A batch as the JSON report's text of its records (streamedJsonText, UTF-8), with their tally. */
+/** A batch as the JSON report's text of its records (streamedJsonBytes), with their tally. */
 export interface RenderedBatch {
   readonly bytes: Uint8Array;
   readonly tally: Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'counts'>;
@@ -44,16 +44,8 @@ function renderBatch(results: readonly UnitResult[], failOn: FailOn): RenderedBa
   }
   const counts = { records: tally.records, invalid: tally.invalid, failing: tally.failing, counts: tally.counts };
   // Encoded here, on the worker: the thread that writes the report then only hands bytes on.
-  const bytes = ownBuffer(Buffer.from(streamedJsonText(records)));
+  const bytes = streamedJsonBytes(records);
   return syntaxError === undefined ? { bytes, tally: counts } : { bytes, tally: counts, syntaxError };
-}
-
-/** Bytes in an ArrayBuffer of their own (not a slice of Node's shared pool), so they can be transferred. */
-function ownBuffer(bytes: Buffer): Buffer {
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
-  const own = Buffer.allocUnsafeSlow(bytes.length);
-  bytes.copy(own);
-  return own;
 }
 
 /** A batch as it crosses to a worker: every unit's bytes in one transferred buffer. */

@@ -57,10 +57,18 @@ export function jsonFindingsText<F extends JsonFinding>(findings: readonly F[], 
  * whole text.
  */
 export function jsonRecordText(record: JsonRecordHead, findingsText: string): string {
+  return jsonRecordOpening(record) + findingsText + JSON_RECORD_CLOSING;
+}
+
+/** A record's text up to its findings (jsonRecordText without them and JSON_RECORD_CLOSING). */
+export function jsonRecordOpening(record: JsonRecordHead): string {
   const index = record.index == null ? 'null' : String(record.index);
   const id = record.id == null ? 'null' : inertJson(JSON.stringify(record.id));
-  return `{\n          "index": ${index},\n          "kind": ${optional(record.kind)},\n          "id": ${id},\n          "valid": ${record.valid},\n          "findings": ${findingsText}\n        }`;
+  return `{\n          "index": ${index},\n          "kind": ${optional(record.kind)},\n          "id": ${id},\n          "valid": ${record.valid},\n          "findings": `;
 }
+
+/** What closes a record's text after its findings. */
+export const JSON_RECORD_CLOSING = '\n        }';
 
 const pointerOfReportFinding = (f: ReportFinding): string => f.pointer;
 

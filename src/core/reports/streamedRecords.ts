@@ -5,7 +5,7 @@
 
 import type { ResourceKind } from '../resources';
 import type { PositionedFinding, RecordReport } from '../streaming';
-import { JSON_RECORD_SEPARATOR, jsonFindingsText, jsonRecordText } from './jsonReport';
+import { JSON_RECORD_CLOSING, JSON_RECORD_SEPARATOR, jsonFindingsText, jsonRecordOpening } from './jsonReport';
 import type { FileProblem, ReportRecord, TextRange } from './model';
 
 /** The empty range at a 1-based line and column. */
@@ -26,31 +26,46 @@ export function streamedRecord(r: RecordReport): ReportRecord {
 }
 
 /**
- * The findings text of the JSON report for lists of findings the validator shares between records
- * (frozen: the same `userId` deprecation, the same zeros on thousands of NDJSON lines), written
- * once per list. A WeakMap: a list no record holds any more lets its text go.
+ * The findings of the JSON report (as UTF-8) for lists of findings the validator shares between
+ * records (frozen: the same `userId` deprecation, the same zeros on thousands of NDJSON lines),
+ * written once per list. A WeakMap: a list no record holds any more lets its text go.
  */
-const sharedFindingsText = new WeakMap<readonly PositionedFinding[], string>();
+const sharedFindingsBytes = new WeakMap<readonly PositionedFinding[], Buffer>();
 const pathOf = (f: PositionedFinding): string => f.path;
+const SEPARATOR = Buffer.from(JSON_RECORD_SEPARATOR);
+const CLOSING = Buffer.from(JSON_RECORD_CLOSING);
 
 /**
  * Streamed records as the JSON report writes them (jsonRecordText), joined by
- * JSON_RECORD_SEPARATOR for JsonReportWriter.renderedRecords; a worker thread writes its batch so,
- * and the thread that writes the report only copies the text on.
+ * JSON_RECORD_SEPARATOR, as UTF-8 in an ArrayBuffer of their own (a worker thread transfers it):
+ * what follows JsonReportWriter.recordsHead(). Written into one buffer piece by piece, the shared
+ * findings copied as bytes: most of a record's text is its findings, and building it as a string
+ * to encode afterwards cost more than validating the record.
  */
-export function streamedJsonText(records: readonly RecordReport[]): string {
-  // Pieces joined once: a string grown by += is a tree that costs more to flatten than to join.
-  const parts: string[] = [];
+export function streamedJsonBytes(records: readonly RecordReport[]): Buffer {
+  let out = Buffer.allocUnsafeSlow(Math.max(1024, records.length * 768));
+  let at = 0;
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
-    let findings = sharedFindingsText.get(r.findings);
+    let findings = sharedFindingsBytes.get(r.findings);
     if (findings === undefined) {
-      findings = jsonFindingsText(r.findings, pathOf);
-      if (Object.isFrozen(r.findings)) sharedFindingsText.set(r.findings, findings);
+      findings = Buffer.from(jsonFindingsText(r.findings, pathOf));
+      if (Object.isFrozen(r.findings)) sharedFindingsBytes.set(r.findings, findings);
     }
-    parts.push(jsonRecordText(r, findings));
+    const opening = jsonRecordOpening(r);
+    // At most 3 UTF-8 bytes per UTF-16 code unit.
+    const need = SEPARATOR.length + opening.length * 3 + findings.length + CLOSING.length;
+    if (at + need > out.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(out.length * 2, at + need));
+      out.copy(bigger, 0, 0, at);
+      out = bigger;
+    }
+    if (i > 0) at += SEPARATOR.copy(out, at);
+    at += out.write(opening, at);
+    at += findings.copy(out, at);
+    at += CLOSING.copy(out, at);
   }
-  return parts.join(JSON_RECORD_SEPARATOR);
+  return out.subarray(0, at);
 }
 
 /** A streamed file's problem, placed when the reader knows where it is. */
