@@ -65,13 +65,13 @@ function syntaxMessage(text: string, at: (offset: number) => [number, number]): 
 
 /** One record of a list: parsed, validated, and its findings placed by recordPlaces. */
 function checkElement(text: string, unit: RecordPlace, kind: ResourceKind | undefined, now: number | undefined, places: boolean): RecordReport {
-  const at = positioner(text, unit);
   const index = unit.index ?? null;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     // Too deep for JSON.parse, or no JSON: say where, as one error of this record.
+    const at = positioner(text, unit);
     const message = syntaxMessage(text, at) ?? 'not valid JSON (nested too deeply)';
     const [line, column] = at(0);
     const finding: PositionedFinding = { kind: 'error', path: unit.pointer, message: `the record is ${message}`, line, column };
@@ -85,6 +85,7 @@ function checkElement(text: string, unit: RecordPlace, kind: ResourceKind | unde
     const findings = unit.pointer === '' ? r.findings : r.findings.map((f): PositionedFinding => ({ kind: f.kind, path: unit.pointer + f.path, message: f.message }));
     return { index, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
   }
+  const at = positioner(text, unit);
   let offsets: Map<string, number> | undefined;
   if (r.findings.length > 0) {
     try {
