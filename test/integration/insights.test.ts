@@ -129,6 +129,8 @@ describe('insights: data coverage and trends', function () {
   };
 
   it('Cancel while coverage loads every page: no request after it, and the panel says loading was cancelled', async () => {
+    // A new panel: nothing loaded before to keep showing.
+    api.insights.coverage.close();
     const { model, lists, after } = await cancelWhileLoading<CoverageViewModel>('healthData.showCoverage', { kind: 'activity' }, '/activities/');
     assert.deepEqual(after, [], 'no page asked for after the cancel');
     assert.ok(lists.length >= 1, 'the first page was asked for');
@@ -142,6 +144,30 @@ describe('insights: data coverage and trends', function () {
     view.handleMessage({ type: 'reload' });
     const reloaded = await waitFor('the reloaded report', () => view.currentModel?.report, 30_000);
     assert.equal(reloaded.records, inRange('activity').length);
+  });
+
+  it('a cancelled or failed reload keeps the counts of the last complete load, marked, and its cells still open', async () => {
+    const complete = (await vscode.commands.executeCommand('healthData.showCoverage', 'activity')) as CoverageViewModel;
+    assert.ok(complete.report);
+    const { model, after } = await cancelWhileLoading<CoverageViewModel>('healthData.showCoverage', { kind: 'activity' }, '/activities/');
+    assert.deepEqual(after, [], 'no page asked for after the cancel');
+    assert.deepEqual(model.report, complete.report, 'the counts of the complete load');
+    assert.equal(model.status?.state, 'cancelled');
+    assert.match(model.status!.message, /^Loading was cancelled\. Still showing what was loaded at \S.*\.$/);
+    const view = api.insights.coverage;
+    view.handleMessage({ type: 'cell', source: 'googlefit', field: 'steps', which: 'zero' });
+    const listed = view.currentPanel!.posted.at(-1);
+    assert.ok(listed && listed.type === 'cellRecords' && listed.records.length > 0, 'the kept counts still list their records');
+    // A failing service: the same, with the failure named.
+    runningSandbox(api).addFault({ fault: '500', path: '/activities' });
+    const failed = (await vscode.commands.executeCommand('healthData.showCoverage', 'activity')) as CoverageViewModel;
+    assert.deepEqual(failed.report, complete.report);
+    assert.equal(failed.status?.state, 'error');
+    assert.match(failed.status!.message, /^Loading failed: .*500 Internal Server Error.* Still showing what was loaded at \S.*\.$/);
+    // Another resource's failure does not show activity's counts.
+    runningSandbox(api).addFault({ fault: '500', path: '/body_fat' });
+    const other = (await vscode.commands.executeCommand('healthData.showCoverage', 'bodyFat')) as CoverageViewModel;
+    assert.equal(other.report, undefined);
   });
 
   it('Cancel while trends load: the other resources are never asked for, and the panel says loading was cancelled', async () => {
@@ -175,6 +201,17 @@ describe('insights: data coverage and trends', function () {
     trends.handleMessage({ type: 'open', kind: 'activity', ref: series.refs[at] });
     const opened = await waitFor('the record view', () => api.recordViews.panels().find((p) => p.kind === 'activity'));
     assert.ok(opened.title.includes(series.source), opened.title);
+  });
+
+  it('a cancelled reload of the trends keeps the charts of the last complete load, marked', async () => {
+    const complete = (await vscode.commands.executeCommand('healthData.showTrends')) as TrendsViewModel;
+    assert.equal(complete.status, undefined);
+    const { model, after } = await cancelWhileLoading<TrendsViewModel>('healthData.showTrends', {}, '/heart_rate');
+    assert.deepEqual(after, [], 'no page asked for after the cancel');
+    assert.deepEqual(model.sections, complete.sections, 'the charts of the complete load');
+    assert.equal(model.humanId, complete.humanId);
+    assert.equal(model.status?.state, 'cancelled');
+    assert.match(model.status!.message, /^Loading was cancelled\. Still showing what was loaded at \S.*\.$/);
   });
 
   it('Show Trends over another human: the phone that never sends steps draws only marked gaps', async () => {

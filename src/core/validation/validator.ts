@@ -1,7 +1,8 @@
 // Validates records of the service against their JSON Schemas and reports findings of five
 // kinds. Built to be cheap per record (it runs over 100,000-record payloads) and never to throw.
 
-import { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { DataValidationCxt } from 'ajv/dist/types';
 import { addDays, formatDate } from '../dates';
 import { FieldPlace } from './fieldFindings';
 import { Finding, describeValue, findingOfAjvError, truncate } from './findings';
@@ -51,12 +52,24 @@ interface KindChecker {
 
 const checkers = new Map<ResourceKind, KindChecker>();
 
+/**
+ * The data context of ajv's validate(data, dataCxt) for a record at the root: given once, so a
+ * call does not build the default context objects (two allocations per record). rootData and
+ * the others stay undefined and default to the record, as without a context.
+ */
+const VALIDATION_CONTEXT = Object.freeze({ instancePath: '', dynamicAnchors: Object.freeze({}) }) as unknown as DataValidationCxt;
+
+// The last kind looked up: records of a list are of one kind, so most lookups are this one.
+let lastChecker: KindChecker | undefined;
+
 function checkerFor(kind: ResourceKind): KindChecker {
+  if (lastChecker !== undefined && lastChecker.def.kind === kind) return lastChecker;
   let checker = checkers.get(kind);
   if (!checker) {
     checker = { def: resource(kind), validate: compiledValidator(kind), root: new FieldPlace(shapeFor(kind), '') };
     checkers.set(kind, checker);
   }
+  lastChecker = checker;
   return checker;
 }
 
@@ -147,7 +160,7 @@ function checkRecord(
   }
   const checker = checkerFor(actual);
   let errorPaths: Set<string> | undefined;
-  if (!checker.validate(record)) {
+  if (!checker.validate(record, VALIDATION_CONTEXT)) {
     errorPaths = new Set();
     for (const error of checker.validate.errors as ErrorObject[]) {
       const finding = findingOfAjvError(error);

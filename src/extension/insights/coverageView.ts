@@ -3,15 +3,14 @@
 // lists its records, and each opens in the record view.
 
 import * as vscode from 'vscode';
-import { HealthDataError } from '../../core/errors';
 import { cellRecords, computeCoverage } from '../../core/insights';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
 import { COVERAGE_VIEW_TYPE, CoverageViewModel, InsightsWebviewMessage, PersistedInsightsView, recordTitle, shortId, textField } from '../../core/views';
 import type { Session } from '../account/session';
 import type { RecordViews } from '../recordView/recordViews';
-import { errorMessage } from '../shared/showError';
 import { InsightsPanel, openViewPanel } from './insightsPanel';
 import { InsightsFilter, loadEveryPage } from './loadEveryPage';
+import { CompleteLoad, loadFailure, loadKey } from './loadFailure';
 import { currentOrigin, elsewhereMessage, keptFilter, loadWhenBack, restorable } from './restore';
 import { coverageStrings } from './strings';
 
@@ -40,6 +39,8 @@ export class CoverageView implements vscode.Disposable {
   private pinned: (InsightsFilter & { description: string }) | undefined;
   /** The range, source and environment of the last load: what the panel keeps for a reload. */
   private persisted: PersistedInsightsView | undefined;
+  /** The last complete load: still shown, marked, when a later load of the same view fails or is cancelled. */
+  private complete: CompleteLoad<{ model: CoverageViewModel; records: unknown[] }> | undefined;
 
   constructor(private readonly deps: InsightsDeps) {}
 
@@ -63,7 +64,10 @@ export class CoverageView implements vscode.Disposable {
   private openPanel(restored?: vscode.WebviewPanel): InsightsPanel {
     const options = { viewType: COVERAGE_VIEW_TYPE, title: vscode.l10n.t('Data Coverage'), bundle: 'coverage', bundleCss: false };
     const forget = (closed: InsightsPanel) => {
-      if (this.panel === closed) this.panel = undefined;
+      if (this.panel !== closed) return;
+      this.panel = undefined;
+      // A new panel starts afresh: it never shows what a closed one had loaded.
+      this.complete = undefined;
     };
     this.panel = openViewPanel({ ...options, extensionUri: this.deps.extensionUri, restored, onMessage: (m) => this.handleMessage(m) }, forget);
     return this.panel;
@@ -105,20 +109,22 @@ export class CoverageView implements vscode.Disposable {
     this.persisted = { kind, start: filter.start, end: filter.end, source: filter.source, description: filter.description, ...origin };
     const base = this.base(kind, filter, origin.environment);
     this.publish({ ...base, status: { state: 'loading', message: vscode.l10n.t('Loading every page of {0}…', def.label.toLowerCase()) } });
+    const key = loadKey(kind, filter.start, filter.end, filter.source, origin.environment, origin.host);
     try {
       const [list] = await loadEveryPage(this.deps.session, [kind], filter, cancellation);
       if (seq !== this.seq) return undefined;
       this.records = list.records;
       const report = computeCoverage(kind, list.records, { from: filter.start, to: filter.end });
       const incomplete = list.complete ? undefined : vscode.l10n.t('paging stopped early, so the counts cover part of the range');
-      return this.publish({ ...base, report, incomplete });
+      const model = this.publish({ ...base, report, incomplete });
+      this.complete = { key, data: { model, records: list.records }, at: Date.now() };
+      return model;
     } catch (err) {
       if (seq !== this.seq) return undefined;
-      this.records = [];
-      const cancelled = err instanceof HealthDataError && err.kind === 'cancelled';
-      const message = cancelled ? vscode.l10n.t('Loading was cancelled. Reload to try again.') : vscode.l10n.t('Loading failed: {0}', errorMessage(this.deps.session, err));
-      if (!cancelled) this.deps.session.log.warn(message);
-      return this.publish({ ...base, status: { state: cancelled ? 'cancelled' : 'error', message } });
+      const kept = this.complete?.key === key ? this.complete : undefined;
+      this.records = kept?.data.records ?? [];
+      const status = loadFailure(this.deps.session, err, kept?.at);
+      return this.publish({ ...(kept?.data.model ?? base), status });
     }
   }
 

@@ -5,12 +5,12 @@ import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { buildTrends, humansOf } from '../../core/insights';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
-import { InsightsWebviewMessage, PersistedInsightsView, TRENDS_VIEW_TYPE, TrendsViewModel } from '../../core/views';
+import { InsightsStatus, InsightsWebviewMessage, PersistedInsightsView, TRENDS_VIEW_TYPE, TrendsViewModel } from '../../core/views';
 import { customRangeProblem } from '../tree/filters';
-import { errorMessage } from '../shared/showError';
 import type { InsightsDeps } from './coverageView';
 import { InsightsPanel, openViewPanel } from './insightsPanel';
 import { InsightsFilter, LoadedList, loadEveryPage } from './loadEveryPage';
+import { CompleteLoad, loadFailure, loadKey } from './loadFailure';
 import { currentOrigin, elsewhereMessage, keptFilter, loadWhenBack, restorable } from './restore';
 import { trendsStrings } from './strings';
 
@@ -23,6 +23,8 @@ export class TrendsView implements vscode.Disposable {
   private seq = 0;
   /** The environment the data shown came from (the one in use at the last load, or a restored panel's). */
   private origin: Pick<PersistedInsightsView, 'environment' | 'host'> = {};
+  /** The lists of the last complete load: still drawn, marked, when a later load of the same range fails or is cancelled. */
+  private complete: CompleteLoad<LoadedList[]> | undefined;
 
   constructor(private readonly deps: InsightsDeps) {}
 
@@ -50,7 +52,10 @@ export class TrendsView implements vscode.Disposable {
   private openPanel(restored?: vscode.WebviewPanel): InsightsPanel {
     const options = { viewType: TRENDS_VIEW_TYPE, title: vscode.l10n.t('Trends'), bundle: 'trends', bundleCss: true };
     const forget = (closed: InsightsPanel) => {
-      if (this.panel === closed) this.panel = undefined;
+      if (this.panel !== closed) return;
+      this.panel = undefined;
+      // A new panel starts afresh: it never shows what a closed one had loaded.
+      this.complete = undefined;
     };
     this.panel = openViewPanel({ ...options, extensionUri: this.deps.extensionUri, restored, onMessage: (m) => this.handleMessage(m) }, forget);
     return this.panel;
@@ -85,24 +90,25 @@ export class TrendsView implements vscode.Disposable {
     this.origin = currentOrigin(this.deps.session);
     const base = { heading: this.heading(), start: filter.start, end: filter.end, humans: [], sections: [] };
     this.publish({ ...base, status: { state: 'loading', message: vscode.l10n.t('Loading every page of the three resources…') } });
+    const key = loadKey(filter.start, filter.end, filter.source, this.origin.environment, this.origin.host);
     try {
       const lists = await loadEveryPage(this.deps.session, RESOURCES.map((r) => r.kind), filter, cancellation);
       if (seq !== this.seq) return undefined;
       this.lists = lists;
+      this.complete = { key, data: lists, at: Date.now() };
       const humans = humansOf(lists.flatMap((l) => l.records));
       if (!humans.some((h) => h.humanId === this.humanId)) this.humanId = humans[0]?.humanId;
       return this.render();
     } catch (err) {
       if (seq !== this.seq) return undefined;
-      this.lists = [];
-      const cancelled = err instanceof HealthDataError && err.kind === 'cancelled';
-      const message = cancelled ? vscode.l10n.t('Loading was cancelled. Reload to try again.') : vscode.l10n.t('Loading failed: {0}', errorMessage(this.deps.session, err));
-      if (!cancelled) this.deps.session.log.warn(message);
-      return this.publish({ ...base, status: { state: cancelled ? 'cancelled' : 'error', message } });
+      const kept = this.complete?.key === key ? this.complete : undefined;
+      this.lists = kept?.data ?? [];
+      const status = loadFailure(this.deps.session, err, kept?.at);
+      return kept ? this.render(status) : this.publish({ ...base, status });
     }
   }
 
-  private render(): TrendsViewModel {
+  private render(status?: InsightsStatus): TrendsViewModel {
     const filter = this.filter!;
     const humans = humansOf(this.lists.flatMap((l) => l.records));
     const sections = this.lists.map((list) => {
@@ -116,7 +122,7 @@ export class TrendsView implements vscode.Disposable {
           : vscode.l10n.t('Incomplete: paging stopped early.');
       return { kind: list.kind, label: def.label, charts: empty ? [] : charts, message };
     });
-    return this.publish({ heading: this.heading(), start: filter.start, end: filter.end, humans, humanId: this.humanId, sections });
+    return this.publish({ heading: this.heading(), start: filter.start, end: filter.end, humans, humanId: this.humanId, sections, status });
   }
 
   private publish(model: TrendsViewModel): TrendsViewModel {

@@ -70,7 +70,8 @@ function render(): void {
   app.replaceChildren();
   app.setAttribute('aria-busy', String(model.status?.state === 'loading'));
   app.append(toolbar(model), el('p', 'heading', model.heading), statusLine(model.status));
-  if (model.status) return;
+  // Loading, or nothing to draw: a failed or cancelled reload still draws the last complete load.
+  if (model.status && model.sections.length === 0) return;
   app.append(el('p', 'legend', `${t('clickHint')} ${t('gapLegend')}`));
   for (const section of model.sections) {
     const s = el('section', 'trend-section');
