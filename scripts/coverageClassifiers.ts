@@ -1,15 +1,23 @@
 // Generates src/core/insights/classifiers.generated.ts from the resource table and the schemas:
 // per resource, one function that reads each schema field by name and counts its value as
-// non-zero, zero or null. `npm run classifiers` writes the file; a unit test checks it is current.
+// non-zero, zero or null, and one that reads the fields its trend charts draw.
+// `npm run classifiers` writes the file; a unit test checks it is current.
 //   node out/scripts/coverageClassifiers.js [--check]
 
-import { RESOURCES } from '../src/core/resources';
+import { RESOURCES, trendFields } from '../src/core/resources';
 import { schemaFor } from '../src/core/validation';
 import { writeOrCheck } from './generatedFile';
 
 export const CLASSIFIERS_PATH = 'src/core/insights/classifiers.generated.ts';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+const quoted = (field: string): string => JSON.stringify(field).replace(/'/g, "\\'").replace(/^"|"$/g, "'");
+
+/** `record.name`, or `record['name']` where the name is no identifier. */
+function readOf(field: string): string {
+  return IDENTIFIER.test(field) ? `record.${field}` : `record[${quoted(field)}]`;
+}
 
 /** The text of the generated module. */
 export function classifierSource(): string {
@@ -19,7 +27,7 @@ export function classifierSource(): string {
     '// shape and stays a single field load, where a loop over the names makes every read a keyed lookup.',
     '',
     "import type { ResourceKind } from '../resources';",
-    "import type { CoverageClassifier } from './classify';",
+    "import type { CoverageClassifier, TrendReader } from './classify';",
     '',
     'const hasOwn = Object.prototype.hasOwnProperty;',
     '',
@@ -29,8 +37,8 @@ export function classifierSource(): string {
     const props = schemaFor(def.kind).properties ?? {};
     lines.push(`  ${def.kind}: (record, counts, deprecated) => {`, '    let present = 0;', '    let v: unknown;');
     Object.keys(props).forEach((field, i) => {
-      const name = JSON.stringify(field).replace(/'/g, "\\'").replace(/^"|"$/g, "'");
-      const read = IDENTIFIER.test(field) ? `record.${field}` : `record[${name}]`;
+      const name = quoted(field);
+      const read = readOf(field);
       // undefined is no JSON value: where a read gives it, the field is absent or set to undefined.
       const counted = ['      present++;', ...(props[field].deprecated ? [`      deprecated[${i}]++;`] : [])];
       lines.push(
@@ -45,6 +53,21 @@ export function classifierSource(): string {
       );
     });
     lines.push('    return present;', '  },');
+  }
+  lines.push(
+    '};',
+    '',
+    '/** Per resource: the fields its trend charts draw (trendFields order), each a number or NaN. */',
+    'export const TREND_READERS: Readonly<Record<ResourceKind, TrendReader>> = {',
+  );
+  for (const def of RESOURCES) {
+    const fields = trendFields(def);
+    lines.push(`  ${def.kind}: (record, values, at${fields.length > 1 ? ', stride' : ''}) => {`);
+    fields.forEach((field, i) => {
+      const place = i === 0 ? 'at' : i === 1 ? 'at + stride' : `at + ${i} * stride`;
+      lines.push(`    const v${i} = ${readOf(field)};`, `    values[${place}] = typeof v${i} === 'number' ? v${i} : NaN;`);
+    });
+    lines.push('  },');
   }
   lines.push('};', '');
   return lines.join('\n');

@@ -29,12 +29,21 @@ export function twoDigitsAt(s: string, i: number): number {
  */
 export function calendarDateAt(s: string): number {
   if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return -1; // '-'
-  const hi = twoDigitsAt(s, 0);
-  const lo = twoDigitsAt(s, 2);
-  const month = twoDigitsAt(s, 5);
-  const day = twoDigitsAt(s, 8);
-  if (hi < 1 || lo < 0 || month < 1 || month > 12 || day < 1) return -1;
-  const year = hi * 100 + lo;
+  // Each character read once, with no call per digit: a chart or coverage reads one per record.
+  const y0 = s.charCodeAt(0) - 48;
+  const y1 = s.charCodeAt(1) - 48;
+  const y2 = s.charCodeAt(2) - 48;
+  const y3 = s.charCodeAt(3) - 48;
+  const m0 = s.charCodeAt(5) - 48;
+  const m1 = s.charCodeAt(6) - 48;
+  const d0 = s.charCodeAt(8) - 48;
+  const d1 = s.charCodeAt(9) - 48;
+  // NaN (past the end) fails every comparison, as a non-digit fails one.
+  if (!(y0 >= 0 && y0 <= 9 && y1 >= 0 && y1 <= 9 && y2 >= 0 && y2 <= 9 && y3 >= 0 && y3 <= 9 && m0 >= 0 && m0 <= 9 && m1 >= 0 && m1 <= 9 && d0 >= 0 && d0 <= 9 && d1 >= 0 && d1 <= 9)) return -1;
+  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+  const month = m0 * 10 + m1;
+  const day = d0 * 10 + d1;
+  if (year < 100 || month < 1 || month > 12 || day < 1) return -1;
   return day > lastDay(year, month) ? -1 : year * 10_000 + month * 100 + day;
 }
 
@@ -44,14 +53,22 @@ export function calendarDateAt(s: string): number {
  */
 export function epochDayOf(date: string): number {
   const n = date.length === 10 ? calendarDateAt(date) : -1;
-  if (n < 0) return NaN;
-  const day = n % 100;
-  const month = Math.floor(n / 100) % 100;
-  const y = Math.floor(n / 10_000) - (month <= 2 ? 1 : 0);
-  const era = Math.floor(y / 400);
+  return n < 0 ? NaN : epochDayOfNumber(n);
+}
+
+/**
+ * Days since 1970-01-01 of a date given as the number YYYYMMDD that calendarDateAt gives (year
+ * 100 or later). Integer arithmetic only: a chart places one per record, and a `%` of a value
+ * the compiler cannot prove an integer is a floating-point remainder, a call each.
+ */
+export function epochDayOfNumber(n: number): number {
+  const day = n % 100 | 0;
+  const month = ((n / 100) | 0) % 100 | 0;
+  const y = ((n / 10_000) | 0) - (month <= 2 ? 1 : 0); // from 99: never negative
+  const era = (y / 400) | 0;
   const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  const dayOfYear = (((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) | 0) + day - 1;
+  const dayOfEra = yearOfEra * 365 + ((yearOfEra / 4) | 0) - ((yearOfEra / 100) | 0) + dayOfYear;
   return era * 146_097 + dayOfEra - 719_468;
 }
 
@@ -114,32 +131,71 @@ export function localDateOf(record: unknown, kind: ResourceKind): string | undef
   }
   const ts = rec.timestamp;
   if (typeof ts !== 'string') return undefined;
-  const fast = localDateOfIsoTimestamp(ts, rec.tzOffset);
-  if (fast !== undefined) return fast;
+  const fast = isoLocalDateCode(ts, rec.tzOffset);
+  // Not moved by its offset: the timestamp's own date text.
+  if (fast >= 0) return fast & 1 ? formatDateNumber(fast >> 1) : ts.slice(0, 10);
   const t = Date.parse(ts);
   if (Number.isNaN(t)) return undefined;
   return formatDate(t, parseTzOffset(rec.tzOffset) ?? 0);
 }
 
 /**
+ * The local date of a body fat reading as localDateOf gives it, as the number YYYYMMDD and
+ * without making its text (coverage dates one per reading): -1 when it has none, -2 when its
+ * text is no YYYY-MM-DD (a year beyond 9999 or before 0; localDateOf gives that text).
+ */
+export function localDateNumberOf(record: Record<string, unknown>): number {
+  const ts = record.timestamp;
+  if (typeof ts !== 'string') return -1;
+  const fast = isoLocalDateCode(ts, record.tzOffset);
+  if (fast >= 0) return fast >> 1;
+  const t = Date.parse(ts);
+  if (Number.isNaN(t)) return -1;
+  const n = digitsDateNumber(formatDate(t, parseTzOffset(record.tzOffset) ?? 0));
+  return n < 0 ? -2 : n;
+}
+
+/** YYYYMMDD of a text written as four, two and two digits between dashes (numbers sort as these texts do), else -1. */
+export function digitsDateNumber(s: string): number {
+  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return -1; // '-'
+  let n = 0;
+  for (let i = 0; i < 10; i++) {
+    if (i === 4 || i === 7) continue;
+    const c = digitAt(s, i);
+    if (c < 0) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/** The text YYYY-MM-DD of a date number YYYYMMDD (year 0 to 9999). */
+export function formatDateNumber(n: number): string {
+  const year = (n / 10_000) | 0;
+  const month = ((n / 100) | 0) % 100;
+  const day = n % 100;
+  return `${String(year).padStart(4, '0')}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
+}
+
+/**
  * The local date of a timestamp written exactly `YYYY-MM-DDTHH:MM:SS(.f…)(Z|±HH:MM)` with every
  * field in range, computed on the text: the same date as Date.parse and formatDate give, without
- * building a Date. Undefined for anything else, which takes the slow path.
+ * building a Date. As YYYYMMDD × 2, plus 1 when the offsets move it off the timestamp's own date;
+ * -1 for anything else, which takes the slow path.
  */
-function localDateOfIsoTimestamp(ts: string, tzOffset: unknown): string | undefined {
+function isoLocalDateCode(ts: string, tzOffset: unknown): number {
   const n = ts.length;
-  if (n < 20 || n > 40 || ts.charCodeAt(10) !== 84 || ts.charCodeAt(13) !== 58 || ts.charCodeAt(16) !== 58) return undefined; // 'T' ':'
+  if (n < 20 || n > 40 || ts.charCodeAt(10) !== 84 || ts.charCodeAt(13) !== 58 || ts.charCodeAt(16) !== 58) return -1; // 'T' ':'
   const date = calendarDateAt(ts);
   const hour = twoDigitsAt(ts, 11);
   const minute = twoDigitsAt(ts, 14);
   const second = twoDigitsAt(ts, 17);
-  if (date < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  if (date < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return -1;
   let i = 19;
   if (ts.charCodeAt(i) === 46) {
     // '.' and digits: under a second, so they never move the date.
     const first = ++i;
     while (i < n && digitAt(ts, i) >= 0) i++;
-    if (i === first) return undefined;
+    if (i === first) return -1;
   }
   let offset: number;
   const zone = ts.charCodeAt(i);
@@ -148,19 +204,19 @@ function localDateOfIsoTimestamp(ts: string, tzOffset: unknown): string | undefi
   } else if ((zone === 43 || zone === 45) && i === n - 6 && ts.charCodeAt(i + 3) === 58) {
     const oh = twoDigitsAt(ts, i + 1);
     const om = twoDigitsAt(ts, i + 4);
-    if (oh < 0 || oh > 23 || om < 0 || om > 59) return undefined;
+    if (oh < 0 || oh > 23 || om < 0 || om > 59) return -1;
     offset = (zone === 45 ? -1 : 1) * (oh * 60 + om);
   } else {
-    return undefined;
+    return -1;
   }
   // Offsets are whole minutes, so the minute of the day decides the date.
   const minutes = hour * 60 + minute - offset + (parseTzOffset(tzOffset) ?? 0);
   const shift = Math.floor(minutes / 1440);
-  if (shift === 0) return ts.slice(0, 10);
+  if (shift === 0) return date * 2;
   let year = Math.floor(date / 10_000);
   let month = Math.floor(date / 100) % 100;
   let day = date % 100;
-  if (year < 1000 || year > 9998) return undefined; // the slow path has the last word near the edges
+  if (year < 1000 || year > 9998) return -1; // the slow path has the last word near the edges
   for (let k = shift; k > 0; k--) {
     if (day < lastDay(year, month)) {
       day++;
@@ -185,7 +241,7 @@ function localDateOfIsoTimestamp(ts: string, tzOffset: unknown): string | undefi
       day = lastDay(year, month);
     }
   }
-  return `${String(year).padStart(4, '0')}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
+  return (year * 10_000 + month * 100 + day) * 2 + 1;
 }
 
 /** The month (YYYY-MM) of a YYYY-MM-DD date. */

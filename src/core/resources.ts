@@ -137,6 +137,13 @@ export function resource(kind: ResourceKind): ResourceDefinition {
   return def;
 }
 
+/** The fields the charts of a resource read, each once: each chart's fields then its band's, in table order. */
+export function trendFields(def: ResourceDefinition): string[] {
+  const fields: string[] = [];
+  for (const chart of def.trendCharts) for (const f of [...chart.fields, ...(chart.band ?? [])]) if (!fields.includes(f)) fields.push(f);
+  return fields;
+}
+
 /** Looks a resource up by its CLI name or its kind (`activity`, `heart-rate`, `heartRate`). */
 export function findResource(name: string): ResourceDefinition | undefined {
   return byCliName.get(name) ?? byKind.get(name as ResourceKind);

@@ -3,7 +3,7 @@
 // shape and stays a single field load, where a loop over the names makes every read a keyed lookup.
 
 import type { ResourceKind } from '../resources';
-import type { CoverageClassifier } from './classify';
+import type { CoverageClassifier, TrendReader } from './classify';
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -356,5 +356,31 @@ export const CLASSIFIERS: Readonly<Record<ResourceKind, CoverageClassifier>> = {
       present++;
     }
     return present;
+  },
+};
+
+/** Per resource: the fields its trend charts draw (trendFields order), each a number or NaN. */
+export const TREND_READERS: Readonly<Record<ResourceKind, TrendReader>> = {
+  heartRate: (record, values, at, stride) => {
+    const v0 = record.restingHR;
+    values[at] = typeof v0 === 'number' ? v0 : NaN;
+    const v1 = record.averageHR;
+    values[at + stride] = typeof v1 === 'number' ? v1 : NaN;
+    const v2 = record.minHR;
+    values[at + 2 * stride] = typeof v2 === 'number' ? v2 : NaN;
+    const v3 = record.maxHR;
+    values[at + 3 * stride] = typeof v3 === 'number' ? v3 : NaN;
+  },
+  activity: (record, values, at, stride) => {
+    const v0 = record.steps;
+    values[at] = typeof v0 === 'number' ? v0 : NaN;
+    const v1 = record.calories;
+    values[at + stride] = typeof v1 === 'number' ? v1 : NaN;
+    const v2 = record.distance;
+    values[at + 2 * stride] = typeof v2 === 'number' ? v2 : NaN;
+  },
+  bodyFat: (record, values, at) => {
+    const v0 = record.value;
+    values[at] = typeof v0 === 'number' ? v0 : NaN;
   },
 };

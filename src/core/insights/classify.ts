@@ -1,5 +1,6 @@
 // Counting a record's schema fields for coverage: the generated classifier of its resource (a
 // named read per field, classifiers.generated.ts) for plain objects; by hasOwnProperty for others.
+// The generated trend readers' type is here too, beside the classifiers'.
 
 /**
  * Adds each schema field's value to `counts` (3 per field: non-zero, zero, null; absent is what
@@ -7,6 +8,12 @@
  * record has.
  */
 export type CoverageClassifier = (record: Record<string, unknown>, counts: Int32Array, deprecated: Int32Array) => number;
+
+/**
+ * Writes the fields a resource's trend charts draw (`trendFields` order) of one record into
+ * `values`, field i at `at + i * stride`: the number, or NaN for anything else.
+ */
+export type TrendReader = (record: Record<string, unknown>, values: Float64Array, at: number, stride: number) => void;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 

@@ -2,7 +2,7 @@
 // (non-zero, zero, null, absent, and a verdict), the days two sources report for one human, and
 // notes (readings without tzOffset, units, fields outside the schema, deprecated fields).
 
-import { isCalendarDate, localDateOf } from '../dates';
+import { calendarDateAt, digitsDateNumber, formatDateNumber, isCalendarDate, localDateNumberOf, localDateOf } from '../dates';
 import { ResourceKind, resource } from '../resources';
 import { schemaFor } from '../validation';
 import { CLASSIFIERS } from './classifiers.generated';
@@ -61,10 +61,10 @@ export function verdictOf(c: Pick<FieldCoverage, 'nonZero' | 'zero' | 'null' | '
 interface SourceTally {
   source: string | null;
   records: number;
-  /** The dates of each human's records (null: records without a humanId). */
-  byHuman: Map<string | null, Set<string>>;
+  /** The days of each human's records (null: records without a humanId), as day keys. */
+  byHuman: Map<string | null, DayKeys>;
   lastHuman: string | null | undefined;
-  lastDates: Set<string> | undefined;
+  lastDays: DayKeys | undefined;
   undated: number;
   /** Per schema field: nonZero, zero, null counts (absent = records − the three). */
   counts: Int32Array;
@@ -76,7 +76,38 @@ interface SourceTally {
 }
 
 function newTally(source: string | null, nFields: number): SourceTally {
-  return { source, records: 0, byHuman: new Map(), lastHuman: undefined, lastDates: undefined, undated: 0, counts: new Int32Array(nFields * 3), deprecated: new Int32Array(nFields), noTzOffset: 0, units: new Map(), unknown: new Map() };
+  return { source, records: 0, byHuman: new Map(), lastHuman: undefined, lastDays: undefined, undated: 0, counts: new Int32Array(nFields * 3), deprecated: new Int32Array(nFields), noTzOffset: 0, units: new Map(), unknown: new Map() };
+}
+
+/**
+ * The days of one human's records of one source, as they come (a repeat of the day before left
+ * out): a number per record instead of a string in a set, sorted and made distinct at the end.
+ * A day key is YYYYMMDD for a date written YYYY-MM-DD (so keys and texts sort alike), and -1 − i
+ * for the i-th other text a reading's local date can be (a year beyond 9999 or before 0).
+ */
+interface DayKeys {
+  keys: Int32Array;
+  length: number;
+}
+
+function addDay(days: DayKeys, key: number): void {
+  const n = days.length;
+  if (n > 0 && days.keys[n - 1] === key) return;
+  if (n === days.keys.length) {
+    const grown = new Int32Array(n * 2);
+    grown.set(days.keys);
+    days.keys = grown;
+  }
+  days.keys[n] = key;
+  days.length = n + 1;
+}
+
+/** The distinct keys of `days`, ascending. */
+function distinctDays(days: DayKeys): Int32Array {
+  const sorted = days.keys.subarray(0, days.length).sort();
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i++) if (distinct === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i];
+  return sorted.subarray(0, distinct);
 }
 
 /** A unit as a note names it: the text, or what stands there instead. */
@@ -117,6 +148,9 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
   // should), every record is counted by hasOwnProperty.
   const namedReads = !fields.some((f) => f in Object.prototype);
   const classify = CLASSIFIERS[kind];
+  /** Local dates that are not YYYY-MM-DD, each with its day key −1 − index. */
+  const otherDates: string[] = [];
+  const otherIndex = new Map<string, number>();
 
   for (let r = 0; r < records.length; r++) {
     const record = records[r];
@@ -158,67 +192,112 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
       }
       lastUnitCount++;
     }
-    let date: string | undefined;
-    if (timestamped) date = localDateOf(record, kind);
-    else {
+    let day: number;
+    if (timestamped) {
+      day = localDateNumberOf(record);
+      if (day === -1) day = NaN;
+      else if (day === -2) {
+        // A local date of a year beyond 9999 or before 0 (`+010000-01`): a key of its own.
+        const date = localDateOf(record, kind)!;
+        let id = otherIndex.get(date);
+        if (id === undefined) otherIndex.set(date, (id = otherDates.push(date) - 1));
+        day = -1 - id;
+      }
+    } else {
       const d = record.date;
-      date = typeof d === 'string' && isCalendarDate(d) ? d : undefined;
+      if (typeof d !== 'string' || d.length !== 10) day = NaN;
+      else {
+        // A real calendar date is its own key; years before 100 are judged by isCalendarDate.
+        day = calendarDateAt(d);
+        if (day < 0) day = isCalendarDate(d) ? digitsDateNumber(d) : NaN;
+      }
     }
-    if (date === undefined) {
+    if (day !== day) {
       t.undated++;
       continue;
     }
     const h = record.humanId;
     const human = typeof h === 'string' ? h : null;
-    if (human !== t.lastHuman || t.lastDates === undefined) {
-      let dates = t.byHuman.get(human);
-      if (!dates) t.byHuman.set(human, (dates = new Set()));
+    if (human !== t.lastHuman || t.lastDays === undefined) {
+      let days = t.byHuman.get(human);
+      if (!days) t.byHuman.set(human, (days = { keys: new Int32Array(16), length: 0 }));
       t.lastHuman = human;
-      t.lastDates = dates;
+      t.lastDays = days;
     }
-    t.lastDates.add(date);
+    addDay(t.lastDays, day);
   }
   flushUnit();
 
-  // Overlaps: per human, the sources of each date.
-  const perHuman = new Map<string, Map<string, Array<string | null>>>();
-  let firstSeen: string | undefined;
-  let lastSeen: string | undefined;
-  for (const tally of tallies.values()) {
-    for (const [human, dates] of tally.byHuman) {
-      for (const date of dates) {
-        if (firstSeen === undefined || date < firstSeen) firstSeen = date;
-        if (lastSeen === undefined || date > lastSeen) lastSeen = date;
-      }
+  // A key's text, and the order of texts: numbers compare as their texts do unless other texts were met.
+  const textOf = (key: number): string => (key >= 0 ? formatDateNumber(key) : otherDates[-1 - key]);
+  const before = (a: number, b: number): boolean => (otherDates.length === 0 ? a < b : textOf(a) < textOf(b));
+
+  // Per source, its distinct days of every human; per human, (day, source) pairs for the overlaps.
+  const ordered = [...tallies.values()].sort(bySource);
+  const nTallies = ordered.length;
+  const perHuman = new Map<string, Int32Array[]>();
+  let firstSeen: number | undefined;
+  let lastSeen: number | undefined;
+  const dayRange = ordered.map((t, ti) => {
+    const lists: Int32Array[] = [];
+    let all = 0;
+    for (const [human, days] of t.byHuman) {
+      const distinct = distinctDays(days);
+      lists.push(distinct);
+      all += distinct.length;
       if (human === null) continue;
-      let byDate = perHuman.get(human);
-      if (!byDate) perHuman.set(human, (byDate = new Map()));
-      for (const date of dates) {
-        const list = byDate.get(date);
-        if (list) list.push(tally.source);
-        else byDate.set(date, [tally.source]);
+      let perSource = perHuman.get(human);
+      if (!perSource) perHuman.set(human, (perSource = new Array<Int32Array>(nTallies)));
+      perSource[ti] = distinct;
+    }
+    const merged = new Int32Array(all);
+    let at = 0;
+    for (const list of lists) {
+      merged.set(list, at);
+      at += list.length;
+    }
+    const distinct = lists.length === 1 ? lists[0] : distinctDays({ keys: merged, length: all });
+    // Ascending keys: the ends are the first and last day, unless other texts reorder them.
+    let first: number | undefined = distinct.length ? distinct[0] : undefined;
+    let last: number | undefined = distinct.length ? distinct[distinct.length - 1] : undefined;
+    if (otherDates.length) {
+      for (const k of distinct) {
+        if (before(k, first!)) first = k;
+        if (before(last!, k)) last = k;
       }
     }
-  }
+    if (first !== undefined && (firstSeen === undefined || before(first, firstSeen))) firstSeen = first;
+    if (last !== undefined && (lastSeen === undefined || before(lastSeen, last))) lastSeen = last;
+    return { days: distinct.length, first, last };
+  });
+
+  // Overlaps: per human, the days that more than one source has.
   const overlaps: Overlap[] = [];
-  for (const [humanId, byDate] of perHuman) {
-    for (const [date, list] of byDate) {
-      if (list.length > 1) overlaps.push({ date, humanId, sources: list.map((x) => x ?? '(no source)').sort() });
-    }
+  const overlap = (day: number, humanId: string, tallyIndices: readonly number[]): void => {
+    const names = tallyIndices.map((ti) => ordered[ti].source ?? '(no source)');
+    overlaps.push({ date: textOf(day), humanId, sources: names.sort() });
+  };
+  for (const [humanId, perSource] of perHuman) {
+    const lists: Int32Array[] = [];
+    const owners: number[] = [];
+    perSource.forEach((list, ti) => {
+      lists.push(list);
+      owners.push(ti);
+    });
+    if (lists.length < 2) continue;
+    if (lists.length <= MERGED_SOURCES) mergeOverlaps(lists, owners, (day, which) => overlap(day, humanId, which));
+    else sortOverlaps(lists, owners, otherDates.length, (day, which) => overlap(day, humanId, which));
   }
   overlaps.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.humanId < b.humanId ? -1 : a.humanId > b.humanId ? 1 : 0));
 
-  const ordered = [...tallies.values()].sort(bySource);
-  const sources: SourceCoverage[] = ordered.map((t) => {
-    const all = new Set<string>();
-    for (const dates of t.byHuman.values()) for (const date of dates) all.add(date);
-    const sorted = [...all].sort();
+  const sources: SourceCoverage[] = ordered.map((t, ti) => {
+    const { days, first, last } = dayRange[ti];
     return {
       source: t.source,
       records: t.records,
-      days: sorted.length,
-      firstDate: sorted[0] ?? null,
-      lastDate: sorted[sorted.length - 1] ?? null,
+      days,
+      firstDate: first === undefined ? null : textOf(first),
+      lastDate: last === undefined ? null : textOf(last),
       fields: fields.map((field, i) => {
         const nonZero = t.counts[i * 3];
         const zero = t.counts[i * 3 + 1];
@@ -231,13 +310,67 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
 
   return {
     resource: def.cliName,
-    from: options.from ?? firstSeen ?? null,
-    to: options.to ?? lastSeen ?? null,
+    from: options.from ?? (firstSeen === undefined ? null : textOf(firstSeen)),
+    to: options.to ?? (lastSeen === undefined ? null : textOf(lastSeen)),
     records: records.length,
     sources,
     overlaps,
     notes: notesOf(kind, ordered, notRecords, fields),
   };
+}
+
+/** Up to this many sources of one human, their days are merged; more, sorted together. */
+const MERGED_SOURCES = 8;
+
+type OnOverlap = (day: number, tallyIndices: number[]) => void;
+
+/** The days of more than one of `lists` (ascending, distinct), walking them side by side. */
+function mergeOverlaps(lists: readonly Int32Array[], owners: readonly number[], on: OnOverlap): void {
+  const heads = new Int32Array(lists.length);
+  for (;;) {
+    let day = Infinity;
+    for (let l = 0; l < lists.length; l++) if (heads[l] < lists[l].length && lists[l][heads[l]] < day) day = lists[l][heads[l]];
+    if (day === Infinity) return;
+    let found = 0;
+    let which: number[] | undefined;
+    let firstOwner = -1;
+    for (let l = 0; l < lists.length; l++) {
+      if (heads[l] >= lists[l].length || lists[l][heads[l]] !== day) continue;
+      heads[l]++;
+      if (++found === 1) firstOwner = owners[l];
+      else (which ??= [firstOwner]).push(owners[l]);
+    }
+    if (which) on(day, which);
+  }
+}
+
+/**
+ * The same for many sources: every (day, source) as one whole number, (day key + shift) × 2^b +
+ * source with 2^b above the number of sources (exact in a double, and taken apart by a division
+ * by a power of two), all sorted, so a day's sources are side by side.
+ */
+function sortOverlaps(lists: readonly Int32Array[], owners: readonly number[], shift: number, on: OnOverlap): void {
+  let scale = 1;
+  while (scale <= owners[owners.length - 1]) scale *= 2;
+  let n = 0;
+  for (const list of lists) n += list.length;
+  const pairs = new Float64Array(n);
+  n = 0;
+  lists.forEach((list, l) => {
+    for (let i = 0; i < list.length; i++) pairs[n++] = (list[i] + shift) * scale + owners[l];
+  });
+  pairs.sort();
+  for (let i = 0; i < n; ) {
+    const key = Math.floor(pairs[i] / scale);
+    let j = i + 1;
+    while (j < n && Math.floor(pairs[j] / scale) === key) j++;
+    if (j - i > 1) {
+      const which: number[] = [];
+      for (let k = i; k < j; k++) which.push(pairs[k] - key * scale);
+      on(key - shift, which);
+    }
+    i = j;
+  }
 }
 
 function bump(map: Map<string, number>, key: string): void {

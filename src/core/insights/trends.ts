@@ -3,7 +3,9 @@
 // service sent for a field the source lacks is a marked gap, never a point at 0.
 
 import { epochDayOf, parseTzOffset } from '../dates';
-import { ResourceKind, TrendChartDefinition, resource } from '../resources';
+import { ResourceKind, TrendChartDefinition, resource, trendFields } from '../resources';
+import { TREND_READERS } from './classifiers.generated';
+import type { TrendReader } from './classify';
 import { isRecordObject } from './coverage';
 import type { TrendChart, TrendSeries } from './reportTypes';
 
@@ -59,9 +61,8 @@ export interface TrendChartData extends Omit<TrendChart, 'xs' | 'series'> {
 export function buildTrendSeries(kind: ResourceKind, records: readonly unknown[], humanId?: string): TrendChartData[] {
   const def = resource(kind);
   const timestamped = def.datingField === 'timestamp';
-  const fields: string[] = [];
-  for (const chart of def.trendCharts) for (const f of [...chart.fields, ...(chart.band ?? [])]) if (!fields.includes(f)) fields.push(f);
-  const axis = axisOf(records, timestamped, humanId, fields);
+  const fields = trendFields(def);
+  const axis = axisOf(records, timestamped, humanId, TREND_READERS[kind], fields.length);
   const zeroDefault = new Set(def.zeroDefaultFields);
   return def.trendCharts.map((chart) => chartOf(kind, chart, axis, fields, zeroDefault, timestamped));
 }
@@ -106,16 +107,21 @@ interface Axis {
   sources: string[];
 }
 
+/** Sources found by a compare each before the map is asked. */
+const RECENT_SOURCES = 8;
+
 /** A day axis denser than this many days per kept record is placed by a table, else by sorting. */
 const DENSE_DAYS_PER_RECORD = 4;
 
-function axisOf(records: readonly unknown[], timestamped: boolean, humanId: string | undefined, fields: readonly string[]): Axis {
-  const nFields = fields.length;
+function axisOf(records: readonly unknown[], timestamped: boolean, humanId: string | undefined, read: TrendReader, nFields: number): Axis {
   const kept = new Int32Array(records.length);
+  // Days since 1970 for summaries (seconds only for the xs at the end), seconds for readings.
   const keptX = new Float64Array(records.length);
   const keptSource = new Int32Array(records.length);
   const values = new Float64Array(records.length * nFields);
   const sourceIndex = new Map<string, number>();
+  /** The raw `source` values of sources 0, 1, … as first met. */
+  const recent: unknown[] = [];
   let count = 0;
   let lastName: unknown;
   let lastIndex = -1;
@@ -134,23 +140,32 @@ function axisOf(records: readonly unknown[], timestamped: boolean, humanId: stri
       const date = record.date;
       if (date !== lastDate) {
         lastDate = date;
-        lastX = typeof date === 'string' ? epochDayOf(date) * DAY_SECONDS : NaN;
+        lastX = typeof date === 'string' ? epochDayOf(date) : NaN;
       }
       x = lastX;
     }
     if (!Number.isFinite(x)) continue;
     const s = record.source;
     if (s !== lastName) {
-      const name = typeof s === 'string' ? s : '(no source)';
-      let index = sourceIndex.get(name);
-      if (index === undefined) sourceIndex.set(name, (index = sourceIndex.size));
+      // The first few sources met are looked for in a short list (a compare each), the rest in the map.
+      let index = -1;
+      for (let j = 0; j < recent.length; j++) {
+        if (recent[j] === s) {
+          index = j;
+          break;
+        }
+      }
+      if (index < 0) {
+        const name = typeof s === 'string' ? s : '(no source)';
+        let known = sourceIndex.get(name);
+        if (known === undefined) sourceIndex.set(name, (known = sourceIndex.size));
+        index = known;
+        if (recent.length < RECENT_SOURCES && index === recent.length) recent.push(s);
+      }
       lastName = s;
       lastIndex = index;
     }
-    for (let f = 0; f < nFields; f++) {
-      const v = record[fields[f]];
-      values[f * records.length + count] = typeof v === 'number' ? v : NaN;
-    }
+    read(record, values, count, records.length);
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
     keptX[count] = x;
@@ -165,17 +180,17 @@ function axisOf(records: readonly unknown[], timestamped: boolean, humanId: stri
   const source = new Int32Array(count);
   for (let k = 0; k < count; k++) source[k] = renumber[keptSource[k]];
   let xs: Float64Array;
-  const span = count === 0 ? 0 : (maxX - minX) / DAY_SECONDS + 1;
+  const span = count === 0 ? 0 : maxX - minX + 1;
   if (!timestamped && span <= count * DENSE_DAYS_PER_RECORD + 64) {
     // Days: a table over the span marks the days present; their ranks are the places.
     const slot = new Int32Array(span);
-    for (let k = 0; k < count; k++) slot[(keptX[k] - minX) / DAY_SECONDS] = 1;
+    for (let k = 0; k < count; k++) slot[keptX[k] - minX] = 1;
     let distinct = 0;
     for (let d = 0; d < span; d++) if (slot[d] === 1) slot[d] = distinct++;
     else slot[d] = -1;
     xs = new Float64Array(distinct);
-    for (let d = 0; d < span; d++) if (slot[d] >= 0) xs[slot[d]] = minX + d * DAY_SECONDS;
-    for (let k = 0; k < count; k++) at[k] = slot[(keptX[k] - minX) / DAY_SECONDS];
+    for (let d = 0; d < span; d++) if (slot[d] >= 0) xs[slot[d]] = (minX + d) * DAY_SECONDS;
+    for (let k = 0; k < count; k++) at[k] = slot[keptX[k] - minX];
   } else {
     // The distinct xs, ascending; each record's place found by binary search.
     const sorted = keptX.slice(0, count).sort();
@@ -193,6 +208,7 @@ function axisOf(records: readonly unknown[], timestamped: boolean, humanId: stri
       }
       at[k] = lo;
     }
+    if (!timestamped) for (let i = 0; i < distinct; i++) xs[i] *= DAY_SECONDS;
   }
   return { kept: kept.subarray(0, count), at, source, values, stride: records.length, xs, sources };
 }
@@ -201,50 +217,51 @@ function chartOf(kind: ResourceKind, chart: TrendChartDefinition, axis: Axis, al
   const fields = chart.band ? [...chart.fields, ...chart.band] : [...chart.fields];
   const { kept, at, source, values, xs, sources } = axis;
   const n = xs.length;
+  const nFields = fields.length;
+  const nSources = sources.length;
   const stride = axis.stride;
+  // One buffer of values and one of refs for all the chart's series, each series a view of its
+  // part (two allocations and fills instead of two per series), filled through one index so
+  // every access is to the same two arrays. Source-major: series s * nFields + f.
+  const allValues = new Float64Array(nSources * nFields * n).fill(NaN);
+  const allRefs = new Int32Array(allValues.length).fill(-1);
   const series: TrendSeriesData[] = [];
-  // Source-major: the series of source s and field f is series[s * fields.length + f].
   for (const name of sources) {
     for (const field of fields) {
-      series.push({ source: name, field, band: !chart.fields.includes(field), values: new Float64Array(n).fill(NaN), refs: new Int32Array(n).fill(-1), gaps: EMPTY, never: true });
+      const from = series.length * n;
+      series.push({ source: name, field, band: !chart.fields.includes(field), values: allValues.subarray(from, from + n), refs: allRefs.subarray(from, from + n), gaps: EMPTY, never: true });
     }
   }
-  for (let f = 0; f < fields.length; f++) {
+  const zeros = new Int32Array(nSources);
+  const nonZero = new Uint8Array(nSources);
+  for (let f = 0; f < nFields; f++) {
     const field = fields[f];
     const base = allFields.indexOf(field) * stride;
-    const nSources = sources.length;
-    const valuesOf: Float64Array[] = [];
-    const refsOf: Int32Array[] = [];
-    for (let i = 0; i < nSources; i++) {
-      valuesOf.push(series[i * fields.length + f].values);
-      refsOf.push(series[i * fields.length + f].refs);
-    }
-    const zeros = new Int32Array(nSources);
-    const nonZero = new Uint8Array(nSources);
+    zeros.fill(0);
+    nonZero.fill(0);
     for (let k = 0; k < kept.length; k++) {
       const si = source[k];
-      const refs = refsOf[si];
-      const x = at[k];
-      if (refs[x] !== -1) continue; // the first record of a source at this x stands
+      const place = (si * nFields + f) * n + at[k];
+      if (allRefs[place] !== -1) continue; // the first record of a source at this x stands
       const v = values[base + k];
-      if (!Number.isFinite(v)) continue;
-      refs[x] = kept[k];
-      valuesOf[si][x] = v;
+      if (v !== v || v === Infinity || v === -Infinity) continue;
+      allRefs[place] = kept[k];
+      allValues[place] = v;
       if (v !== 0) nonZero[si] = 1;
       else zeros[si]++;
     }
     const defaulted = zeroDefault.has(field);
     for (let si = 0; si < nSources; si++) {
-      const s = series[si * fields.length + f];
+      const s = series[si * nFields + f];
       s.never = nonZero[si] === 0;
       // A 0 of a zero-default field, or of a field the source never provides, is a default.
       if (zeros[si] === 0 || (!defaulted && !s.never)) continue;
       const gaps = new Int32Array(zeros[si]);
-      const vs = s.values;
+      const from = (si * nFields + f) * n;
       for (let x = 0, g = 0; g < gaps.length; x++) {
-        if (vs[x] === 0) {
+        if (allValues[from + x] === 0) {
           gaps[g++] = x;
-          vs[x] = NaN;
+          allValues[from + x] = NaN;
         }
       }
       s.gaps = gaps;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { addDays, groupByLocalDate, isCalendarDate, localDateOf, parseTzOffset } from '../../../src/core/dates';
+import { addDays, digitsDateNumber, epochDayOf, groupByLocalDate, isCalendarDate, localDateNumberOf, localDateOf, parseTzOffset } from '../../../src/core/dates';
 
 describe('dates', () => {
   it('accepts real calendar dates only', () => {
@@ -11,6 +11,19 @@ describe('dates', () => {
     assert.equal(isCalendarDate('2026-00-10'), false);
     assert.equal(isCalendarDate('26-1-1'), false);
     assert.equal(isCalendarDate('2026-11-20T00:00:00Z'), false);
+  });
+
+  it('counts the days since 1970 of dates from 0100 to 9999 as Date.UTC does, NaN for anything else', () => {
+    const day = 86_400_000;
+    const check = (from: number, to: number, step: number) => {
+      for (let t = Date.UTC(from, 0, 1), end = Date.UTC(to, 11, 31); t <= end; t += step * day) {
+        const text = new Date(t).toISOString().slice(0, 10);
+        if (epochDayOf(text) !== t / day) assert.fail(`${text}: ${epochDayOf(text)}, Date.UTC ${t / day}`);
+      }
+    };
+    check(100, 9999, 13); // every 13th day: each month and weekday in turn
+    for (const year of [100, 400, 1600, 1700, 1900, 1969, 2000, 2024, 2100, 9999]) check(year - 1 < 100 ? 100 : year - 1, year, 1);
+    for (const bad of ['2026-02-29', '2026-13-01', '0099-12-31', '2026-1-01', '2026-01-01T00:00:00Z', '20260101', '2026/01/01', '']) assert.ok(Number.isNaN(epochDayOf(bad)), bad);
   });
 
   it('parses tz offsets', () => {
@@ -33,6 +46,21 @@ describe('dates', () => {
     assert.equal(localDateOf({ timestamp: '2026-11-21T04:30:00Z', tzOffset: '-05:00' }, 'bodyFat'), '2026-11-20');
     // No offset: UTC.
     assert.equal(localDateOf({ timestamp: '2026-11-21T04:30:00Z' }, 'bodyFat'), '2026-11-21');
+  });
+
+  it('gives a reading’s local date as a number YYYYMMDD exactly when localDateOf gives YYYY-MM-DD', () => {
+    const stamps = ['2026-11-20T23:30:00-05:00', '2026-11-21T04:30:00Z', '2026-12-31T23:59:59.999Z', '2024-02-28T23:00:00Z', '0999-12-31T23:00:00Z', '0050-01-01T00:00:00Z', '9999-12-31T23:00:00Z', '+010000-01-01T00:00:00Z', '-000001-06-01T00:00:00Z', '2026-11-20', 'nope', 42];
+    const offsets = [undefined, null, '+01:00', '-05:00', '+14:00', '-12:00', 'bad'];
+    for (const timestamp of stamps) {
+      for (const tzOffset of offsets) {
+        const record = { timestamp, tzOffset };
+        const text = localDateOf(record, 'bodyFat');
+        const expected = text === undefined ? -1 : /^\d{4}-\d{2}-\d{2}$/.test(text) ? Number(text.replace(/-/g, '')) : -2;
+        assert.equal(localDateNumberOf(record), expected, `${String(timestamp)} ${String(tzOffset)}: ${String(text)}`);
+      }
+    }
+    assert.equal(digitsDateNumber('0004-02-31'), 40231, 'digits only, no calendar');
+    assert.equal(digitsDateNumber('2026-1-011'), -1);
   });
 
   it('groups summaries by date, newest first, keeping undated ones apart', () => {

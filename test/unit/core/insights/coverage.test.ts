@@ -124,6 +124,43 @@ describe('insights: field coverage', () => {
     assert.equal(activity.notes.filter((n) => n.kind === 'unknownFields').length, 1, 'only the step counter adds a field');
   });
 
+  it('dates by day keys as it would by text: years before 100 and beyond 9999, unordered, repeated, undated', () => {
+    const a = (id: string, source: string, date: unknown, humanId: unknown = 'h1') => ({ id, humanId, source, date, steps: 1 });
+    const activity = [
+      a('1', 'fitbit', '0050-02-28'), a('2', 'moves', '0050-02-28'), a('3', 'fitbit', '0004-02-29'), a('4', 'fitbit', '0000-02-29'),
+      a('5', 'fitbit', '2026-01-02'), a('6', 'fitbit', '2026-01-01'), a('7', 'fitbit', '2026-01-02'), a('8', 'moves', '2026-01-02', null),
+      a('9', 'moves', '2026-01-01', 'h2'), a('10', 'fitbit', '2026-02-30'), a('11', 'moves', 20260101), a('12', 'moves', '9999-12-31'),
+      a('13', 'fitbit', '0100-01-01'), a('14', 'moves', '2026-01-01'), a('15', 'googlefit', '2026-01-01'),
+    ];
+    const report = computeCoverage('activity', activity);
+    const brute = bruteForce('activity', activity);
+    assert.deepEqual(report.sources, brute.sources);
+    assert.deepEqual(report.overlaps, brute.overlaps);
+    assert.equal(report.from, '0004-02-29');
+    assert.equal(report.to, '9999-12-31');
+    // Readings whose local date is written with a sign and six digits sort before every other date.
+    const b = (id: string, source: string, timestamp: string, tzOffset?: string) => ({ id, humanId: 'h', source, timestamp, tzOffset, unit: '%', value: 20 });
+    const bodyFat = [
+      b('a', 'omron', '+010000-01-01T10:00:00Z'), b('b', 'withings', '+010000-01-01T11:00:00Z'), b('c', 'omron', '-000001-06-01T00:00:00Z'),
+      b('d', 'omron', '2026-01-01T23:30:00-05:00', '-05:00'), b('e', 'withings', '2026-01-01T12:00:00Z'), b('f', 'omron', '0000-03-01T00:30:00Z', '-01:00'),
+      b('g', 'omron', 'not a time'), b('h', 'withings', '+275760-09-13T00:00:00Z'),
+    ];
+    const readings = computeCoverage('bodyFat', bodyFat);
+    const bruteReadings = bruteForce('bodyFat', bodyFat);
+    assert.ok(bodyFat.some((r) => localDateOf(r, 'bodyFat')?.startsWith('+')), 'a reading dated with a sign');
+    assert.deepEqual(readings.sources, bruteReadings.sources);
+    assert.deepEqual(readings.overlaps, bruteReadings.overlaps);
+    const all = bodyFat.map((r) => localDateOf(r, 'bodyFat')).filter((d): d is string => d !== undefined).sort();
+    assert.deepEqual([readings.from, readings.to], [all[0], all.at(-1)]);
+    // More sources for one human than are merged side by side: their days are sorted together.
+    const many = [...bodyFat];
+    for (let i = 0; i < 40; i++) many.push(b(`m${i}`, `scale${i % 11}`, `${i % 3 ? '2026' : '+010000'}-01-0${1 + ((i * 7) % 5)}T12:00:00Z`));
+    const manyReport = computeCoverage('bodyFat', many);
+    assert.ok(manyReport.sources.length > 8);
+    assert.deepEqual(manyReport.overlaps, bruteForce('bodyFat', many).overlaps);
+    assert.deepEqual(manyReport.sources, bruteForce('bodyFat', many).sources);
+  });
+
   it('lists the records behind a cell', () => {
     const records = data.activity as unknown[];
     for (const which of ['nonZero', 'zero', 'null', 'absent'] as ValueClass[]) {
