@@ -6,8 +6,8 @@ import { FINDING_KINDS, type Finding, type FindingKind } from '../core/validatio
 
 export interface Output {
   out(line?: string): void;
-  /** Text as it is, no newline added (a report written piece by piece). */
-  write(text: string): void;
+  /** Text as it is (or its UTF-8 bytes), no newline added (a report written piece by piece). */
+  write(text: string | Uint8Array): void;
   err(line?: string): void;
   /** A progress line on standard error, rewritten in place; only on a terminal. Empty clears it. */
   progress(text: string): void;
@@ -26,7 +26,7 @@ export function makeOutput(
     color,
     out: (line = '') => stdout.write(`${line}\n`),
     write: (text) => {
-      if (text) stdout.write(text);
+      if (text.length > 0) stdout.write(text);
     },
     err: (line = '') => stderr.write(`${line}\n`),
     progress: (text) => {

@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { HealthDataError } from '../core/errors';
 import {
   type FileProblem,
+  JsonReportWriter,
   REPORT_FORMATS,
   type ReportFormat,
   type ReportRecord,
@@ -31,7 +32,7 @@ import { statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, printable } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
-import { UnitPool } from './validateWorkers';
+import { type RenderedBatch, UnitPool } from './validateWorkers';
 import { VERSION } from './version';
 
 /**
@@ -116,6 +117,8 @@ async function openPayload(file: string, stdin: NodeJS.ReadableStream): Promise<
 /** What a file's validation hands on: its records in order, then at most one problem. */
 interface FileSink {
   record(r: ReportRecord): void;
+  /** Records the pool rendered for the JSON report (UnitPool with renderFailOn). */
+  rendered(batch: RenderedBatch): void;
   problem(p: FileProblem): void;
 }
 
@@ -130,7 +133,13 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
   let batchBytes = 0;
   let wholeError: string | undefined;
   const drainOne = async (): Promise<void> => {
-    for (const result of await inFlight.shift()!) {
+    const batch = await inFlight.shift()!;
+    if ('rendered' in batch) {
+      sink.rendered(batch.rendered);
+      wholeError = batch.rendered.syntaxError ?? wholeError;
+      return;
+    }
+    for (const result of batch.results) {
       if ('syntaxError' in result) wholeError = result.syntaxError;
       else for (const r of result.records) sink.record(streamedRecord(r));
     }
@@ -182,21 +191,23 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
   }
   if (report.problem.range === undefined) return sink.problem(report.problem);
   const records: ReportRecord[] = [];
+  const rendered: RenderedBatch[] = [];
   let problem: FileProblem | undefined;
   await validateStream(
     (async function* () {
       yield bytes;
     })(),
     pool,
-    { record: (r) => records.push(r), problem: (p) => (problem = p) },
+    { record: (r) => records.push(r), rendered: (b) => rendered.push(b), problem: (p) => (problem = p) },
   );
-  if (problem !== undefined || records.length === 0) return sink.problem(report.problem);
+  if (problem !== undefined || (records.length === 0 && !rendered.some((b) => b.tally.records > 0))) return sink.problem(report.problem);
   for (const r of records) sink.record(r);
+  for (const b of rendered) sink.rendered(b);
 }
 
 /** Where the report goes: standard output, or a file (`--out`), with a closing line on the terminal. */
 interface ReportSink {
-  write(text: string): void;
+  write(text: string | Uint8Array): void;
   close(): Promise<void>;
 }
 
@@ -206,7 +217,7 @@ function fileSink(path: string): ReportSink {
   stream.on('error', (err) => (failure ??= err));
   return {
     write: (text) => {
-      if (text && !failure) stream.write(text);
+      if (text.length > 0 && !failure) stream.write(text);
     },
     close: () =>
       new Promise((resolve, reject) => {
@@ -221,8 +232,8 @@ function fileSink(path: string): ReportSink {
   };
 }
 
-/** Text handed on some 64 KB at a time. */
-function blocks(write: (text: string) => void): { emit(text: string): void; flush(): void } {
+/** Text handed on some 64 KB at a time; bytes (UTF-8 already) as they come, after the text before them. */
+function blocks(write: (text: string | Uint8Array) => void): { emit(text: string): void; emitBytes(bytes: Uint8Array): void; flush(): void } {
   let parts: string[] = [];
   let size = 0;
   const flush = (): void => {
@@ -236,6 +247,10 @@ function blocks(write: (text: string) => void): { emit(text: string): void; flus
       parts.push(text);
       size += text.length;
       if (size >= OUTPUT_BLOCK) flush();
+    },
+    emitBytes(bytes) {
+      flush();
+      if (bytes.length > 0) write(bytes);
     },
     flush,
   };
@@ -265,12 +280,20 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     format === 'text'
       ? new TextReportWriter(out ? { color: false } : o, tally, flags['all-findings'] === true)
       : createReportWriter(format, { baseFolder: cwd, failOn, toolVersion: VERSION });
-  // Workers start on the first streamed batch: a run of small files starts none.
-  const pool = new UnitPool(jobs, kind, writer.placesFindings !== false);
+  // Workers start on the first streamed batch: a run of small files starts none. For the JSON
+  // report they write the records' text too.
+  const json = writer instanceof JsonReportWriter ? writer : undefined;
+  const pool = new UnitPool(jobs, kind, writer.placesFindings !== false, json && failOn);
   const sink: FileSink = {
     record(record) {
       tally.record(record);
       emit(writer.record(record));
+    },
+    rendered(batch) {
+      if (batch.tally.records === 0) return;
+      tally.addRecords(batch.tally);
+      emit(json!.recordsHead());
+      output.emitBytes(batch.bytes);
     },
     problem(problem) {
       tally.problem();

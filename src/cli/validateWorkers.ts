@@ -1,10 +1,14 @@
 // Spreads the validation of a payload's records over worker threads (`validate --jobs N`), or
-// validates them in place with one job. Results come back in the order the records were read.
+// validates them in place with one job. Results come back in the order the records were read:
+// as records, or (for the JSON report) as the report's text of the batch and its tally, so the
+// thread that writes the report does little more than write.
 // The same file is the workers' script: in the bundle that is dist/cli.js itself.
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { type FailOn, ReportTally, streamedJsonBytes } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
-import { RecordUnit, UnitResult, checkUnit } from '../core/streaming';
+import { RecordReport, RecordUnit, UnitResult, checkUnit } from '../core/streaming';
+import type { FindingKind } from '../core/validation';
 
 const ROLE = 'health-data-validate';
 
@@ -12,6 +16,36 @@ interface WorkerSetup {
   role: typeof ROLE;
   kind: ResourceKind | undefined;
   places: boolean;
+  /** The kinds that fail the run, when batches come back as JSON report text; else undefined. */
+  renderFailOn: FindingKind[] | undefined;
+}
+
+/** A batch as the JSON report's text of its records (streamedJsonBytes), with their tally. */
+export interface RenderedBatch {
+  readonly bytes: Uint8Array;
+  readonly tally: Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'counts'>;
+  /** Why a payload kept whole is no JSON (it then has no records). */
+  readonly syntaxError?: string;
+}
+
+export type CheckedBatch = { readonly results: UnitResult[] } | { readonly rendered: RenderedBatch };
+
+function renderBatch(results: readonly UnitResult[], failOn: FailOn): RenderedBatch {
+  const tally = new ReportTally(failOn);
+  const records: RecordReport[] = [];
+  let syntaxError: string | undefined;
+  for (const result of results) {
+    if ('syntaxError' in result) syntaxError = result.syntaxError;
+    else
+      for (const r of result.records) {
+        tally.record(r);
+        records.push(r);
+      }
+  }
+  const counts = { records: tally.records, invalid: tally.invalid, failing: tally.failing, counts: tally.counts };
+  // Encoded here, on the worker: the thread that writes the report then only hands bytes on.
+  const bytes = streamedJsonBytes(records);
+  return syntaxError === undefined ? { bytes, tally: counts } : { bytes, tally: counts, syntaxError };
 }
 
 /** A batch as it crosses to a worker: every unit's bytes in one transferred buffer. */
@@ -43,36 +77,51 @@ function checkBatch(message: BatchMessage, kind: ResourceKind | undefined, place
 }
 
 if (!isMainThread && (workerData as WorkerSetup | undefined)?.role === ROLE) {
-  const { kind, places } = workerData as WorkerSetup;
+  const { kind, places, renderFailOn } = workerData as WorkerSetup;
+  const failOn: FailOn | undefined = renderFailOn && new Set(renderFailOn);
   parentPort!.on('message', (message: BatchMessage) => {
-    // As one JSON text: a string crosses threads in one copy, and JSON.parse builds the objects
-    // faster than the structured clone of thousands of small objects (a profile: 2 x less time
-    // on the main thread, which is what bounds --jobs).
-    parentPort!.postMessage({ id: message.id, results: JSON.stringify(checkBatch(message, kind, places)) });
+    const results = checkBatch(message, kind, places);
+    if (failOn) {
+      // The report's bytes, transferred (not copied) to the thread that writes them.
+      const rendered = renderBatch(results, failOn);
+      parentPort!.postMessage({ id: message.id, rendered }, [rendered.bytes.buffer as ArrayBuffer]);
+      return;
+    }
+    // Records as one JSON text: a string crosses threads in one copy, and JSON.parse builds the
+    // objects faster than the structured clone of thousands of small objects (a profile: 2 x less
+    // time on the main thread, which is what bounds --jobs).
+    parentPort!.postMessage({ id: message.id, results: JSON.stringify(results) });
   });
 }
 
 /** Checks batches of units, in place (one job) or on `jobs` worker threads started on first use. */
 export class UnitPool {
   private workers: Array<{ worker: Worker; busy: number }> = [];
-  private pending = new Map<number, { resolve: (r: UnitResult[]) => void; reject: (e: Error) => void }>();
+  private pending = new Map<number, { resolve: (r: CheckedBatch) => void; reject: (e: Error) => void }>();
   private nextId = 0;
   private failure: Error | undefined;
 
-  /** `places` false: findings are not placed in their record's text (see checkUnit). */
+  /**
+   * `places` false: findings are not placed in their record's text (see checkUnit). `renderFailOn`
+   * given: batches come back rendered for the JSON report, tallied with these kinds failing.
+   */
   constructor(
     readonly jobs: number,
     private readonly kind: ResourceKind | undefined,
     private readonly places = true,
+    private readonly renderFailOn?: FailOn,
   ) {}
 
-  check(units: readonly RecordUnit[]): Promise<UnitResult[]> {
-    if (this.jobs <= 1) return Promise.resolve(units.map((u) => checkUnit(u, this.kind, undefined, this.places)));
+  check(units: readonly RecordUnit[]): Promise<CheckedBatch> {
+    if (this.jobs <= 1) {
+      const results = units.map((u) => checkUnit(u, this.kind, undefined, this.places));
+      return Promise.resolve(this.renderFailOn ? { rendered: renderBatch(results, this.renderFailOn) } : { results });
+    }
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     const slot = this.slot();
     slot.busy++;
-    return new Promise<UnitResult[]>((resolve, reject) => {
+    return new Promise<CheckedBatch>((resolve, reject) => {
       this.pending.set(id, {
         resolve: (r) => {
           slot.busy--;
@@ -90,13 +139,13 @@ export class UnitPool {
     const idle = this.workers.find((w) => w.busy === 0);
     if (idle) return idle;
     if (this.workers.length < this.jobs) {
-      const setup: WorkerSetup = { role: ROLE, kind: this.kind, places: this.places };
+      const setup: WorkerSetup = { role: ROLE, kind: this.kind, places: this.places, renderFailOn: this.renderFailOn && [...this.renderFailOn] };
       const worker = new Worker(__filename, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       worker.unref();
-      worker.on('message', (m: { id: number; results: string }) => {
+      worker.on('message', (m: { id: number; results?: string; rendered?: RenderedBatch }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
-        p?.resolve(JSON.parse(m.results) as UnitResult[]);
+        p?.resolve(m.rendered ? { rendered: m.rendered } : { results: JSON.parse(m.results ?? '[]') as UnitResult[] });
       });
       const fail = (err: Error) => {
         this.failure = new Error(`a validation worker failed: ${err.message}`);

@@ -28,7 +28,10 @@ export function findingFails(finding: Pick<ReportFinding, 'kind'>, failOn: FailO
   return finding.kind === 'error' || failOn.has(finding.kind);
 }
 
-export function recordFails(record: ReportRecord, failOn: FailOn): boolean {
+/** What a tally reads of a record: a report's record, or a streamed one (core/streaming). */
+export type TalliedRecord = Pick<ReportRecord, 'valid'> & { readonly findings: ReadonlyArray<Pick<ReportFinding, 'kind'>> };
+
+export function recordFails(record: TalliedRecord, failOn: FailOn): boolean {
   return !record.valid || record.findings.some((f) => findingFails(f, failOn));
 }
 
@@ -51,14 +54,27 @@ export class ReportTally {
     this.problems++;
   }
 
-  /** Adds a record; true when it fails the run. */
-  record(record: ReportRecord): boolean {
+  /** Adds a record; true when it fails the run (recordFails, in one pass over its findings). */
+  record(record: TalliedRecord): boolean {
     this.records++;
-    if (!record.valid) this.invalid++;
-    for (const f of record.findings) this.counts[f.kind]++;
-    const fails = recordFails(record, this.failOn);
+    let fails = !record.valid;
+    if (fails) this.invalid++;
+    const findings = record.findings;
+    for (let i = 0; i < findings.length; i++) {
+      const kind = findings[i].kind;
+      this.counts[kind]++;
+      if (kind === 'error' || this.failOn.has(kind)) fails = true;
+    }
     if (fails) this.failing++;
     return fails;
+  }
+
+  /** Adds the records of another tally (a batch counted on a worker thread: plain data). */
+  addRecords(other: Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'counts'>): void {
+    this.records += other.records;
+    this.invalid += other.invalid;
+    this.failing += other.failing;
+    for (const kind of FINDING_KINDS) this.counts[kind] += other.counts[kind];
   }
 
   get failed(): boolean {

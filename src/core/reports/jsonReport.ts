@@ -1,7 +1,7 @@
 // The CLI's own JSON report (`--format json`, `--json`): `{"files":[{file, error?, records:[{index,
 // kind, id, valid, findings:[{kind, path, message}]}]}]}`, written record by record.
 
-import type { FileProblem, ReportFile, ReportRecord, ReportWriter } from './model';
+import type { FileProblem, ReportFile, ReportFinding, ReportRecord, ReportWriter } from './model';
 import { inertJson } from './safeText';
 
 /** Strings seen often (finding kinds, pointers, messages) and their inert JSON, so each is escaped once. */
@@ -19,27 +19,61 @@ function quote(text: string): string {
   return json;
 }
 
-const optional = (text: string | undefined): string => (text == null ? 'null' : quote(text));
+const optional = (text: string | null | undefined): string => (text == null ? 'null' : quote(text));
+
+/** What the JSON report shows of a record, apart from its findings. */
+export interface JsonRecordHead {
+  readonly index: number | null | undefined;
+  readonly kind: string | null | undefined;
+  readonly id: string | null | undefined;
+  readonly valid: boolean;
+}
+
+/** What the JSON report shows of a finding: its pointer is given apart (ReportFinding.pointer, a streamed finding's path). */
+export interface JsonFinding {
+  readonly kind: string;
+  readonly message: string;
+}
+
+/**
+ * The `findings` value of a record, from `[` (no indent before it) to `]`: `[]` or a list indented
+ * as inside a record. `pointerOf` gives each finding's pointer.
+ */
+export function jsonFindingsText<F extends JsonFinding>(findings: readonly F[], pointerOf: (f: F) => string): string {
+  if (findings.length === 0) return '[]';
+  let json = '[';
+  for (let i = 0; i < findings.length; i++) {
+    const f = findings[i];
+    json += `${i === 0 ? '' : ','}\n            {\n              "kind": ${quote(f.kind)},\n              "path": ${quote(pointerOf(f))},\n              "message": ${quote(f.message)}\n            }`;
+  }
+  return `${json}\n          ]`;
+}
 
 /**
  * One record as `JSON.stringify(…, null, 2)` writes it, indented by 8 spaces, with inertJson's
- * escapes: written by hand because the generic pretty printer and the escape pass over its whole
- * output cost more than validating the record. The layout is ASCII, so escaping each string alone
- * escapes the same characters as escaping the whole text.
+ * escapes, its findings given as jsonFindingsText wrote them: written by hand because the generic
+ * pretty printer and the escape pass over its whole output cost more than validating the record.
+ * The layout is ASCII, so escaping each string alone escapes the same characters as escaping the
+ * whole text.
  */
-function recordJson(record: ReportRecord): string {
-  const index = record.index == null ? 'null' : JSON.stringify(record.index);
-  const id = record.id == null ? 'null' : inertJson(JSON.stringify(record.id));
-  let json = `{\n          "index": ${index},\n          "kind": ${optional(record.kind)},\n          "id": ${id},\n          "valid": ${record.valid},\n          "findings": `;
-  const findings = record.findings;
-  if (findings.length === 0) return `${json}[]\n        }`;
-  json += '[';
-  for (let i = 0; i < findings.length; i++) {
-    const f = findings[i];
-    json += `${i === 0 ? '' : ','}\n            {\n              "kind": ${quote(f.kind)},\n              "path": ${quote(f.pointer)},\n              "message": ${quote(f.message)}\n            }`;
-  }
-  return `${json}\n          ]\n        }`;
+export function jsonRecordText(record: JsonRecordHead, findingsText: string): string {
+  return jsonRecordOpening(record) + findingsText + JSON_RECORD_CLOSING;
 }
+
+/** A record's text up to its findings (jsonRecordText without them and JSON_RECORD_CLOSING). */
+export function jsonRecordOpening(record: JsonRecordHead): string {
+  const index = record.index == null ? 'null' : String(record.index);
+  const id = record.id == null ? 'null' : inertJson(JSON.stringify(record.id));
+  return `{\n          "index": ${index},\n          "kind": ${optional(record.kind)},\n          "id": ${id},\n          "valid": ${record.valid},\n          "findings": `;
+}
+
+/** What closes a record's text after its findings. */
+export const JSON_RECORD_CLOSING = '\n        }';
+
+const pointerOfReportFinding = (f: ReportFinding): string => f.pointer;
+
+/** Between two records' texts in a file's `records` list. */
+export const JSON_RECORD_SEPARATOR = ',\n        ';
 
 export class JsonReportWriter implements ReportWriter {
   /** The JSON report names a finding by its pointer, never by its line and column. */
@@ -63,9 +97,18 @@ export class JsonReportWriter implements ReportWriter {
   }
 
   record(record: ReportRecord): string {
-    const head = this.open ? ',\n        ' : ',\n      "records": [\n        ';
+    return this.recordsHead() + jsonRecordText(record, jsonFindingsText(record.findings, pointerOfReportFinding));
+  }
+
+  /**
+   * What comes before the next records of the file: its `records` key or a separator. Records
+   * written elsewhere by jsonRecordText and joined by JSON_RECORD_SEPARATOR (a streamed batch)
+   * follow it.
+   */
+  recordsHead(): string {
+    const head = this.open ? JSON_RECORD_SEPARATOR : ',\n      "records": [\n        ';
     this.open = true;
-    return head + recordJson(record);
+    return head;
   }
 
   endFile(): string {

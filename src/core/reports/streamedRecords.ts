@@ -4,7 +4,8 @@
 // no UTF-16 offset in the file.
 
 import type { ResourceKind } from '../resources';
-import type { RecordReport } from '../streaming';
+import type { PositionedFinding, RecordReport } from '../streaming';
+import { JSON_RECORD_CLOSING, JSON_RECORD_SEPARATOR, jsonFindingsText, jsonRecordOpening } from './jsonReport';
 import type { FileProblem, ReportRecord, TextRange } from './model';
 
 /** The empty range at a 1-based line and column. */
@@ -20,8 +21,57 @@ export function streamedRecord(r: RecordReport): ReportRecord {
     id: r.id ?? undefined,
     date: r.date ?? undefined,
     valid: r.valid,
-    findings: r.findings.map((f) => ({ kind: f.kind, pointer: f.path, message: f.message, range: pointRange(f.line, f.column) })),
+    findings: r.findings.map((f) => ({ kind: f.kind, pointer: f.path, message: f.message, range: pointRange(f.line ?? r.line, f.column ?? r.column) })),
   };
+}
+
+/**
+ * The findings of the JSON report (as UTF-8) for lists of findings the validator shares between
+ * records (frozen: the same `userId` deprecation, the same zeros on thousands of NDJSON lines),
+ * written once per list. A WeakMap: a list no record holds any more lets its text go.
+ */
+const sharedFindingsBytes = new WeakMap<readonly PositionedFinding[], Buffer>();
+const pathOf = (f: PositionedFinding): string => f.path;
+const SEPARATOR = Buffer.from(JSON_RECORD_SEPARATOR);
+const CLOSING = Buffer.from(JSON_RECORD_CLOSING);
+
+/**
+ * Streamed records as the JSON report writes them (jsonRecordText), joined by
+ * JSON_RECORD_SEPARATOR, as UTF-8 in an ArrayBuffer of their own (a worker thread transfers it):
+ * what follows JsonReportWriter.recordsHead(). Written into one buffer piece by piece, the shared
+ * findings copied as bytes: most of a record's text is its findings, and building it as a string
+ * to encode afterwards cost more than validating the record.
+ */
+export function streamedJsonBytes(records: readonly RecordReport[]): Buffer {
+  let out = Buffer.allocUnsafeSlow(Math.max(1024, records.length * 768));
+  let at = 0;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    let findings = sharedFindingsBytes.get(r.findings);
+    if (findings === undefined) {
+      findings = Buffer.from(jsonFindingsText(r.findings, pathOf));
+      if (Object.isFrozen(r.findings)) sharedFindingsBytes.set(r.findings, findings);
+    }
+    const opening = jsonRecordOpening(r);
+    // At most 3 UTF-8 bytes per UTF-16 code unit.
+    const need = SEPARATOR.length + opening.length * 3 + findings.length + CLOSING.length;
+    if (at + need > out.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(out.length * 2, at + need));
+      bigger.set(out.subarray(0, at));
+      out = bigger;
+    }
+    // set, not copy: Buffer#copy checks its arguments in JS, a cost per record.
+    if (i > 0) {
+      out.set(SEPARATOR, at);
+      at += SEPARATOR.length;
+    }
+    at += out.write(opening, at);
+    out.set(findings, at);
+    at += findings.length;
+    out.set(CLOSING, at);
+    at += CLOSING.length;
+  }
+  return out.subarray(0, at);
 }
 
 /** A streamed file's problem, placed when the reader knows where it is. */

@@ -1,19 +1,21 @@
 // Splits a JSON payload read in chunks into its records without parsing it: the elements of a
-// top-level array, of a wrapper's `data`/`items`/`results` array, or the lines of NDJSON, each with
-// the line and column where it starts. Memory holds one record at a time, whatever the file's size.
+// top-level array, of a wrapper's `data`/`items`/`results` array, or the lines of NDJSON (in
+// blocks of whole lines), each with the line and column where it starts. Memory holds one record
+// (or one chunk's lines) at a time, whatever the file's size.
 
 import { RESOURCES } from '../resources';
 
 /** One piece of the payload to parse and validate on its own. */
 export interface RecordUnit {
-  /** The bytes of the record (or of the whole payload, for `whole`). */
+  /** The bytes of the record (or of the whole payload, for `whole`; of whole lines, for `lines`). */
   readonly bytes: Buffer;
   /**
    * `element`: one record of a list, at `pointer`. `whole`: the payload is this one value (a
-   * record, or a small wrapper), validated as the payload as a whole.
+   * record, or a small wrapper), validated as the payload as a whole. `lines`: NDJSON lines
+   * separated by \n, one record each but the blank ones (see isBlankLine), numbered from `index`.
    */
-  readonly shape: 'element' | 'whole';
-  /** Position in the list (array element or NDJSON line); undefined for a whole payload. */
+  readonly shape: 'element' | 'whole' | 'lines';
+  /** Position in the list (array element or NDJSON line; a block's first record); undefined for a whole payload. */
   readonly index: number | undefined;
   /** JSON Pointer of the record in the payload: `/3`, `/data/3`; '' for NDJSON lines and a whole payload. */
   readonly pointer: string;
@@ -53,6 +55,12 @@ const describeByte = (b: number): string => (b >= 0x21 && b < 0x7f ? `"${String.
 const BOM = [0xef, 0xbb, 0xbf];
 
 const isSpace = (b: number): boolean => b === 0x20 || b === NEWLINE || b === 0x0d || b === 0x09;
+
+/** An NDJSON line of JSON whitespace only (bytes or character codes), which holds no record. */
+export function isBlankLine(codeAt: (i: number) => number, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (!isSpace(codeAt(k))) return false;
+  return true;
+}
 
 type Mode =
   /** Before the first value (a byte-order mark and whitespace are skipped). */
@@ -103,13 +111,17 @@ export class RecordSplitter {
     return this.units === 0 && (this.mode === 'list' || this.mode === 'afterList');
   }
 
-  /** The units complete in this chunk (the chunk may be reused by the caller afterwards). */
+  /**
+   * The units complete in this chunk. A unit's bytes may be a view of the chunk (no copy per
+   * record): the caller must not change the chunk afterwards.
+   */
   push(chunk: Buffer): RecordUnit[] {
     const out: RecordUnit[] = [];
     if (this.mode === 'lines') this.lines(chunk, 0, out);
     else this.scan(chunk, 0, out);
     if (this.unitStart >= 0) {
-      // The unit goes on in the next chunk: keep its bytes so far (a copy: chunks may be reused).
+      // The unit goes on in the next chunk: keep its bytes so far (a copy, so a long record does
+      // not hold every chunk it spans whole).
       const from = Math.max(0, this.unitStart - this.base);
       this.parts.push(Buffer.from(chunk.subarray(from)));
       this.unitStart = this.base + chunk.length;
@@ -153,7 +165,7 @@ export class RecordSplitter {
   private takeUnit(chunk: Buffer, endInChunk: number): Buffer {
     const from = Math.max(0, this.unitStart - this.base);
     const tail = chunk.subarray(from, endInChunk);
-    const bytes = this.parts.length === 0 ? Buffer.from(tail) : Buffer.concat([...this.parts, tail]);
+    const bytes = this.parts.length === 0 ? tail : Buffer.concat([...this.parts, tail]);
     this.parts.length = 0;
     this.unitStart = -1;
     return bytes;
@@ -349,28 +361,42 @@ export class RecordSplitter {
     this.newlineSinceWhole = endInChunk < chunk.length && chunk[endInChunk] === NEWLINE;
   }
 
-  /** NDJSON after its first record: one record per line, found with indexOf. */
+  /**
+   * NDJSON after its first record, one record per line: the line under way ends at the chunk's
+   * first newline (a unit of its own, maybe begun in earlier chunks), the whole lines after it up
+   * to the chunk's last newline are one `lines` unit (no object per line here: the thread that
+   * reads only counts them), and the rest begins the next line. Newlines are found with indexOf.
+   */
   private lines(chunk: Buffer, from: number, out: RecordUnit[]): void {
-    let i = from;
-    for (;;) {
-      const nl = chunk.indexOf(NEWLINE, i);
-      if (nl < 0) return;
-      if (this.unitStart < 0) this.startUnit(this.base + i);
-      this.emitLine(chunk, nl, out);
-      this.line++;
-      this.lineStart = this.base + nl + 1;
-      i = nl + 1;
-      this.startUnit(this.base + i);
+    const first = chunk.indexOf(NEWLINE, from);
+    if (first < 0) return;
+    if (this.unitStart < 0) this.startUnit(this.base + from);
+    this.emitLine(chunk, first, out);
+    this.line++;
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last > first) {
+      const line = this.line;
+      const index = this.index;
+      const byteAt = (k: number): number => chunk[k];
+      for (let i = first + 1; i <= last; ) {
+        const end = chunk.indexOf(NEWLINE, i);
+        // Most lines start with "{": one byte tells they are not blank.
+        if (!isSpace(chunk[i]) || !isBlankLine(byteAt, i, end)) this.index++;
+        this.line++;
+        i = end + 1;
+      }
+      if (this.index > index) out.push({ bytes: chunk.subarray(first + 1, last), shape: 'lines', index, pointer: '', line, column: 1 });
     }
+    const rest = Math.max(first, last) + 1;
+    this.lineStart = this.base + rest;
+    this.startUnit(this.base + rest);
   }
 
   private emitLine(chunk: Buffer, endInChunk: number, out: RecordUnit[]): void {
     const line = this.unitLine;
     const bytes = this.takeUnit(chunk, endInChunk);
     // Blank lines (and a last newline) hold no record.
-    let blank = true;
-    for (let k = 0; k < bytes.length && blank; k++) blank = isSpace(bytes[k]);
-    if (blank) return;
+    if (isBlankLine((k) => bytes[k], 0, bytes.length)) return;
     out.push({ bytes, shape: 'element', index: this.index++, pointer: '', line, column: 1 });
   }
 }

@@ -7,16 +7,19 @@ import type { ResourceKind } from '../resources';
 import { lineCharacterAt, lineStarts, parseJsonText } from '../json';
 import { FindingKind, PayloadTextValidation, recordAt, validatePayloadText, validateRecordAt } from '../validation';
 import { recordPlaces } from './recordPlaces';
-import type { RecordUnit } from './recordSplitter';
+import { type RecordUnit, isBlankLine } from './recordSplitter';
 
 export interface PositionedFinding {
   readonly kind: FindingKind;
   /** JSON Pointer in the payload: `/3/steps`, `/data/3/steps`; in an NDJSON line, in the record. */
   readonly path: string;
   readonly message: string;
-  /** 1-based; the column counts UTF-16 code units within a record, bytes before it on its first line. */
-  readonly line: number;
-  readonly column: number;
+  /**
+   * 1-based; the column counts UTF-16 code units within a record, bytes before it on its first
+   * line. Absent for a finding not placed (see checkUnit): it is shown at its record's start.
+   */
+  readonly line?: number;
+  readonly column?: number;
 }
 
 export interface RecordReport {
@@ -29,7 +32,7 @@ export interface RecordReport {
   /** Where the record starts. */
   readonly line: number;
   readonly column: number;
-  readonly findings: PositionedFinding[];
+  readonly findings: readonly PositionedFinding[];
 }
 
 /** The result of one unit: its records, or (for a payload kept whole) why it is no JSON. */
@@ -37,6 +40,9 @@ export type UnitResult = { records: RecordReport[] } | { syntaxError: string };
 
 /** `ValueExpected` → `value expected`. */
 const words = (code: string): string => code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
+/** Where a record is: its position in the list, its pointer in the payload, its first line and column. */
+type RecordPlace = Pick<RecordUnit, 'index' | 'pointer' | 'line' | 'column'>;
 
 /** Line and column in the payload of an offset in a unit's text. */
 function positioner(text: string, unit: Pick<RecordUnit, 'line' | 'column'>): (offset: number) => [number, number] {
@@ -58,22 +64,30 @@ function syntaxMessage(text: string, at: (offset: number) => [number, number]): 
 }
 
 /** One record of a list: parsed, validated, and its findings placed by recordPlaces. */
-function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undefined, now: number | undefined, places: boolean): RecordReport {
-  const at = positioner(text, unit);
+function checkElement(text: string, unit: RecordPlace, kind: ResourceKind | undefined, now: number | undefined, places: boolean): RecordReport {
   const index = unit.index ?? null;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     // Too deep for JSON.parse, or no JSON: say where, as one error of this record.
+    const at = positioner(text, unit);
     const message = syntaxMessage(text, at) ?? 'not valid JSON (nested too deeply)';
     const [line, column] = at(0);
     const finding: PositionedFinding = { kind: 'error', path: unit.pointer, message: `the record is ${message}`, line, column };
     return { index, kind: null, id: null, date: null, valid: false, line: unit.line, column: unit.column, findings: [finding] };
   }
   const r = validateRecordAt(value, kind, { now }, unit.index, unit.pointer);
+  const date = r.kind === undefined ? null : (localDateOf(value, r.kind) ?? null);
+  if (!places) {
+    // The validator's own findings, shared by every record that has the same ones (frozen): an
+    // NDJSON line's pointers are the record's own.
+    const findings = unit.pointer === '' ? r.findings : r.findings.map((f): PositionedFinding => ({ kind: f.kind, path: unit.pointer + f.path, message: f.message }));
+    return { index, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
+  }
+  const at = positioner(text, unit);
   let offsets: Map<string, number> | undefined;
-  if (places && r.findings.length > 0) {
+  if (r.findings.length > 0) {
     try {
       offsets = recordPlaces(text, r.findings.map((f) => f.path));
     } catch {
@@ -84,17 +98,42 @@ function checkElement(text: string, unit: RecordUnit, kind: ResourceKind | undef
     const [line, column] = offsets === undefined ? [unit.line, unit.column] : at(offsets.get(f.path) ?? 0);
     return { kind: f.kind, path: unit.pointer + f.path, message: f.message, line, column };
   });
-  const date = r.kind === undefined ? null : (localDateOf(value, r.kind) ?? null);
   return { index, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
+}
+
+const codeAt =
+  (text: string) =>
+  (i: number): number =>
+    text.charCodeAt(i);
+
+/**
+ * The records of a block of NDJSON lines, decoded at once: each line but the blank ones (the
+ * splitter's rule) is a record, at column 1 of its line. A line never splits a UTF-8 sequence (a
+ * newline byte is never inside one), so its text is what decoding it alone gives.
+ */
+function checkLines(text: string, block: RecordUnit, kind: ResourceKind | undefined, now: number | undefined, places: boolean): RecordReport[] {
+  const records: RecordReport[] = [];
+  const charAt = codeAt(text);
+  let index = block.index ?? 0;
+  let line = block.line;
+  for (let i = 0; i <= text.length; line++) {
+    let end = text.indexOf('\n', i);
+    if (end < 0) end = text.length;
+    if (!isBlankLine(charAt, i, end)) records.push(checkElement(text.slice(i, end), { index: index++, pointer: '', line, column: 1 }, kind, now, places));
+    i = end + 1;
+  }
+  return records;
 }
 
 /**
  * Validates one unit. Never throws. With `places` false, a record's findings are not placed in its
- * text (for a report that never shows a line or column): each gets the record's own start.
+ * text (for a report that never shows a line or column): they have no line and column of their
+ * own (their record's start stands in), and records with the same findings share them.
  */
 export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?: number, places = true): UnitResult {
   const text = unit.bytes.toString('utf8');
   if (unit.shape === 'element') return { records: [checkElement(text, unit, kind, now, places)] };
+  if (unit.shape === 'lines') return { records: checkLines(text, unit, kind, now, places) };
   // The payload kept whole (one record, or a rare wrapper whose fields name a kind first): placed
   // as the editor places it.
   const at = positioner(text, unit);

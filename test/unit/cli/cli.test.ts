@@ -348,6 +348,32 @@ describe('health-data CLI', function () {
       assert.match(bad.stderr, /--jobs must be a whole number from 1 to 256, got 0/);
     });
 
+    it('NDJSON with blank lines, CRLF, a line that is no JSON, multi-byte text and a last line cut short: the same report with one job or two, each record at its line', async () => {
+      const base = sandbox.dataset.activity.slice(0, 4);
+      const lines = [
+        JSON.stringify({ ...base[0], id: 'é😀-0' }) + '\r',
+        '',
+        JSON.stringify({ ...base[1], steps: -1 }),
+        ' \t\r',
+        'not json "ü"',
+        JSON.stringify({ ...base[2], id: 'ü-2' }) + '\r',
+        JSON.stringify(base[3]).slice(0, 30),
+      ];
+      const input = file('edges.ndjson', lines.join('\n'));
+      const one = await run(['validate', input, '--json', '--jobs', '1']);
+      const two = await run(['validate', input, '--json', '--jobs', '2']);
+      assert.equal(one.code, 1);
+      assert.equal(two.stdout, one.stdout);
+      const records = JSON.parse(one.stdout).files[0].records as Array<{ index: number; id: string | null; valid: boolean; findings: Array<{ path: string; message: string }> }>;
+      assert.deepEqual(records.map((r) => [r.index, r.id, r.valid]), [[0, 'é😀-0', true], [1, base[1].id, false], [2, null, false], [3, 'ü-2', true], [4, null, false]]);
+      assert.match(records[2].findings[0].message, /^the record is not valid JSON/);
+      // Placed by line (blank lines counted, CRLF one line end): /steps on line 3, the bad lines on 5 and 7.
+      const text = await run(['validate', input, '--no-color', '--all-findings', '--jobs', '2']);
+      assert.match(text.stdout, /\/steps \(line 3, column \d+\)/);
+      assert.match(text.stdout, /#2 [^\n]*\n\s+\[error\] \(record\) \(line 5, column 1\)  the record is not valid JSON/);
+      assert.match(text.stdout, /#4 [^\n]*\n\s+\[error\] \(record\) \(line 7, column 1\)  the record is not valid JSON/);
+    });
+
     it('streams a file over 16 MB over worker threads: every format gets its records, each finding at the line and column where it starts', async function () {
       // Six runs of the CLI over 30 MB: minutes on a loaded two-core machine. A limit, not a measure.
       this.timeout(600_000);

@@ -16,6 +16,24 @@ function split(text: string | Buffer, size = 1 << 20): RecordUnit[] {
   return out;
 }
 
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+
+/** The records of NDJSON units, line blocks read line by line: index, line, column and text. */
+function ndjsonRecords(units: RecordUnit[]): Array<[number, number, number, string]> {
+  const out: Array<[number, number, number, string]> = [];
+  for (const u of units) {
+    if (u.shape !== 'lines') {
+      out.push([u.index!, u.line, u.column, u.bytes.toString().replace(/\r$/, '')]);
+      continue;
+    }
+    let index = u.index!;
+    u.bytes.toString().split('\n').forEach((l, k) => {
+      if (l.trim() !== '') out.push([index++, u.line + k, 1, l.replace(/\r$/, '')]);
+    });
+  }
+  return out;
+}
+
 const summary = (units: RecordUnit[]) => units.map((u) => [u.shape, u.index, u.pointer, u.line, u.column, u.bytes.toString().trim()]);
 
 const record = (id: string, extra = '') => `{"id": "${id}", "note": "a, \\"quoted\\" ] } [ {"${extra}}`;
@@ -52,10 +70,40 @@ describe('RecordSplitter', () => {
     const text = `\ufeff${record('a')}\n${record('b')}\n\n${record('c')}`;
     for (const size of [1, 4, 1 << 20]) {
       assert.deepEqual(
-        summary(split(text, size)).map(([shape, index, pointer, line, column]) => [shape, index, pointer, line, column]),
-        [['element', 0, '', 1, 1], ['element', 1, '', 2, 1], ['element', 2, '', 4, 1]],
+        ndjsonRecords(split(text, size)).map(([index, line, column]) => [index, line, column]),
+        [[0, 1, 1], [1, 2, 1], [2, 4, 1]],
         `chunks of ${size}`,
       );
+    }
+  });
+
+  it('cuts NDJSON into blocks of whole lines: every record once, numbered and placed as line by line, whatever the chunks', () => {
+    // Blank lines of every whitespace, CRLF endings, a line that is no JSON, a list, multi-byte
+    // characters (cut by every chunk size below), and a last line with no newline, cut short.
+    const dataset = generateDataset({ seed: 'blocks', today: '2026-11-20', days: 12, humans: 1 });
+    const lines: string[] = [];
+    [...dataset.heartRate, ...dataset.activity, ...dataset.bodyFat].forEach((r, i) => {
+      const rec = i % 5 === 0 ? { ...(r as object), id: `é😀ü-${i}`, steps: -1 } : r;
+      lines.push(JSON.stringify(rec) + (i % 7 === 0 ? '\r' : ''));
+      if (i % 6 === 0) lines.push(i % 12 === 0 ? '' : ' \t\r');
+      if (i % 9 === 0) lines.push('not json, "é"');
+      if (i % 10 === 0) lines.push('[1, 2]');
+    });
+    const text = `${lines.join('\n')}\n${JSON.stringify(dataset.activity[0]).slice(0, 40)}`;
+    const expected = lines.flatMap((l, k) => (l.trim() === '' ? [] : [[k + 1, l.replace(/\r$/, '')]]));
+    expected.push([lines.length + 1, JSON.stringify(dataset.activity[0]).slice(0, 40)]);
+    for (const size of [1, 3, 7, 100, 4096, 1 << 20]) {
+      const units = split(text, size);
+      if (size >= 100) assert.ok(units.some((u) => u.shape === 'lines'), `blocks in chunks of ${size}`);
+      const got = ndjsonRecords(units);
+      assert.deepEqual(got.map(([index]) => index), expected.map((_, i) => i), `indexes, chunks of ${size}`);
+      assert.deepEqual(got.map(([, line, column, t]) => [line, column, t]), expected.map(([line, t]) => [line, 1, t]), `lines, chunks of ${size}`);
+    }
+    // Each line validated as its own unit gives the same records and findings as its block.
+    const alone = expected.map(([line], index) => checkUnit({ bytes: Buffer.from(lines[(line as number) - 1] ?? expected[expected.length - 1][1]), shape: 'element', index, pointer: '', line: line as number, column: 1 }, undefined, NOW));
+    for (const size of [7, 4096]) {
+      const blocks = split(text, size).map((u) => checkUnit(u, undefined, NOW));
+      assert.deepEqual(blocks.flatMap((r) => ('records' in r ? r.records : [])), alone.flatMap((r) => ('records' in r ? r.records : [])), `chunks of ${size}`);
     }
   });
 
@@ -115,13 +163,13 @@ describe('checkUnit', () => {
     assert.deepEqual(whole, { syntaxError: 'not valid JSON (comma expected at line 1, column 10)' });
   });
 
-  it('without places (a report that shows none) gives the same records and findings, each at its record\'s start', () => {
+  it('without places (a report that shows none) gives the same records and findings, unplaced, shared by records that have the same', () => {
     const dataset = generateDataset({ seed: 'unplaced', today: '2026-11-20', days: 20, humans: 1 });
     const mixed: unknown[] = [...dataset.heartRate, ...dataset.activity, ...dataset.bodyFat].map((r, i) => (i % 4 === 0 ? { ...(r as object), steps: -1, zones: [{ min: 'a' }] } : r));
     const hostile = hostileRecords(40).filter((h) => !h.tooDeep).map((h) => h.record);
     const text = [...mixed, ...hostile].map((r) => JSON.stringify(r)).join('\n') + '\n{"id": 1 2}\n';
     const units = split(text, 4096);
-    assert.ok(units.length > 100);
+    assert.ok(ndjsonRecords(units).length > 100);
     let findings = 0;
     for (const unit of units) {
       const placed = checkUnit(unit, undefined);
@@ -129,12 +177,18 @@ describe('checkUnit', () => {
       assert.ok('records' in placed && 'records' in unplaced);
       const strip = (r: (typeof placed.records)[number]) => ({ ...r, findings: r.findings.map(({ kind, path, message }) => ({ kind, path, message })) });
       assert.deepEqual(unplaced.records.map(strip), placed.records.map(strip));
-      for (const f of unplaced.records.flatMap((r) => r.findings)) {
-        assert.deepEqual([f.line, f.column], [unit.line, unit.column]);
-        findings++;
+      for (const r of unplaced.records) {
+        for (const f of r.findings) {
+          // Unplaced (at the record's start), or a line that is no JSON, at its start too.
+          assert.deepEqual([f.line ?? r.line, f.column ?? r.column], [r.line, r.column]);
+          findings++;
+        }
       }
     }
-    assert.ok(findings > units.length, `${findings} findings`);
+    assert.ok(findings > ndjsonRecords(units).length, `${findings} findings`);
+    // Records with the same findings (the same zeros, the same deprecated field) share one list.
+    const lists = units.map((u) => checkUnit(u, undefined, undefined, false)).flatMap((r) => ('records' in r ? r.records.map((x) => x.findings) : []));
+    assert.ok(new Set(lists).size < lists.length * 0.75, `${new Set(lists).size} lists for ${lists.length} records`);
   });
 });
 
