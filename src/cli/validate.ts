@@ -45,7 +45,12 @@ const BATCH_RECORDS = 2_000;
 const BATCH_BYTES = 1024 * 1024;
 /** Batches in flight per job: enough to keep every worker busy, few enough to bound memory. */
 const IN_FLIGHT_PER_JOB = 2;
-const READ_CHUNK = 1024 * 1024;
+/**
+ * Bytes read at a time. Each chunk is a Buffer outside V8's heap that lives until a collection
+ * notices it; at 1 MB, dead chunks piled up to a peak RSS of 276-304 MB on 1 GB of NDJSON, at
+ * 256 KB it stays at 256-259 MB, at the same speed.
+ */
+const READ_CHUNK = 256 * 1024;
 /** Report text gathered and written some 64 KB at a time: one write per record costs more than its validation. */
 const OUTPUT_BLOCK = 65_536;
 
