@@ -108,6 +108,13 @@ describe('e2e: a list of 100,000 records in the record view (virtual list)', fun
           await page.keyboard.press('Escape');
         }
         await entry.click();
+        // A click that lands while the menu re-renders is lost: the entry stays highlighted and the
+        // menu open (seen once in a fresh workbench). Enter on the highlighted entry runs it then.
+        const closed = await entry.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
+        if (!closed) {
+          await entry.hover();
+          await page.keyboard.press('Enter');
+        }
         ({ frame } = await wb!.webviewFrame(() => document.querySelectorAll('.vrow').length > 10, undefined, 'the virtual list', 120_000));
         const bodyClass = await frame.evaluate(() => document.body.className);
         assert.match(bodyClass, new RegExp(theme.bodyClass));
