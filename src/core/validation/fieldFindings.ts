@@ -17,8 +17,6 @@ const CACHED_KEYS = 64;
 
 interface PlacedField {
   readonly info: FieldInfo;
-  /** info.numeric, one load nearer. */
-  readonly numeric: boolean;
   readonly zero: Finding;
   readonly deprecated: Finding | undefined;
   /** Places of the items of an array of objects, by index, made on demand. */
@@ -47,7 +45,6 @@ export class FieldPlace {
       const path = prefix + info.pointer;
       this.fields.set(name, {
         info,
-        numeric: info.numeric,
         zero: frozen({ kind: 'zero', path, message: info.zeroMessage }),
         deprecated:
           info.deprecatedMessage === undefined
@@ -105,7 +102,7 @@ export class FieldPlace {
         continue;
       }
       if (field.deprecated !== undefined) out.push(field.deprecated);
-      if (field.numeric) {
+      if (field.info.numeric) {
         if (rec[key] === 0) out.push(field.zero);
       } else if (field.items !== undefined) {
         const items = rec[key];

@@ -59,17 +59,12 @@ const checkers = new Map<ResourceKind, KindChecker>();
  */
 const VALIDATION_CONTEXT = Object.freeze({ instancePath: '', dynamicAnchors: Object.freeze({}) }) as unknown as DataValidationCxt;
 
-// The last kind looked up: records of a list are of one kind, so most lookups are this one.
-let lastChecker: KindChecker | undefined;
-
 function checkerFor(kind: ResourceKind): KindChecker {
-  if (lastChecker !== undefined && lastChecker.def.kind === kind) return lastChecker;
   let checker = checkers.get(kind);
   if (!checker) {
     checker = { def: resource(kind), validate: compiledValidator(kind), root: new FieldPlace(shapeFor(kind), '') };
     checkers.set(kind, checker);
   }
-  lastChecker = checker;
   return checker;
 }
 
