@@ -134,10 +134,11 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
 
   it('a 429 with Retry-After then success: one exchange, two attempts, the wait and why', async () => {
     const rec = records('activity')[2];
-    runningSandbox(api).addFault({ fault: '429', path: '/activities', retryAfter: 1, times: 1 });
+    // The fault is for this request alone, not for a list the tree may load meanwhile.
+    runningSandbox(api).addFault({ fault: '429', path: `/activities/summaries/${rec.date}`, retryAfter: 1, times: 1 });
     const before = snapshot();
     await vscode.commands.executeCommand('healthData.activity.getByDate', { date: rec.date });
-    const e = since(before).find((x) => x.endpoint === 'getByDate');
+    const e = since(before).find((x) => x.endpoint === 'getByDate' && x.resource === 'activity');
     assert.ok(e);
     assert.deepEqual(e.attempts.map((a) => a.status), [429, 200]);
     assert.match(e.attempts[0].retryReason ?? '', /429/);
@@ -150,10 +151,11 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
 
   it('a truncated body: the exchange ends in the error, each attempt says it was cut short', async () => {
     await setSetting('requestTimeout', 5_000);
-    runningSandbox(api).addFault({ fault: 'truncated', path: '/activities' });
+    const id = records('activity')[3].id;
+    runningSandbox(api).addFault({ fault: 'truncated', path: `/activities/summaries/${encodeURIComponent(id)}` });
     const before = snapshot();
-    await vscode.commands.executeCommand('healthData.activity.getById', { id: records('activity')[3].id });
-    const e = since(before).find((x) => x.endpoint === 'getById');
+    await vscode.commands.executeCommand('healthData.activity.getById', { id });
+    const e = since(before).find((x) => x.endpoint === 'getById' && x.resource === 'activity');
     assert.ok(e);
     assert.ok(e.attempts.length > 1 && e.attempts.every((a) => /cut short/.test(a.error ?? '')));
     assert.equal(e.error?.kind, 'network');
@@ -166,7 +168,8 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     api.recordViews.closeAll();
     const before = snapshot();
     await vscode.commands.executeCommand('healthData.bodyFat.list', { start: addDays(records('activity')[0].date!, -5), end: records('activity')[0].date! });
-    const page = since(before).find((e) => e.endpoint === 'list' && e.status === 200 && (JSON.parse(e.responseBody ?? '[]') as unknown[]).length > 0);
+    // Only the body fat list: the tree may page another resource in the meantime.
+    const page = since(before).find((e) => e.endpoint === 'list' && e.resource === 'bodyFat' && e.status === 200 && (JSON.parse(e.responseBody ?? '[]') as unknown[]).length > 0);
     assert.ok(page, 'no list page was kept');
     const id = await vscode.commands.executeCommand('healthData.showExchange', { exchangeId: page.id });
     assert.equal(id, page.id);
