@@ -10,8 +10,15 @@ import { type FindingCounts, noFindings } from '../../core/validationWorker';
 export const DIAGNOSTIC_SOURCE = 'Health Data';
 /** The code of a diagnostic for a syntax error; findings carry their kind as code. */
 export const SYNTAX_ERROR_CODE = 'syntax';
-/** Past this many the Problems panel is no help, and the editor slows down: the most severe are kept. */
-export const MAX_DIAGNOSTICS = 2000;
+/**
+ * Past this many the Problems panel is no help, and the editor slows down: the most severe are
+ * kept. VS Code hands at most 1,000 diagnostics of a file to the Problems panel and the editor
+ * (the rest are dropped with its own "Not showing N further errors and warnings", which would drop
+ * our note too): 999 and our note are all of a file's that arrive.
+ */
+export const MAX_DIAGNOSTICS = 999;
+/** What VS Code passes on of one file's diagnostics (`_maxDiagnosticsPerFile` in extHostDiagnostics). */
+export const VSCODE_DIAGNOSTICS_PER_FILE = 1000;
 
 const SEVERITY: Readonly<Record<FindingKind, vscode.DiagnosticSeverity>> = {
   error: vscode.DiagnosticSeverity.Error,

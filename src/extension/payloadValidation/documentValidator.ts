@@ -183,7 +183,7 @@ export class DocumentValidator implements vscode.Disposable {
     const current = () => this.runs.get(key) === handle && !document.isClosed && document.version === version;
     // One refresh of the Problems panel at a time: its diagnostics are made in slices (see
     // StreamedDiagnostics), and the first refreshes hold fewer of them (FIRST_SHOWN, then twice as
-    // many each time up to MAX_DIAGNOSTICS): handing the collection 2,000 diagnostics at once,
+    // many each time up to MAX_DIAGNOSTICS): handing the collection all of them at once,
     // with VS Code's code for them not yet optimised, stalled the host for 100 ms.
     let showing: Promise<void> | undefined;
     let limit = FIRST_SHOWN;
