@@ -15,7 +15,7 @@ import type { Frame } from 'playwright-core';
 import { buildTrends } from '../../src/core/insights';
 import { recordTitle } from '../../src/core/views';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
-import { Workbench, codeServerModule, findRepoRoot, packagedVsix } from './support/workbench';
+import { Workbench, codeServerModule, findRepoRoot, packagedVsix, screenshotOnFailure } from './support/workbench';
 
 const THEMES = [
   { slug: 'dark-modern', name: 'Default Dark Modern', bodyClass: 'vscode-dark' },
@@ -91,12 +91,7 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         await wb.revealTreeRow([(r) => r.text.startsWith('Activity summaries')], 'Activity summaries', 30_000);
       });
 
-      afterEach(async function () {
-        if (this.currentTest?.state === 'failed' && wb) {
-          const file = await wb.screenshot(`insights-failed-${theme.slug}-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
-          if (file) console.log(`    screenshot: ${file}`);
-        }
-      });
+      screenshotOnFailure(`insights-failed-${theme.slug}`, () => wb);
 
       after(async () => {
         await wb?.close();

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ACTIVITY } from '../fixtures/payloads';
-import { Workbench, codeServerModule, packagedVsix } from './support/workbench';
+import { Workbench, codeServerModule, packagedVsix, screenshotOnFailure } from './support/workbench';
 
 /** Records that each have one schema error: more errors than VS Code passes on. */
 const RECORDS = 1_200;
@@ -35,12 +35,7 @@ describe('e2e: the Problems panel with more findings than it lists', function ()
     });
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      const file = await wb.screenshot(`problems-failed-${this.currentTest.title}`).catch(() => undefined);
-      if (file) console.log(`    screenshot: ${file}`);
-    }
-  });
+  screenshotOnFailure('problems-failed', () => wb);
 
   after(async () => {
     await wb?.close();

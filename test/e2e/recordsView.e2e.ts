@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RESOURCES, resource } from '../../src/core/resources';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
-import { TreeRow, Workbench, codeServerModule, findRepoRoot, packagedVsix } from './support/workbench';
+import { TreeRow, Workbench, codeServerModule, findRepoRoot, packagedVsix, screenshotOnFailure } from './support/workbench';
 
 const THEMES = [
   { slug: 'dark-modern', name: 'Default Dark Modern' },
@@ -85,12 +85,7 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
         for (const def of RESOURCES) await wb.revealTreeRow([(r) => r.text.startsWith(def.label)], def.label, 30_000);
       });
 
-      afterEach(async function () {
-        if (this.currentTest?.state === 'failed' && wb) {
-          const file = await wb.screenshot(`records-view-failed-${theme.slug}-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
-          if (file) console.log(`    screenshot: ${file}`);
-        }
-      });
+      screenshotOnFailure(`records-view-failed-${theme.slug}`, () => wb);
 
       after(async () => {
         await wb?.close();

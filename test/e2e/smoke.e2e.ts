@@ -5,7 +5,7 @@
 //   npx mocha out/test/e2e/smoke.e2e.js
 // Screenshots go to test-results/e2e/.
 import * as assert from 'node:assert/strict';
-import { Workbench, findRepoRoot } from './support/workbench';
+import { Workbench, findRepoRoot, screenshotOnFailure } from './support/workbench';
 
 describe('e2e smoke: the workbench with Health Data Explorer', function () {
   this.timeout(180_000);
@@ -18,12 +18,7 @@ describe('e2e smoke: the workbench with Health Data Explorer', function () {
     wb = await Workbench.open(vsix ? { vsix, settings } : { extensionDevelopmentPath: findRepoRoot(), settings });
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      const file = await wb.screenshot(`smoke-failed-${this.currentTest.title}`).catch(() => undefined);
-      if (file) console.log(`    screenshot: ${file}`);
-    }
-  });
+  screenshotOnFailure('smoke-failed', () => wb);
 
   after(async () => {
     await wb?.close();

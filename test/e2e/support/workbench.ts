@@ -371,3 +371,16 @@ export async function screenshotIfFailed(wb: Workbench | undefined, test: Mocha.
   const file = await wb.screenshot(`${prefix}-${test.title.slice(0, 40)}`).catch(() => undefined);
   if (file) console.log(`    screenshot: ${file}`);
 }
+
+/**
+ * Saves a screenshot of the workbench after each failed test of the suite it is called in,
+ * named `<prefix>-<the test's title>`, and says where.
+ */
+export function screenshotOnFailure(prefix: string, workbench: () => Workbench | undefined): void {
+  afterEach(async function () {
+    const wb = workbench();
+    if (this.currentTest?.state !== 'failed' || !wb) return;
+    const file = await wb.screenshot(`${prefix}-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+    if (file) console.log(`    screenshot: ${file}`);
+  });
+}
