@@ -8,9 +8,9 @@ import { RESOURCES, ResourceKind, resource } from '../../core/resources';
 import { COVERAGE_VIEW_TYPE, CoverageViewModel, InsightsWebviewMessage, PersistedInsightsView, recordTitle, shortId, textField } from '../../core/views';
 import type { Session } from '../account/session';
 import type { RecordViews } from '../recordView/recordViews';
-import { InsightsPanel, openViewPanel } from './insightsPanel';
+import { InsightsView } from './insightsView';
 import { InsightsFilter, loadEveryPage } from './loadEveryPage';
-import { CompleteLoad, loadFailure, loadKey } from './loadFailure';
+import { loadFailure, loadKey } from './loadFailure';
 import { currentOrigin, elsewhereMessage, keptFilter, loadWhenBack, restorable } from './restore';
 import { coverageStrings } from './strings';
 
@@ -29,8 +29,7 @@ export interface InsightsDeps {
 /** A cell lists at most this many records; the rest are counted. */
 const MAX_CELL_RECORDS = 200;
 
-export class CoverageView implements vscode.Disposable {
-  private panel: InsightsPanel | undefined;
+export class CoverageView extends InsightsView<{ model: CoverageViewModel; records: unknown[] }> {
   private kind: ResourceKind = 'activity';
   private records: unknown[] = [];
   private model: CoverageViewModel | undefined;
@@ -39,38 +38,21 @@ export class CoverageView implements vscode.Disposable {
   private pinned: (InsightsFilter & { description: string }) | undefined;
   /** The range, source and environment of the last load: what the panel keeps for a reload. */
   private persisted: PersistedInsightsView | undefined;
-  /** The last complete load: still shown, marked, when a later load of the same view fails or is cancelled. */
-  private complete: CompleteLoad<{ model: CoverageViewModel; records: unknown[] }> | undefined;
 
-  constructor(private readonly deps: InsightsDeps) {}
+  constructor(private readonly deps: InsightsDeps) {
+    super(deps.extensionUri, () => ({ viewType: COVERAGE_VIEW_TYPE, title: vscode.l10n.t('Data Coverage'), bundle: 'coverage', bundleCss: false }));
+  }
 
   /** The model last posted (for tests). */
   get currentModel(): CoverageViewModel | undefined {
     return this.model;
   }
 
-  get currentPanel(): InsightsPanel | undefined {
-    return this.panel;
-  }
-
   /** Opens (or reuses) the panel for `kind` and loads it; resolves with the model shown. */
   async show(kind: ResourceKind, cancellation?: vscode.CancellationToken): Promise<CoverageViewModel | undefined> {
-    if (!this.panel || this.panel.isDisposed) this.openPanel();
-    else this.panel.reveal();
+    this.showPanel();
     this.pinned = undefined;
     return this.load(kind, cancellation);
-  }
-
-  private openPanel(restored?: vscode.WebviewPanel): InsightsPanel {
-    const options = { viewType: COVERAGE_VIEW_TYPE, title: vscode.l10n.t('Data Coverage'), bundle: 'coverage', bundleCss: false };
-    const forget = (closed: InsightsPanel) => {
-      if (this.panel !== closed) return;
-      this.panel = undefined;
-      // A new panel starts afresh: it never shows what a closed one had loaded.
-      this.complete = undefined;
-    };
-    this.panel = openViewPanel({ ...options, extensionUri: this.deps.extensionUri, restored, onMessage: (m) => this.handleMessage(m) }, forget);
-    return this.panel;
   }
 
   /**
@@ -157,16 +139,6 @@ export class CoverageView implements vscode.Disposable {
       default:
         return;
     }
-  }
-
-  /** Closes the panel (for the tests). */
-  close(): void {
-    this.panel?.dispose();
-  }
-
-  /** Leaves the panel open: on a reload VS Code keeps it to be restored by the serializer. */
-  dispose(): void {
-    this.panel = undefined;
   }
 }
 

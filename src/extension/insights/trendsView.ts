@@ -8,14 +8,13 @@ import { RESOURCES, ResourceKind, resource } from '../../core/resources';
 import { InsightsStatus, InsightsWebviewMessage, PersistedInsightsView, TRENDS_VIEW_TYPE, TrendsViewModel } from '../../core/views';
 import { customRangeProblem } from '../tree/filters';
 import type { InsightsDeps } from './coverageView';
-import { InsightsPanel, openViewPanel } from './insightsPanel';
+import { InsightsView } from './insightsView';
 import { InsightsFilter, LoadedList, loadEveryPage } from './loadEveryPage';
-import { CompleteLoad, loadFailure, loadKey } from './loadFailure';
+import { loadFailure, loadKey } from './loadFailure';
 import { currentOrigin, elsewhereMessage, keptFilter, loadWhenBack, restorable } from './restore';
 import { trendsStrings } from './strings';
 
-export class TrendsView implements vscode.Disposable {
-  private panel: InsightsPanel | undefined;
+export class TrendsView extends InsightsView<LoadedList[]> {
   private lists: LoadedList[] = [];
   private filter: (InsightsFilter & { description: string }) | undefined;
   private humanId: string | undefined;
@@ -23,23 +22,18 @@ export class TrendsView implements vscode.Disposable {
   private seq = 0;
   /** The environment the data shown came from (the one in use at the last load, or a restored panel's). */
   private origin: Pick<PersistedInsightsView, 'environment' | 'host'> = {};
-  /** The lists of the last complete load: still drawn, marked, when a later load of the same range fails or is cancelled. */
-  private complete: CompleteLoad<LoadedList[]> | undefined;
 
-  constructor(private readonly deps: InsightsDeps) {}
+  constructor(private readonly deps: InsightsDeps) {
+    super(deps.extensionUri, () => ({ viewType: TRENDS_VIEW_TYPE, title: vscode.l10n.t('Trends'), bundle: 'trends', bundleCss: true }));
+  }
 
   get currentModel(): TrendsViewModel | undefined {
     return this.model;
   }
 
-  get currentPanel(): InsightsPanel | undefined {
-    return this.panel;
-  }
-
   /** Opens (or reuses) the panel over the Records view's range, or `range` when given. */
   async show(range?: { start: string; end: string }, cancellation?: vscode.CancellationToken): Promise<TrendsViewModel | undefined> {
-    if (!this.panel || this.panel.isDisposed) this.openPanel();
-    else this.panel.reveal();
+    this.showPanel();
     const tree = this.deps.filters.insightsFilter();
     if (range) {
       const problem = customRangeProblem(range.start, range.end);
@@ -47,18 +41,6 @@ export class TrendsView implements vscode.Disposable {
     }
     this.filter = range ? { ...tree, start: range.start, end: range.end, description: `${range.start} – ${range.end}` } : tree;
     return this.load(cancellation);
-  }
-
-  private openPanel(restored?: vscode.WebviewPanel): InsightsPanel {
-    const options = { viewType: TRENDS_VIEW_TYPE, title: vscode.l10n.t('Trends'), bundle: 'trends', bundleCss: true };
-    const forget = (closed: InsightsPanel) => {
-      if (this.panel !== closed) return;
-      this.panel = undefined;
-      // A new panel starts afresh: it never shows what a closed one had loaded.
-      this.complete = undefined;
-    };
-    this.panel = openViewPanel({ ...options, extensionUri: this.deps.extensionUri, restored, onMessage: (m) => this.handleMessage(m) }, forget);
-    return this.panel;
   }
 
   /** A trends panel after a reload: its range, source and human again, from where they came (restore.ts). */
@@ -164,15 +146,5 @@ export class TrendsView implements vscode.Disposable {
       default:
         return;
     }
-  }
-
-  /** Closes the panel (for the tests). */
-  close(): void {
-    this.panel?.dispose();
-  }
-
-  /** Leaves the panel open: on a reload VS Code keeps it to be restored by the serializer. */
-  dispose(): void {
-    this.panel = undefined;
   }
 }
