@@ -13,8 +13,9 @@ import { computeCoverage } from '../../src/core/insights';
 import type { ResourceKind } from '../../src/core/resources';
 import type { CoverageViewModel, InsightsHostMessage, TrendsViewModel } from '../../src/core/views';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
-import { parseFaultSpec } from '../../src/sandbox/server';
-import { resetSettings, runningSandbox, treeRoots, waitFor, withSandbox } from './support/extension';
+import { parseFaultSpec, startSandbox } from '../../src/sandbox/server';
+import { DEFAULT_ENVIRONMENT, SANDBOX_ENVIRONMENT } from '../../src/extension/account/environments';
+import { resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
 
 describe('insights: data coverage and trends', function () {
   this.timeout(60_000);
@@ -295,6 +296,49 @@ describe('insights: data coverage and trends', function () {
       const reloaded = await waitFor('the reloaded report', () => view.currentModel?.report, 30_000);
       assert.equal(reloaded.records, inRange('heartRate').length);
       assert.equal(lastPersist(view.currentPanel!.posted)?.environment, api.session.active!.name);
+    });
+
+    it('a panel from an environment that exists but is not in use offers Switch to it, which loads from there and from nowhere else', async () => {
+      const view = api.insights.coverage;
+      view.close();
+      const local = runningSandbox(api);
+      const host = new URL(local.url).host;
+      const { start, end } = api.tree.dateRange;
+      // Another service with other data becomes the Default environment, and the one in use.
+      const other = await startSandbox({ port: 0, days: 5, seed: 'another-service', clientId: 'other-client', clientSecret: 'other-secret-5e1a' });
+      try {
+        await setSetting('baseUrl', other.url);
+        await vscode.commands.executeCommand('healthData.setCredentials', { environment: DEFAULT_ENVIRONMENT, clientId: other.clientId, clientSecret: other.clientSecret, skipCheck: true });
+        assert.equal(api.session.active?.name, DEFAULT_ENVIRONMENT);
+        const model = await view.revive(restoredPanel('healthData.coverage'), { persist: { kind: 'activity', start, end, environment: SANDBOX_ENVIRONMENT, host } });
+        assert.equal(model?.report, undefined);
+        assert.deepEqual(model?.status, {
+          state: 'elsewhere',
+          message: `Not loaded: this panel showed data from ${SANDBOX_ENVIRONMENT}, but ${DEFAULT_ENVIRONMENT} is in use. Reload loads the same range from ${DEFAULT_ENVIRONMENT}; Switch to ${SANDBOX_ENVIRONMENT} loads it from ${SANDBOX_ENVIRONMENT} again.`,
+          switchBack: `Switch to ${SANDBOX_ENVIRONMENT}`,
+        });
+        const otherBefore = other.requests.length;
+        const localBefore = local.requests.length;
+        // The button's message: back to the sandbox, and the panel loads from it on its own.
+        view.handleMessage({ type: 'switchEnvironment' });
+        const report = await waitFor('the report from the environment switched back to', () => view.currentModel?.report, 30_000).catch((err: Error) => {
+          throw new Error(`${err.message}: in use ${api.session.active?.name}, status ${JSON.stringify(view.currentModel?.status)}`);
+        });
+        assert.equal(api.session.active?.name, SANDBOX_ENVIRONMENT);
+        assert.equal(report.records, inRange('activity').length);
+        assert.ok(listsSince(localBefore).some((r) => r.path.includes('/activities/') && r.query.start_date === start && r.query.end_date === end), 'loaded from the sandbox');
+        assert.deepEqual(
+          other.requests.slice(otherBefore).filter((r) => r.path.includes('/activities/') && r.query.start_date === start && r.query.end_date === end && r.query.offset === undefined),
+          [],
+          'the panel asked nothing of the other service',
+        );
+        assert.equal(lastPersist(view.currentPanel!.posted)?.environment, SANDBOX_ENVIRONMENT);
+      } finally {
+        await vscode.commands.executeCommand('healthData.selectEnvironment', { environment: SANDBOX_ENVIRONMENT });
+        await api.session.credentials.clear(DEFAULT_ENVIRONMENT);
+        await setSetting('baseUrl', undefined);
+        await other.close();
+      }
     });
 
     it('the trends panel comes back with its range and human; from elsewhere it only says so; a state that is no state closes it', async () => {

@@ -64,6 +64,11 @@ export interface TrendsViewModel {
 export interface InsightsStatus {
   state: 'loading' | 'error' | 'cancelled' | 'elsewhere';
   message: string;
+  /**
+   * Not loaded because another environment is in use, while the one the data came from still
+   * exists: the button that switches back to it (`switchEnvironment`), which then loads.
+   */
+  switchBack?: string;
 }
 
 /**
@@ -91,6 +96,8 @@ export type InsightsHostMessage =
 export type InsightsWebviewMessage =
   | { type: 'ready' }
   | { type: 'reload' }
+  /** Switch back to the environment a restored panel's data came from (its status offers it). */
+  | { type: 'switchEnvironment' }
   | { type: 'selectKind'; kind: ResourceKind }
   | { type: 'cell'; source: string | null; field: string; which: ValueClass }
   /** Open a record: `kind` and the index of the record in what the host loaded. */
@@ -108,6 +115,7 @@ export function parseInsightsMessage(raw: unknown): InsightsWebviewMessage | und
   switch (m.type) {
     case 'ready':
     case 'reload':
+    case 'switchEnvironment':
       return { type: m.type };
     case 'selectKind':
       return isKind(m.kind) ? { type: 'selectKind', kind: m.kind } : undefined;

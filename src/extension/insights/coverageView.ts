@@ -11,7 +11,7 @@ import type { RecordViews } from '../recordView/recordViews';
 import { InsightsView } from './insightsView';
 import { InsightsFilter, loadEveryPage } from './loadEveryPage';
 import { loadFailure, loadKey } from './loadFailure';
-import { currentOrigin, elsewhereMessage, keptFilter, loadWhenBack, restorable } from './restore';
+import { currentOrigin, elsewhereStatus, keptFilter, loadWhenBack, restorable, switchBack } from './restore';
 import { coverageStrings } from './strings';
 
 /** What the insights views read from the Records view: its range and source filter. */
@@ -65,7 +65,7 @@ export class CoverageView extends InsightsView<{ model: CoverageViewModel; recor
     if (!persisted?.kind) return undefined;
     this.openPanel(restored);
     this.pinned = keptFilter(persisted);
-    const elsewhere = elsewhereMessage(this.deps.session, persisted);
+    const elsewhere = elsewhereStatus(this.deps.session, persisted);
     if (!elsewhere) return this.load(persisted.kind);
     const seq = ++this.seq;
     const kind = persisted.kind;
@@ -73,7 +73,7 @@ export class CoverageView extends InsightsView<{ model: CoverageViewModel; recor
     this.kind = persisted.kind;
     this.records = [];
     this.persisted = persisted;
-    return this.publish({ ...this.base(persisted.kind, this.pinned, persisted.environment), status: { state: 'elsewhere', message: elsewhere } });
+    return this.publish({ ...this.base(persisted.kind, this.pinned, persisted.environment), status: elsewhere });
   }
 
   private base(kind: ResourceKind, filter: InsightsFilter & { description: string }, env: string | undefined): CoverageViewModel {
@@ -122,6 +122,14 @@ export class CoverageView extends InsightsView<{ model: CoverageViewModel; recor
       case 'reload':
         void this.load(this.kind);
         return;
+      case 'switchEnvironment': {
+        // A new turn: the restored panel no longer waits for its environment, it loads after the switch.
+        const seq = ++this.seq;
+        void switchBack(this.deps.session, this.persisted?.environment).then((switched) => {
+          if (switched && seq === this.seq) void this.load(this.kind);
+        });
+        return;
+      }
       case 'selectKind':
         void this.load(message.kind);
         return;

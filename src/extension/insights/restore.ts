@@ -2,7 +2,7 @@
 // environment than the one in use: it loads nothing from elsewhere until the user asks (Reload).
 
 import * as vscode from 'vscode';
-import { PersistedInsightsView, parsePersistedInsights } from '../../core/views';
+import { InsightsStatus, PersistedInsightsView, parsePersistedInsights } from '../../core/views';
 import type { Session } from '../account/session';
 import { originOf, originProblem } from '../recordView/recordPanel';
 import type { InsightsPanel } from './insightsPanel';
@@ -15,13 +15,40 @@ export function currentOrigin(session: Session): Pick<PersistedInsightsView, 'en
 
 /** Why a restored panel must not load quietly (its environment is not in use, is gone or moved), or undefined. */
 export function elsewhereMessage(session: Session, persisted: PersistedInsightsView): string | undefined {
+  return elsewhereStatus(session, persisted)?.message;
+}
+
+/**
+ * What a restored panel says instead of loading quietly from another environment than its own,
+ * and, when its own still exists but is not in use, the button that switches back to it.
+ */
+export function elsewhereStatus(session: Session, persisted: PersistedInsightsView): InsightsStatus | undefined {
   const problem = originProblem(session, persisted);
   if (!problem) return undefined;
   const from = persisted.environment ?? '';
   const here = problem.active?.name ?? vscode.l10n.t('no environment');
-  if (problem.type === 'gone') return vscode.l10n.t('Not loaded: this panel showed data from {0}, which no longer exists. Reload loads the same range from {1}.', from, here);
-  if (problem.type === 'moved') return vscode.l10n.t('Not loaded: this panel showed data from {0} at {1}; {0} now points at {2}. Reload loads the same range from there.', from, persisted.host ?? '', problem.host);
-  return vscode.l10n.t('Not loaded: this panel showed data from {0}, but {1} is in use. Reload loads the same range from {1}; to see {0} again, select it (Health Data: Select Environment) and Reload.', from, here);
+  if (problem.type === 'gone') return { state: 'elsewhere', message: vscode.l10n.t('Not loaded: this panel showed data from {0}, which no longer exists. Reload loads the same range from {1}.', from, here) };
+  if (problem.type === 'moved') return { state: 'elsewhere', message: vscode.l10n.t('Not loaded: this panel showed data from {0} at {1}; {0} now points at {2}. Reload loads the same range from there.', from, persisted.host ?? '', problem.host) };
+  return {
+    state: 'elsewhere',
+    message: vscode.l10n.t('Not loaded: this panel showed data from {0}, but {1} is in use. Reload loads the same range from {1}; Switch to {0} loads it from {0} again.', from, here),
+    switchBack: vscode.l10n.t('Switch to {0}', from),
+  };
+}
+
+/**
+ * Switches back to the environment a restored panel's data came from, when it still exists, and
+ * says whether it did (it says so to the person when the environment no longer exists). The
+ * panel loads once this is done: a load started by the switch's first change event would be
+ * aborted by its second.
+ */
+export async function switchBack(session: Session, environment: string | undefined): Promise<boolean> {
+  if (environment === undefined || !session.environments.some((e) => e.name === environment)) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Not switched: the environment {0} no longer exists.', environment ?? ''));
+    return false;
+  }
+  await session.switchTo(environment);
+  return true;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { InsightsDeps } from './coverageView';
 import { InsightsView } from './insightsView';
 import { InsightsFilter, LoadedList, loadEveryPage } from './loadEveryPage';
 import { loadFailure, loadKey } from './loadFailure';
-import { currentOrigin, elsewhereMessage, keptFilter, loadWhenBack, restorable } from './restore';
+import { currentOrigin, elsewhereStatus, keptFilter, loadWhenBack, restorable, switchBack } from './restore';
 import { trendsStrings } from './strings';
 
 export class TrendsView extends InsightsView<LoadedList[]> {
@@ -51,13 +51,13 @@ export class TrendsView extends InsightsView<LoadedList[]> {
     this.filter = keptFilter(persisted);
     const { start, end } = persisted;
     this.humanId = persisted.humanId;
-    const elsewhere = elsewhereMessage(this.deps.session, persisted);
+    const elsewhere = elsewhereStatus(this.deps.session, persisted);
     if (!elsewhere) return this.load();
     const seq = ++this.seq;
     loadWhenBack(this.deps.session, persisted, () => seq === this.seq && this.panel !== undefined, () => void this.load());
     this.lists = [];
     this.origin = { environment: persisted.environment, host: persisted.host };
-    return this.publish({ heading: this.heading(), start, end, humans: [], sections: [], status: { state: 'elsewhere', message: elsewhere } });
+    return this.publish({ heading: this.heading(), start, end, humans: [], sections: [], status: elsewhere });
   }
 
   private heading(): string {
@@ -121,6 +121,14 @@ export class TrendsView extends InsightsView<LoadedList[]> {
       case 'reload':
         if (this.filter) void this.load();
         return;
+      case 'switchEnvironment': {
+        // A new turn: the restored panel no longer waits for its environment, it loads after the switch.
+        const seq = ++this.seq;
+        void switchBack(this.deps.session, this.origin.environment).then((switched) => {
+          if (switched && seq === this.seq) void this.load();
+        });
+        return;
+      }
       case 'setRange': {
         const problem = customRangeProblem(message.start.trim(), message.end.trim());
         if (problem) {

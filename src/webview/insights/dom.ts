@@ -46,9 +46,15 @@ export function button(text: string, onClick: () => void, className = 'button'):
   return b;
 }
 
-/** The status line: loading, failed or cancelled, read out by screen readers. */
-export function statusLine(status: { state: string; message: string } | undefined): HTMLElement {
+/**
+ * The status line: loading, failed or cancelled, read out by screen readers; for a restored panel
+ * whose environment is not in use, with the button that switches back to it.
+ */
+export function statusLine(status: { state: string; message: string; switchBack?: string } | undefined): HTMLElement {
   const p = el('p', `status status-${status?.state ?? 'none'}`, status?.message ?? '');
   p.setAttribute('role', 'status');
-  return p;
+  if (status?.switchBack === undefined) return p;
+  const line = el('div', 'status-line');
+  line.append(p, button(status.switchBack, () => post({ type: 'switchEnvironment' }), 'button status-action'));
+  return line;
 }
