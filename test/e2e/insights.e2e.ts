@@ -80,6 +80,8 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
           settings: {
             'healthData.sandbox.url': sandbox.url,
             'healthData.activeEnvironment': 'Local sandbox',
+            // Another environment to switch to (never asked: nothing is set up for it).
+            'healthData.environments': [{ name: 'Staging', baseUrl: 'https://staging.example.invalid', clientId: 'e2e-client' }],
             'workbench.colorTheme': theme.name,
             'workbench.startupEditor': 'none',
             'workbench.tips.enabled': false,
@@ -240,6 +242,31 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
           const frame = await insightsFrame(wb!, `select#human option[value="${human}"]:checked`, 'the restored trends panel');
           await frame.locator('figure[data-chart="steps"][data-gap-markers]').waitFor({ timeout: 20_000 });
           assert.ok(sandbox.requests.slice(before).some((r) => r.path.includes('/activities/')), 'the data was loaded again');
+        });
+
+        it('restored while another environment is in use, the panel loads nothing and offers Switch to; the click draws the charts again', async () => {
+          // Staging (nothing set up) in use instead of the sandbox the charts came from.
+          await wb!.runCommand('Health Data: Switch Environment');
+          await wb!.page.locator('.quick-input-widget .monaco-list-row', { hasText: /^Staging/ }).first().click();
+          await wb!.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+          await wb!.page.locator('.statusbar-item', { hasText: 'Staging' }).first().waitFor({ timeout: 20_000 });
+          // A mark on the page that the reload wipes: the panel below is the restored one.
+          await wb!.page.evaluate(() => ((window as unknown as { beforeReload?: boolean }).beforeReload = true));
+          await wb!.runCommand('Developer: Reload Window');
+          await wb!.page.waitForFunction(() => (window as unknown as { beforeReload?: boolean }).beforeReload === undefined, undefined, { timeout: 60_000 });
+          const tab = wb!.page.locator('.tabs-container .tab', { hasText: /^Trends/ });
+          await tab.waitFor({ timeout: 60_000 });
+          await tab.click();
+          const frame = await insightsFrame(wb!, 'button.status-action', 'the restored trends panel with Switch to');
+          const before = sandbox.requests.length;
+          const action = frame.locator('button.status-action');
+          assert.equal(await action.textContent(), 'Switch to Local sandbox');
+          assert.match((await frame.locator('.status-elsewhere').textContent()) ?? '', /^Not loaded: this panel showed data from Local sandbox, but Staging is in use\./);
+          assert.equal(await frame.locator('figure[data-chart]').count(), 0, 'no chart from elsewhere');
+          await wb!.screenshotAs(path.join('screenshots', `trends-switch-to-${theme.slug}`));
+          await action.click();
+          await frame.locator('figure[data-chart="steps"][data-gap-markers]').waitFor({ timeout: 30_000 });
+          assert.ok(sandbox.requests.slice(before).some((r) => r.path.includes('/activities/')), 'loaded from the sandbox');
         });
       }
 

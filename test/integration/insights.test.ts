@@ -298,7 +298,7 @@ describe('insights: data coverage and trends', function () {
       assert.equal(lastPersist(view.currentPanel!.posted)?.environment, api.session.active!.name);
     });
 
-    it('a panel from an environment that exists but is not in use offers Switch to it, which loads from there and from nowhere else', async () => {
+    it('a panel from an environment that exists (or comes back) but is not in use offers Switch to it, which loads from there and from nowhere else', async () => {
       const view = api.insights.coverage;
       view.close();
       const local = runningSandbox(api);
@@ -310,9 +310,20 @@ describe('insights: data coverage and trends', function () {
         await setSetting('baseUrl', other.url);
         await vscode.commands.executeCommand('healthData.setCredentials', { environment: DEFAULT_ENVIRONMENT, clientId: other.clientId, clientSecret: other.clientSecret, skipCheck: true });
         assert.equal(api.session.active?.name, DEFAULT_ENVIRONMENT);
-        const model = await view.revive(restoredPanel('healthData.coverage'), { persist: { kind: 'activity', start, end, environment: SANDBOX_ENVIRONMENT, host } });
-        assert.equal(model?.report, undefined);
-        assert.deepEqual(model?.status, {
+        // After a window reload the sandbox's environment appears only once the extension has
+        // attached to it again: the panel first says it is gone, then offers to switch to it.
+        const sandboxEnvironment = api.session.environments.find((e) => e.name === SANDBOX_ENVIRONMENT);
+        assert.ok(sandboxEnvironment);
+        api.session.setSandbox(undefined);
+        const gone = await view.revive(restoredPanel('healthData.coverage'), { persist: { kind: 'activity', start, end, environment: SANDBOX_ENVIRONMENT, host } });
+        assert.equal(gone?.status?.message, `Not loaded: this panel showed data from ${SANDBOX_ENVIRONMENT}, which no longer exists. Reload loads the same range from ${DEFAULT_ENVIRONMENT}.`);
+        assert.equal(gone?.status?.switchBack, undefined);
+        api.session.setSandbox(sandboxEnvironment);
+        const model = await waitFor('the panel to offer Switch to', () => (view.currentModel?.status?.switchBack ? view.currentModel : undefined));
+        assert.equal(model.report, undefined);
+        const shown = view.currentPanel!.posted.at(-1);
+        assert.ok(shown?.type === 'coverage' && shown.model.status?.switchBack === `Switch to ${SANDBOX_ENVIRONMENT}`, 'the panel shows it');
+        assert.deepEqual(model.status, {
           state: 'elsewhere',
           message: `Not loaded: this panel showed data from ${SANDBOX_ENVIRONMENT}, but ${DEFAULT_ENVIRONMENT} is in use. Reload loads the same range from ${DEFAULT_ENVIRONMENT}; Switch to ${SANDBOX_ENVIRONMENT} loads it from ${SANDBOX_ENVIRONMENT} again.`,
           switchBack: `Switch to ${SANDBOX_ENVIRONMENT}`,

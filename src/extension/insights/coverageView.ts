@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { cellRecords, computeCoverage } from '../../core/insights';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
-import { COVERAGE_VIEW_TYPE, CoverageViewModel, InsightsWebviewMessage, PersistedInsightsView, recordTitle, shortId, textField } from '../../core/views';
+import { COVERAGE_VIEW_TYPE, CoverageViewModel, InsightsStatus, InsightsWebviewMessage, PersistedInsightsView, recordTitle, shortId, textField } from '../../core/views';
 import type { Session } from '../account/session';
 import type { RecordViews } from '../recordView/recordViews';
 import { InsightsView } from './insightsView';
@@ -69,11 +69,12 @@ export class CoverageView extends InsightsView<{ model: CoverageViewModel; recor
     if (!elsewhere) return this.load(persisted.kind);
     const seq = ++this.seq;
     const kind = persisted.kind;
-    loadWhenBack(this.deps.session, persisted, () => seq === this.seq && this.panel !== undefined, () => void this.load(kind));
+    const notLoaded = (status: InsightsStatus) => this.publish({ ...this.base(kind, keptFilter(persisted), persisted.environment), status });
+    loadWhenBack(this.deps.session, persisted, () => seq === this.seq && this.panel !== undefined, () => void this.load(kind), (status) => void notLoaded(status));
     this.kind = persisted.kind;
     this.records = [];
     this.persisted = persisted;
-    return this.publish({ ...this.base(persisted.kind, this.pinned, persisted.environment), status: elsewhere });
+    return notLoaded(elsewhere);
   }
 
   private base(kind: ResourceKind, filter: InsightsFilter & { description: string }, env: string | undefined): CoverageViewModel {

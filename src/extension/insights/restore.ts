@@ -13,14 +13,10 @@ export function currentOrigin(session: Session): Pick<PersistedInsightsView, 'en
   return originOf(session.active);
 }
 
-/** Why a restored panel must not load quietly (its environment is not in use, is gone or moved), or undefined. */
-export function elsewhereMessage(session: Session, persisted: PersistedInsightsView): string | undefined {
-  return elsewhereStatus(session, persisted)?.message;
-}
-
 /**
- * What a restored panel says instead of loading quietly from another environment than its own,
- * and, when its own still exists but is not in use, the button that switches back to it.
+ * What a restored panel says instead of loading quietly from another environment than its own
+ * (its own is not in use, is gone or moved), and, when its own still exists but is not in use,
+ * the button that switches back to it; undefined when it may load.
  */
 export function elsewhereStatus(session: Session, persisted: PersistedInsightsView): InsightsStatus | undefined {
   const problem = originProblem(session, persisted);
@@ -71,15 +67,22 @@ export function keptFilter(persisted: PersistedInsightsView): InsightsFilter & {
 /**
  * Loads a restored panel once its environment is the one in use again (after a reload the local
  * sandbox's environment appears only when the extension has attached to it), while `waiting()`
- * says the panel still shows the "not loaded" message; never from another environment.
+ * says the panel still shows the "not loaded" message; never from another environment. Until
+ * then, `restate` shows what changed: a sandbox that was gone and is back while another
+ * environment is in use now offers Switch to it.
  */
-export function loadWhenBack(session: Session, persisted: PersistedInsightsView, waiting: () => boolean, load: () => void): void {
+export function loadWhenBack(session: Session, persisted: PersistedInsightsView, waiting: () => boolean, load: () => void, restate: (status: InsightsStatus) => void): void {
+  let shown = elsewhereStatus(session, persisted);
   const listener = session.onDidChange(() => {
     if (!waiting()) {
       listener.dispose();
       return;
     }
-    if (elsewhereMessage(session, persisted)) return;
+    const status = elsewhereStatus(session, persisted);
+    if (status) {
+      if (status.message !== shown?.message || status.switchBack !== shown?.switchBack) restate((shown = status));
+      return;
+    }
     listener.dispose();
     load();
   });

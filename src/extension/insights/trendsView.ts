@@ -54,10 +54,11 @@ export class TrendsView extends InsightsView<LoadedList[]> {
     const elsewhere = elsewhereStatus(this.deps.session, persisted);
     if (!elsewhere) return this.load();
     const seq = ++this.seq;
-    loadWhenBack(this.deps.session, persisted, () => seq === this.seq && this.panel !== undefined, () => void this.load());
+    const notLoaded = (status: InsightsStatus) => this.publish({ heading: this.heading(), start, end, humans: [], sections: [], status });
+    loadWhenBack(this.deps.session, persisted, () => seq === this.seq && this.panel !== undefined, () => void this.load(), (status) => void notLoaded(status));
     this.lists = [];
     this.origin = { environment: persisted.environment, host: persisted.host };
-    return this.publish({ heading: this.heading(), start, end, humans: [], sections: [], status: elsewhere });
+    return notLoaded(elsewhere);
   }
 
   private heading(): string {
