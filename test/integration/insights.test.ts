@@ -109,6 +109,9 @@ describe('insights: data coverage and trends', function () {
    */
   const cancelWhileLoading = async <M>(command: string, arg: Record<string, unknown>, path: string) => {
     const sandbox = runningSandbox(api);
+    // The Records view's own list loads (after an earlier test's setting change) are done first:
+    // only the panel's requests are counted.
+    await treeRoots(api);
     const latencyMs = 1500;
     sandbox.addFault(parseFaultSpec(`latency:ms=${latencyMs}:path=offset=`));
     const source = new vscode.CancellationTokenSource();

@@ -40,6 +40,29 @@ describe('external sandbox (healthData.sandbox.url)', function () {
     assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('healthData')).includes(outside.clientSecret));
   });
 
+  it('the environment picker names it and does not offer to start another sandbox', async () => {
+    const api = await extensionApi();
+    await waitFor('the external sandbox environment', () => api.session.active?.baseUrl === outside.url);
+    const win = vscode.window as unknown as { showQuickPick: (items: readonly vscode.QuickPickItem[]) => Thenable<unknown> };
+    const saved = win.showQuickPick;
+    let offered: readonly vscode.QuickPickItem[] = [];
+    win.showQuickPick = (items) => {
+      offered = items;
+      return Promise.resolve(undefined);
+    };
+    try {
+      await vscode.commands.executeCommand('healthData.selectEnvironment');
+    } finally {
+      win.showQuickPick = saved;
+    }
+    const local = offered.find((i) => i.label.endsWith(SANDBOX_ENVIRONMENT));
+    assert.ok(local, JSON.stringify(offered));
+    assert.match(local.description ?? '', /started outside VS Code \(healthData\.sandbox\.url\)/);
+    assert.equal(local.detail, outside.url);
+    assert.ok(!offered.some((i) => /Start Local Sandbox/.test(i.label)), JSON.stringify(offered.map((i) => i.label)));
+    assert.equal(api.sandbox.running, undefined);
+  });
+
   it('refuses an address that is not loopback and drops the environment', async () => {
     const api = await extensionApi();
     const warnings = captureMessages(['warning']);

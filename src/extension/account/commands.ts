@@ -216,11 +216,12 @@ export function registerAccountCommands(session: Session, sandbox: SandboxContro
     const active = session.active?.name;
     const items: Item[] = session.environments.map((e) => ({
       label: `${e.name === active ? '$(check) ' : ''}${e.name}`,
-      description: e.origin === 'sandbox' ? vscode.l10n.t('running on this machine') : undefined,
+      description: e.origin !== 'sandbox' ? undefined : sandbox.running ? vscode.l10n.t('running on this machine') : vscode.l10n.t('started outside VS Code (healthData.sandbox.url)'),
       detail: e.baseUrl,
       run: () => session.switchTo(e.name),
     }));
-    if (!sandbox.running) items.push({ label: `$(play) ${vscode.l10n.t('Start Local Sandbox')}`, run: () => vscode.commands.executeCommand('healthData.startSandbox') });
+    // Not while a sandbox started outside VS Code serves: one started here would take its place.
+    if (!sandbox.running && !sandbox.externalEnvironment) items.push({ label: `$(play) ${vscode.l10n.t('Start Local Sandbox')}`, run: () => vscode.commands.executeCommand('healthData.startSandbox') });
     items.push({ label: `$(gear) ${vscode.l10n.t('Add or Edit Environments in Settings')}`, run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'healthData.environments') });
     const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Choose the environment to use') });
     if (!pick) return false;

@@ -33,6 +33,8 @@ export class Session implements vscode.Disposable {
   private sandboxEnvironment: Environment | undefined;
   private current: ActiveConnection | undefined;
   private gen = 0;
+  /** What the connection is made of (connectionKey) when the session last invalidated. */
+  private lastKey: string;
   private readonly warned = new Set<string>();
   /** Newest first, each with the environment it was sent to. */
   private readonly recent: { exchange: Exchange; environment: Environment }[] = [];
@@ -67,14 +69,25 @@ export class Session implements vscode.Disposable {
         // Only what changes the connection: not the view's grouping, validation or the sandbox URL
         // (the sandbox controller handles that one).
         const connectionSettings = e.affectsConfiguration('healthData') && !['tree', 'validation', 'sandbox.url'].some((k) => e.affectsConfiguration(`healthData.${k}`));
-        if (connectionSettings) this.invalidate();
+        if (!connectionSettings) return;
+        // Once per change of what the connection is made of: switchTo may already have
+        // invalidated for this event, and an edit of another environment changes nothing here.
+        if (this.connectionKey() !== this.lastKey) this.invalidate();
+        else void this.updateContext();
       }),
       credentials.onDidChange((name) => {
         if (name === this.active?.name) this.invalidate();
         else void this.updateContext();
       }),
     );
+    this.lastKey = this.connectionKey();
     void this.updateContext();
+  }
+
+  /** The active environment and the request settings: what a client is made of. */
+  private connectionKey(): string {
+    const { presentation, pageSize, timeoutMs, defaultRangeDays } = readRequestSettings();
+    return JSON.stringify([this.active ?? null, presentation, pageSize, timeoutMs, defaultRangeDays]);
   }
 
   get environments(): Environment[] {
@@ -106,12 +119,14 @@ export class Session implements vscode.Disposable {
 
   async switchTo(name: string): Promise<void> {
     await setActiveEnvironment(name);
-    // The configuration event invalidates too; doing it here keeps the switch synchronous for callers.
-    this.invalidate();
+    // Done when this resolves, whether the configuration event came before (it then invalidated
+    // already) or comes after (it then finds nothing changed): listeners reload once.
+    if (this.connectionKey() !== this.lastKey) this.invalidate();
   }
 
   /** Drops the current client (aborting what it has in flight) and tells listeners to reload. */
   invalidate(): void {
+    this.lastKey = this.connectionKey();
     this.gen++;
     this.current?.client.dispose();
     this.current = undefined;
