@@ -39,7 +39,16 @@ export type ToWorker =
 export interface WorkerThread {
   readonly threadId: number;
   readonly isMainThread: boolean;
+  /** The thread's own nice value where a thread has one (Linux): see WORKER_NICE. */
+  readonly nice?: number;
 }
+
+/**
+ * A validation worker's nice value on Linux, where each thread has its own: when the CPU is
+ * contended, the editor's thread (nice 0) runs before it and the validation takes the rest, so a
+ * long validation never makes the editor wait. Elsewhere the call would lower the whole process.
+ */
+export const WORKER_NICE = 10;
 
 export interface ValidationTotals {
   readonly syntaxErrors: number;

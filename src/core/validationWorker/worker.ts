@@ -2,13 +2,25 @@
 // sent, a batch of records at a time, and posts each batch's findings as soon as it is placed.
 // A caller cancels a run by terminating the thread, so nothing here waits or checks for it.
 
+import { getPriority, setPriority } from 'node:os';
 import { isMainThread, parentPort, threadId, workerData } from 'node:worker_threads';
 import { payloadTextBatches } from './batches';
 import { lineCharacterAt, lineStarts } from '../json';
-import { FromWorker, ToWorker, WORKER_ROLE, noFindings } from './protocol';
+import { FromWorker, ToWorker, WORKER_NICE, WORKER_ROLE, WorkerThread, noFindings } from './protocol';
 import { warmUpValidation } from './warmUp';
 
-const thread = { threadId, isMainThread };
+let thread: WorkerThread = { threadId, isMainThread };
+
+/** Lowers this thread's priority to WORKER_NICE on Linux (setpriority of pid 0 is the calling thread there). */
+function yieldToTheEditor(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(0, WORKER_NICE);
+    thread = { threadId, isMainThread, nice: getPriority(0) };
+  } catch {
+    // Not allowed here (a sandboxed process): the worker runs at the host's priority.
+  }
+}
 
 /** Slices of the texts on their way, by run. */
 const slices = new Map<number, string[]>();
@@ -40,6 +52,7 @@ function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorke
 
 if (!isMainThread && parentPort && (workerData as { role?: string } | undefined)?.role === WORKER_ROLE) {
   const port = parentPort;
+  yieldToTheEditor();
   port.on('message', (message: ToWorker) => {
     if (message.type === 'slice') {
       const pieces = slices.get(message.id) ?? [];

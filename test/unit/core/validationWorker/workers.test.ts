@@ -2,9 +2,10 @@
 // script: the work happens on another thread, the batches add up to what the caller's own
 // thread finds, findings past the kept number are counted, and a cancelled run delivers nothing.
 import * as assert from 'node:assert/strict';
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { RangedFinding, ValidationBatch, ValidationWorkers, noFindings } from '../../../../src/core/validationWorker';
+import { RangedFinding, ValidationBatch, ValidationWorkers, WORKER_NICE, noFindings } from '../../../../src/core/validationWorker';
 import { validatePayloadText } from '../../../../src/core/validation';
 import { variedRecords } from '../../../fixtures/variedRecords';
 import { repoRoot } from '../../support/repo';
@@ -49,6 +50,16 @@ describe('validationWorker/workers', function () {
     const counts = noFindings();
     for (const f of whole.findings) counts[f.kind]++;
     assert.deepEqual(outcome.totals, { syntaxErrors: 0, records: whole.records.length, undetected: whole.undetected, counts });
+  });
+
+  it('on Linux the worker thread yields the CPU to the calling thread (its own nice value), and the caller keeps its priority', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const before = getPriority(0);
+    const outcome = await workers.run(TEXT, { now: NOW }).result;
+    assert.equal(outcome?.thread.nice, WORKER_NICE);
+    // Per thread: the calling thread (the extension host's) runs at the priority it had.
+    assert.equal(getPriority(0), before);
+    assert.ok(WORKER_NICE > before);
   });
 
   it('sends the first findings of each kind and counts the rest', async () => {
