@@ -193,6 +193,10 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         assert.match(seen.note, /googlefit: never sends steps/);
         assert.ok(seen.hits > 0, `no pixel of the marker's colour #${hex} at the phone's gap`);
         assert.equal(beside.hits, 0, 'the marker is where the gap is, not everywhere');
+        // Half a day of room beside the first and last days: their points (and gap markers) are
+        // drawn whole, not cut in half by the plot's edge.
+        const [xMin, xMax] = await frame.locator('figure[data-chart="steps"]').evaluate((f) => [Number((f as HTMLElement).dataset.xMin), Number((f as HTMLElement).dataset.xMax)]);
+        assert.ok(xMin <= steps.xs[0] - 43_200 && xMax >= steps.xs[steps.xs.length - 1] + 43_200, `x from ${xMin} to ${xMax}, days from ${steps.xs[0]} to ${steps.xs[steps.xs.length - 1]}`);
 
         // The chart's table view, reached from the keyboard, lists the gap as a gap.
         const summary = frame.locator('figure[data-chart="steps"] details.table-view summary');

@@ -154,7 +154,9 @@ function chartFigure(chart: TrendChart): HTMLElement {
     legend: { show: false },
     cursor: { focus: { prox: 30 }, drag: { x: true, y: false } },
     focus: { alpha: 0.4 },
-    scales: { x: { time: true } },
+    // Half a day (a few minutes for readings) on each side, so the first and last points, and the
+    // gap markers there, are drawn whole instead of cut in half by the plot's edge.
+    scales: { x: { time: true, range: (_u, min, max) => (min === null || max === null ? [min, max] : [min - edgeOf(chart, min, max), max + edgeOf(chart, min, max)]) } },
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     axes: [
       { stroke: c.text, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid } },
@@ -209,6 +211,11 @@ function chartFigure(chart: TrendChart): HTMLElement {
   }).observe(holder);
   figure.append(tableView(chart));
   return figure;
+}
+
+/** The room left beside the first and last x: half a day, or 2 % of the span of readings (at least 30 minutes). */
+function edgeOf(chart: TrendChart, min: number, max: number): number {
+  return chart.time === 'day' ? 43_200 : Math.max(1_800, (max - min) * 0.02);
 }
 
 /**
