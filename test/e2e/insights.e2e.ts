@@ -128,6 +128,8 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         assert.equal(cell.fitbit, 'provided');
         assert.deepEqual(cell.tabs, ['Activity summaries']);
         assert.ok(cell.bodyClass.split(/\s+/).includes(theme.bodyClass), cell.bodyClass);
+        // The loading notification goes once every page is in.
+        await wb!.page.locator('.notifications-toasts .notification-toast', { hasText: 'loading records for insights' }).waitFor({ state: 'hidden', timeout: 10_000 });
         await wb!.screenshotAs(path.join('screenshots', `coverage-${theme.slug}`));
 
         // A count lists its records; one opens in the record view.
