@@ -5,11 +5,11 @@ import { dateRangeProblem } from '../core/dates';
 import { HealthDataError } from '../core/errors';
 import { CoverageReport, FieldCoverage, computeCoverage, splitByKind } from '../core/insights';
 import { ResourceDefinition, findResource } from '../core/resources';
-import { payloadRecords } from '../core/validation';
+import { RecordSplitter, SplitError, unitValues } from '../core/streaming';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
 import { rangeProblemText, resolveResource } from './records';
-import { parsePayload, readPayload } from './payloadFiles';
+import { MAX_PAYLOAD_BYTES, payloadChunks, statPayloadFile } from './payloadFiles';
 
 export interface CoverageFlags {
   from?: string;
@@ -60,11 +60,14 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
   const records: unknown[] = [];
   let failed = false;
   for (const file of files) {
-    try {
-      for (const r of payloadRecords(parsePayload(await readPayload(file, stdin)))) records.push(r);
-    } catch (err) {
-      o.err(`health-data: ${printable(`${file === '-' ? 'standard input' : file} ${err instanceof Error ? err.message : String(err)}`, 200)}`);
+    const say = (problem: string) => {
+      o.err(`health-data: ${printable(`${file === '-' ? 'standard input' : file} ${problem}`, 200)}`);
       failed = true;
+    };
+    try {
+      for (const r of await fileValues(file, stdin, say)) records.push(r);
+    } catch (err) {
+      say(err instanceof Error ? err.message : String(err));
     }
   }
   const split = splitByKind(records, kind);
@@ -82,6 +85,40 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
     printCoverage(o, report);
   });
   return failed ? 1 : 0;
+}
+
+/**
+ * A payload file's records as `validate` splits them (an array, a wrapped list, NDJSON or one
+ * record), parsed. Coverage counts them all at once, so a file is read up to MAX_PAYLOAD_BYTES.
+ * A record that is no JSON is left out and `problem` says where; a file that cannot be split throws.
+ */
+async function fileValues(file: string, stdin: NodeJS.ReadableStream, problem: (text: string) => void): Promise<unknown[]> {
+  const splitter = new RecordSplitter();
+  const values: unknown[] = [];
+  const tooLarge = () => new Error(`is over ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB: coverage holds every record in memory, so give it smaller files (validate reads any size)`);
+  if (file !== '-' && (await statPayloadFile(file)).size > MAX_PAYLOAD_BYTES) throw tooLarge();
+  let size = 0;
+  try {
+    for await (const chunk of await payloadChunks(file, stdin)) {
+      size += chunk.length;
+      if (size > MAX_PAYLOAD_BYTES) throw tooLarge();
+      for (const unit of splitter.push(chunk)) take(unit);
+    }
+    for (const unit of splitter.end()) take(unit);
+  } catch (err) {
+    if (err instanceof SplitError) throw new Error(`is not valid JSON (${err.message})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== undefined) throw new Error(code === 'EACCES' ? 'permission denied' : `cannot be read (${code})`);
+    throw err;
+  }
+  if (splitter.units === 0) throw new Error(splitter.emptyList ? 'holds an empty list: no records' : 'is empty');
+  return values;
+
+  function take(unit: Parameters<typeof unitValues>[0]): void {
+    const parsed = unitValues(unit);
+    for (const v of parsed.values) values.push(v);
+    for (const p of parsed.problems) problem(p);
+  }
 }
 
 /** `provided 90/90`, `never 0/90 (0 ×90)`, `sometimes 84/90 (0 ×6)`: words, colour only helps. */

@@ -149,7 +149,9 @@ export function summaryLine(p: Paint, tally: ReportTally): string {
   const o = p;
   const { records, files, invalid, problems } = tally;
   const tail = [`${records} record${records === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`];
-  tail.push(invalid ? paint(o, 'red', `${invalid} invalid`) : paint(o, 'green', 'all valid'));
+  // "all valid" only of records there are: not of a run whose files could not be read.
+  if (invalid) tail.push(paint(o, 'red', `${invalid} invalid`));
+  else if (records > 0) tail.push(paint(o, 'green', 'all valid'));
   const failingKinds = FINDING_KINDS.filter((k) => k !== 'error' && tally.failOn.has(k) && tally.counts[k] > 0);
   if (failingKinds.length > 0) {
     tail.push(paint(o, 'red', `${tally.failing} failing on ${failingKinds.map((k) => `${tally.counts[k]} ${k}`).join(', ')}`));

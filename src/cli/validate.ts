@@ -27,7 +27,7 @@ import {
   streamedRecord,
 } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
-import { RecordSplitter, RecordUnit, SplitError } from '../core/streaming';
+import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
 import { statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, printable } from './output';
@@ -186,6 +186,7 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
  * keeps the editor's message and range.
  */
 async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool: UnitPool, sink: FileSink): Promise<void> {
+  if (startsAsUtf16(bytes)) return sink.problem({ message: UTF16_MESSAGE });
   const text = bytes.toString('utf8');
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (!body.trim()) return sink.problem({ message: 'is empty' });

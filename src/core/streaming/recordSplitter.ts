@@ -54,6 +54,14 @@ const describeByte = (b: number): string => (b >= 0x21 && b < 0x7f ? `"${String.
 
 const BOM = [0xef, 0xbb, 0xbf];
 
+/** Why a payload that starts as UTF-16 is not read (JSON payloads are UTF-8), as the end of "<file> …". */
+export const UTF16_MESSAGE = 'is UTF-16, not UTF-8 (it starts with a UTF-16 byte-order mark): save it as UTF-8';
+
+/** Whether bytes start with a UTF-16 byte-order mark (FF FE or FE FF). */
+export function startsAsUtf16(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+}
+
 const isSpace = (b: number): boolean => b === 0x20 || b === NEWLINE || b === 0x0d || b === 0x09;
 
 /** An NDJSON line of JSON whitespace only (bytes or character codes), which holds no record. */
@@ -213,6 +221,10 @@ export class RecordSplitter {
             // A byte-order mark takes no column.
             this.lineStart = this.base + i + 1;
             continue;
+          }
+          if (this.base + i === 0 && (b === 0xff || b === 0xfe)) {
+            // UTF-16's byte-order marks (FF FE, FE FF): PowerShell 5's `>` writes files so.
+            throw new Error(UTF16_MESSAGE);
           }
           this.depth = 0;
           if (b === OPEN_BRACKET) {

@@ -5,7 +5,7 @@
 import { localDateOf } from '../dates';
 import type { ResourceKind } from '../resources';
 import { lineCharacterAt, lineStarts, parseJsonText } from '../json';
-import { FindingKind, PayloadTextValidation, recordAt, validatePayloadText, validateRecordAt } from '../validation';
+import { FindingKind, PayloadTextValidation, payloadRecords, recordAt, validatePayloadText, validateRecordAt } from '../validation';
 import { recordPlaces } from './recordPlaces';
 import { type RecordUnit, isBlankLine } from './recordSplitter';
 
@@ -157,4 +157,39 @@ export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?
     findingsByRecord.get(f.index ?? 0)?.push({ kind: f.kind, path: f.pointer, message: f.message, line, column });
   }
   return { records };
+}
+
+/**
+ * The values of a unit, parsed and not validated (for coverage): an element's value, each NDJSON
+ * line's, or a whole payload's records (an array's elements, a wrapper's list, or the one record).
+ * A text that is no JSON is left out, with what is wrong and where in the payload, as the end of
+ * "<file> …".
+ */
+export function unitValues(unit: RecordUnit): { values: unknown[]; problems: string[] } {
+  const text = unit.bytes.toString('utf8');
+  const values: unknown[] = [];
+  const problems: string[] = [];
+  const parse = (record: string, place: Pick<RecordUnit, 'line' | 'column'>): unknown[] | undefined => {
+    try {
+      return [JSON.parse(record)];
+    } catch {
+      const why = syntaxMessage(record, positioner(record, place)) ?? 'not valid JSON (nested too deeply)';
+      problems.push(unit.shape === 'whole' ? `is ${why}` : `has a record that is ${why}: it is left out`);
+      return undefined;
+    }
+  };
+  if (unit.shape === 'lines') {
+    const charAt = codeAt(text);
+    let line = unit.line;
+    for (let i = 0; i <= text.length; line++) {
+      let end = text.indexOf('\n', i);
+      if (end < 0) end = text.length;
+      if (!isBlankLine(charAt, i, end)) values.push(...(parse(text.slice(i, end), { line, column: 1 }) ?? []));
+      i = end + 1;
+    }
+  } else {
+    const parsed = parse(text, unit);
+    if (parsed) values.push(...(unit.shape === 'whole' ? payloadRecords(parsed[0]) : parsed));
+  }
+  return { values, problems };
 }

@@ -79,6 +79,33 @@ describe('health-data coverage', () => {
     assert.match(text.stdout, /^Body fat readings: 4 records/);
   });
 
+  it('reads NDJSON as validate does: every line a record, blank lines skipped, a line that is no JSON named and left out', async () => {
+    const data = use.sandbox.dataset;
+    const file = join(dir, 'records.ndjson');
+    const lines = [...data.activity.slice(0, 4), ...data.heartRate.slice(0, 2)].map((r) => JSON.stringify(r));
+    lines.splice(2, 0, '', '{"id": "cut short", "steps": 12');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const run = await cli(['coverage', file, '--json']);
+    // The broken record is on line 4 (after two records and a blank line); the rest are counted.
+    assert.match(run.stderr, /records\.ndjson has a record that is not valid JSON \(.* at line 4, column \d+\): it is left out/);
+    assert.equal(run.code, 1);
+    const reports = JSON.parse(run.stdout);
+    assert.deepEqual(reports.map((r: { resource: string; records: number }) => [r.resource, r.records]), [['heart-rate', 2], ['activity', 4]]);
+    assert.deepEqual(reports.find((r: { resource: string }) => r.resource === 'activity'), JSON.parse(JSON.stringify(computeCoverage('activity', data.activity.slice(0, 4)))));
+  });
+
+  it('a UTF-16 file (as PowerShell 5 writes them) is named as such by coverage and validate, and no record counts as valid', async () => {
+    const file = join(dir, 'utf16.json');
+    writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(use.sandbox.dataset.bodyFat.slice(0, 2)), 'utf16le')]));
+    const coverage = await cli(['coverage', file]);
+    assert.equal(coverage.code, 1);
+    assert.match(coverage.stderr, /utf16\.json is UTF-16, not UTF-8 \(it starts with a UTF-16 byte-order mark\): save it as UTF-8/);
+    const validate = await cli(['validate', file]);
+    assert.equal(validate.code, 1);
+    assert.match(validate.stdout, /utf16\.json is UTF-16, not UTF-8/);
+    assert.match(validate.stdout, /^0 records in 1 file, 1 file not validated$/m);
+  });
+
   it('a file that cannot be read is one line and exit 1; the others are still counted', async () => {
     const good = join(dir, 'good.json');
     writeFileSync(good, JSON.stringify(use.sandbox.dataset.heartRate.slice(0, 2)));

@@ -1,7 +1,7 @@
 // The splitter cuts a payload read in chunks into records with their positions, whatever the
 // chunk boundaries, and refuses what is no JSON with a line and column.
 import * as assert from 'node:assert/strict';
-import { RecordSplitter, RecordUnit, SplitError, checkUnit, recordPlaces } from '../../../../src/core/streaming';
+import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, checkUnit, recordPlaces, startsAsUtf16 } from '../../../../src/core/streaming';
 import { validatePayloadText } from '../../../../src/core/validation';
 import { generateDataset } from '../../../../src/sandbox/data';
 import { hostileRecords } from '../../support/hostileRecords';
@@ -134,6 +134,17 @@ describe('RecordSplitter', () => {
     assert.match(failure('[{"id": 1}, {"id"')[0], /the JSON ends inside a value/);
     assert.match(failure('[1] 2')[0], /more JSON after the end of the list/);
     assert.match(failure('<!doctype html>')[0], /unexpected character "<" at line 1, column 1/);
+  });
+
+  it('names a UTF-16 payload (either byte order) instead of calling its first byte unexpected, even read a byte at a time', () => {
+    const text = '[{"id": "a"}]';
+    for (const bytes of [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()])]) {
+      assert.ok(startsAsUtf16(bytes));
+      for (const size of [1, 1 << 20]) assert.throws(() => split(bytes, size), (e: unknown) => e instanceof Error && !(e instanceof SplitError) && e.message === UTF16_MESSAGE);
+    }
+    // UTF-8's byte-order mark is still read past.
+    assert.equal(split(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])).length, 1);
+    assert.equal(startsAsUtf16(Buffer.from(text)), false);
   });
 });
 
