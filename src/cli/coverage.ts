@@ -9,7 +9,7 @@ import { RecordSplitter, SplitError, unitValues } from '../core/streaming';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
 import { rangeProblemText, resolveResource } from './records';
-import { MAX_PAYLOAD_BYTES, payloadChunks, statPayloadFile } from './payloadFiles';
+import { MAX_PAYLOAD_BYTES, expandFolders, payloadChunks, statPayloadFile } from './payloadFiles';
 
 export interface CoverageFlags {
   from?: string;
@@ -59,7 +59,7 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
   const kind = flags.kind !== undefined ? resolveResource(flags.kind).kind : undefined;
   const records: unknown[] = [];
   let failed = false;
-  for (const file of files) {
+  for (const file of await expandFolders(files)) {
     const say = (problem: string) => {
       o.err(`health-data: ${printable(`${file === '-' ? 'standard input' : file} ${problem}`, 200)}`);
       failed = true;

@@ -30,15 +30,16 @@ Usage:
                                                      get, list: --verbose prints each request and reply
                                                      (status, headers, timing, attempts; no token) to stderr;
                                                      --curl prints the request as a cURL command, sends nothing
-  health-data validate <file...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS] [--all-findings] [--jobs N]
+  health-data validate <file|folder...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS] [--all-findings] [--jobs N]
                                                      exit 1 when any record has an error (- reads stdin);
                                                      an array, a wrapped list or NDJSON, of any size;
+                                                     a folder: its .json, .ndjson and .jsonl files, at any depth;
                                                      in text, repeated findings grouped unless --all-findings
   health-data schemas [--out DIR]                    the records' JSON Schemas (2020-12); without --out, one JSON object
   health-data types [--out FILE]                     TypeScript declarations of the records, made from the schemas
   health-data coverage <resource> [--from D] [--to D] [--source S]
                                                      which fields each source sends, over every page
-  health-data coverage <file...> [--kind K]          the same over payload files (./activity for a file so named)
+  health-data coverage <file|folder...> [--kind K]   the same over payload files (./activity for a file so named)
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
   health-data sandbox --replay FILE.har [FILE.har...] [--port N] [--fault F]...

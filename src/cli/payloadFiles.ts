@@ -2,7 +2,8 @@
 // file that is missing or a folder, and their bytes as they are read.
 
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 
 /** Coverage reads files up to this size: it holds every record at once (validate streams any size). */
 export const MAX_PAYLOAD_BYTES = 100 * 1024 * 1024;
@@ -16,7 +17,7 @@ export async function statPayloadFile(file: string): Promise<{ size: number }> {
     const code = (err as NodeJS.ErrnoException).code;
     throw new Error(code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? 'unknown error'})`);
   }
-  if (info.isDirectory()) throw new Error('is a directory, not a file');
+  if (info.isDirectory()) throw new Error('is a folder with no .json, .ndjson or .jsonl files in it');
   return info;
 }
 
@@ -29,4 +30,38 @@ export async function payloadChunks(file: string, stdin: NodeJS.ReadableStream):
   return (async function* () {
     for await (const chunk of stdin as AsyncIterable<Buffer | string>) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
   })();
+}
+
+/** The files a folder named on the command line stands for, by their names' ends. */
+const PAYLOAD_EXTENSIONS = ['.json', '.ndjson', '.jsonl'];
+
+/**
+ * The files named, each folder replaced by the payload files under it (.json, .ndjson, .jsonl, at
+ * any depth, in name order; hidden entries, node_modules and links to folders skipped) as paths
+ * that start with the folder's name. A folder with none stays as it is: reading it says so.
+ * `except`: a file a folder does not stand for (the report being written there).
+ */
+export async function expandFolders(names: readonly string[], except?: string): Promise<string[]> {
+  const out: string[] = [];
+  const skipped = except === undefined ? undefined : resolve(except);
+  for (const name of names) {
+    const info = name === '-' ? undefined : await stat(name).catch(() => undefined);
+    const found = info?.isDirectory() ? (await payloadFilesUnder(name)).filter((f) => resolve(f) !== skipped) : [];
+    if (found.length > 0) out.push(...found);
+    else out.push(name);
+  }
+  return out;
+}
+
+async function payloadFilesUnder(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) out.push(...(await payloadFilesUnder(path)));
+    else if ((entry.isFile() || entry.isSymbolicLink()) && PAYLOAD_EXTENSIONS.some((end) => entry.name.toLowerCase().endsWith(end))) out.push(path);
+  }
+  return out;
 }

@@ -28,7 +28,7 @@ import {
 } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
-import { statPayloadFile } from './payloadFiles';
+import { expandFolders, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, printable } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
@@ -273,6 +273,8 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   } catch (err) {
     throw new HealthDataError('usage', `${(err as Error).message}.`);
   }
+  // A folder stands for the payload files under it, not for the report written there.
+  files = await expandFolders(files, flags.out === undefined || flags.out === '-' ? undefined : resolve(cwd, flags.out));
   if (flags.out !== undefined && files.some((f) => f !== '-' && resolve(cwd, f) === resolve(cwd, flags.out ?? ''))) {
     // The report would overwrite a payload before it is read.
     throw new HealthDataError('usage', `--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);

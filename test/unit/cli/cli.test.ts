@@ -2,9 +2,9 @@
 // sandbox on loopback. Every run's output is searched for the secret and the token.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
 import { startCliSandbox } from '../support/sandbox';
 import { repoRoot } from '../support/repo';
@@ -290,6 +290,44 @@ describe('health-data CLI', function () {
       assert.equal(badRecord.valid, false);
       assert.ok(badRecord.findings.some((f: { kind: string; path: string }) => f.kind === 'error' && f.path === '/steps'));
       assert.deepEqual(Object.keys(badRecord.findings[0]).sort(), ['kind', 'message', 'path']);
+    });
+
+    it('a folder stands for its .json, .ndjson and .jsonl files at any depth, in name order, not for the report written into it', async () => {
+      const folder = join(dir, 'fixtures');
+      const at = (path: string, content: string) => {
+        mkdirSync(dirname(join(folder, path)), { recursive: true });
+        writeFileSync(join(folder, path), content);
+      };
+      at('b.json', JSON.stringify(sandbox.dataset.activity.slice(0, 2)));
+      at('a/records.ndjson', sandbox.dataset.bodyFat.slice(0, 3).map((r) => JSON.stringify(r)).join('\n'));
+      at('a/Upper.JSONL', JSON.stringify(sandbox.dataset.heartRate[0]));
+      at('notes.txt', 'not a payload');
+      at('.git/config.json', '{}');
+      at('node_modules/pkg/package.json', '{}');
+      mkdirSync(join(folder, 'empty'));
+      symlinkSync(folder, join(folder, 'a', 'loop'));
+      const report = join(folder, 'report.json');
+      for (let i = 0; i < 2; i++) {
+        // The second time the report of the first is there: it is not read as a payload.
+        const r = await run(['validate', folder, '--format', 'json', '--out', report]);
+        assert.equal(r.code, 0, r.stdout + r.stderr);
+        const files = (JSON.parse(readFileSync(report, 'utf8')) as { files: Array<{ file: string; records: unknown[] }> }).files;
+        assert.deepEqual(
+          files.map((f) => [f.file, f.records.length]),
+          [[join(folder, 'a', 'Upper.JSONL'), 1], [join(folder, 'a', 'records.ndjson'), 3], [join(folder, 'b.json'), 2]],
+        );
+      }
+      // Named, the report is refused as a payload; a folder with no payload says so.
+      const named = await run(['validate', report, '--out', report]);
+      assert.equal(named.code, 2);
+      const empty = await run(['validate', join(folder, 'empty'), '--no-color']);
+      assert.equal(empty.code, 1);
+      assert.match(empty.stdout, /empty is a folder with no \.json, \.ndjson or \.jsonl files in it/);
+      assert.match(empty.stdout, /^0 records in 1 file, 1 file not validated$/m);
+      // Coverage takes folders too.
+      const coverage = await run(['coverage', join(folder, 'a'), '--json']);
+      assert.equal(coverage.code, 0, coverage.stderr);
+      assert.deepEqual((JSON.parse(coverage.stdout) as Array<{ resource: string; records: number }>).map((c) => [c.resource, c.records]), [['heart-rate', 1], ['body-fat', 3]]);
     });
 
     it('gives a clear message for files that are missing, empty or not JSON, and goes on with the rest', async () => {

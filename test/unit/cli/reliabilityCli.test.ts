@@ -223,7 +223,7 @@ describe('CLI reliability: bad input, faults and secrets', function () {
       for (const pattern of [
         /html\.json is not valid JSON/, /nul\.json is not valid JSON/, /trailing\.json is not valid JSON/, /cut\.json is not valid JSON/,
         /blank\.json is empty/, /empty-list\.json holds an empty list: nothing to validate/, /a record must be a JSON object, got "<script>alert\(1\)<\/script>"/,
-        /folder\.json is a directory, not a file/, /missing\.json no such file/, /good\.json/, /bom\.json/,
+        /folder\.json is a folder with no \.json, \.ndjson or \.jsonl files in it/, /missing\.json no such file/, /good\.json/, /bom\.json/,
       ]) assert.match(r.stdout, pattern);
       assert.match(r.stdout, /3 records in 11 files, 1 invalid, 8 files not validated/);
       inputs.forEach((p, i) => before[i] && assert.deepEqual(readFileSync(p), before[i], `${p} changed`));
