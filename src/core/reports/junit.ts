@@ -1,7 +1,9 @@
 // JUnit XML (what every CI shows as test results): a testsuite per file, a testcase per record
 // named by its kind, id and day, a failure listing the findings of a record that fails the run
 // (errors, and the kinds of --fail-on), and an error for a file that could not be validated.
-// One file's cases are held until the file ends, since the suite's counts come first.
+// A suite's cases are held until it ends, since its counts come first: a file of more than
+// SUITE_CASES records is written as suites of that many (named by their records' range), so a
+// report of any size holds a bounded number of cases.
 
 import { DEFAULT_FAIL_ON, type FailOn, findingFails, recordFails } from './failOn';
 import type { FileProblem, ReportFile, ReportFinding, ReportRecord, ReportWriter } from './model';
@@ -17,11 +19,18 @@ function findingLine(f: ReportFinding): string {
   return `[${f.kind}] ${where}: ${f.message}`;
 }
 
+/** Cases in one testsuite: past this, a file's records go on in another suite. */
+export const SUITE_CASES = 10_000;
+
 export class JunitWriter implements ReportWriter {
   private file_: ReportFile | undefined;
   private cases: string[] = [];
   private failures = 0;
   private errors = 0;
+  /** Whether this file's records were cut into suites, and the first and last index of this suite's. */
+  private parted = false;
+  private firstIndex: number | undefined;
+  private lastIndex: number | undefined;
 
   constructor(private readonly options: JunitOptions = {}) {}
 
@@ -31,10 +40,24 @@ export class JunitWriter implements ReportWriter {
 
   file(file: ReportFile): string {
     this.file_ = file;
+    this.reset();
+    this.parted = false;
+    return '';
+  }
+
+  private reset(): void {
     this.cases = [];
     this.failures = 0;
     this.errors = 0;
-    return '';
+    this.firstIndex = undefined;
+    this.lastIndex = undefined;
+  }
+
+  /** The suite of the cases held: the file's name, with its records' range when the file is cut. */
+  private suite(): string {
+    let name = this.file_?.name ?? 'payload';
+    if (this.parted && this.firstIndex !== undefined) name += `, records #${this.firstIndex}–#${this.lastIndex}`;
+    return `  <testsuite name="${xmlText(name)}" tests="${this.cases.length}" failures="${this.failures}" errors="${this.errors}" skipped="0">\n${this.cases.join('')}  </testsuite>\n`;
   }
 
   private get className(): string {
@@ -53,6 +76,16 @@ export class JunitWriter implements ReportWriter {
   }
 
   record(record: ReportRecord): string {
+    let before = '';
+    if (this.cases.length >= SUITE_CASES) {
+      this.parted = true;
+      before = this.suite();
+      this.reset();
+    }
+    if (record.index !== undefined) {
+      this.firstIndex ??= record.index;
+      this.lastIndex = record.index;
+    }
     const failOn = this.options.failOn ?? DEFAULT_FAIL_ON;
     const fails = recordFails(record, failOn);
     let body = '';
@@ -67,13 +100,12 @@ export class JunitWriter implements ReportWriter {
     if (others.length > 0) body += `      <system-out>${xmlText(others.map(findingLine).join('\n'), true)}</system-out>\n`;
     const name = xmlText(recordName(record));
     this.cases.push(body ? `    <testcase name="${name}" classname="${this.className}">\n${body}    </testcase>\n` : `    <testcase name="${name}" classname="${this.className}"/>\n`);
-    return '';
+    return before;
   }
 
   endFile(): string {
-    const name = xmlText(this.file_?.name ?? 'payload');
-    const out = `  <testsuite name="${name}" tests="${this.cases.length}" failures="${this.failures}" errors="${this.errors}" skipped="0">\n${this.cases.join('')}  </testsuite>\n`;
-    this.cases = [];
+    const out = this.suite();
+    this.reset();
     this.file_ = undefined;
     return out;
   }

@@ -34,6 +34,12 @@ export interface ReportFinding {
 export interface ReportRecord {
   /** Position in a list payload; undefined for a single record. */
   readonly index: number | undefined;
+  /**
+   * Where the record sits in its payload, as a JSON Pointer: `/3`, `/data/3`; '' for a payload
+   * that is the record, or an NDJSON line (its findings' pointers are then the record's own).
+   * Absent when not known: a finding's pointer inside the record is then worked out by `index`.
+   */
+  readonly pointer?: string;
   readonly kind: ResourceKind | undefined;
   readonly id: string | undefined;
   /** The day the record belongs to (its `date`, or its timestamp's local date), when it has one. */

@@ -47,7 +47,7 @@ export function* payloadRecords(text: string, validation: PayloadTextValidation,
 
 function reportRecord(r: RecordValidation, payload: unknown, findings: readonly ReportFinding[]): ReportRecord {
   const date = r.kind === undefined ? undefined : localDateOf(recordAt(payload, r.pointer), r.kind);
-  return { index: r.index, kind: r.kind, id: r.id, date, valid: r.valid, findings };
+  return { index: r.index, pointer: r.pointer, kind: r.kind, id: r.id, date, valid: r.valid, findings };
 }
 
 /** What a report says of one payload text: a file problem, or its records. */

@@ -87,21 +87,22 @@ export function artifactLocation(path: string): Sarif.ArtifactLocation {
   return { uri: path.split('/').map(encodeURIComponent).join('/'), uriBaseId: SARIF_BASE_ID };
 }
 
-/** SARIF regions are 1-based, columns in UTF-16 code units (the run's columnKind). */
-function regionOf(range: TextRange): Sarif.Region {
-  return {
-    startLine: range.start.line + 1,
-    startColumn: range.start.character + 1,
-    endLine: range.end.line + 1,
-    endColumn: range.end.character + 1,
-    ...(range.offset !== undefined ? { charOffset: range.offset, charLength: range.length } : {}),
-  };
+/** A result's region as JSON: 1-based, columns in UTF-16 code units (the run's columnKind). */
+function regionJson(range: TextRange): string {
+  const { start, end } = range;
+  const offset = range.offset !== undefined ? `,"charOffset":${range.offset}${range.length !== undefined ? `,"charLength":${range.length}` : ''}` : '';
+  return `{"startLine":${start.line + 1},"startColumn":${start.character + 1},"endLine":${end.line + 1},"endColumn":${end.character + 1}${offset}}`;
 }
+
+/** Distinct messages and pointers kept as inert JSON strings; past this many the memo starts again. */
+const MEMO_LIMIT = 4096;
 
 export class SarifWriter implements ReportWriter {
   private readonly artifacts: Sarif.Artifact[] = [];
-  private current: { file: ReportFile; index: number | undefined } | undefined;
+  private current: { file: ReportFile; index: number | undefined; artifactJson: string | undefined } | undefined;
   private results = 0;
+  /** Messages and pointers repeat on most records: each is quoted and made inert once. */
+  private readonly quotedMemo = new Map<string, string>();
 
   constructor(private readonly options: SarifOptions = {}) {}
 
@@ -132,38 +133,48 @@ export class SarifWriter implements ReportWriter {
 
   file(file: ReportFile): string {
     let index: number | undefined;
+    let artifactJson: string | undefined;
     if (file.path !== undefined) {
       index = this.artifacts.length;
-      this.artifacts.push({ location: artifactLocation(file.path), mimeType: 'application/json', sourceLanguage: 'json' });
+      const location = artifactLocation(file.path);
+      this.artifacts.push({ location, mimeType: 'application/json', sourceLanguage: 'json' });
+      // Written once per file: a result repeats it, and making it (a file URL) cost more than the result.
+      artifactJson = inertJson(JSON.stringify({ ...location, index }));
     }
-    this.current = { file, index };
+    this.current = { file, index, artifactJson };
     return '';
   }
 
-  private location(range: TextRange | undefined, pointer?: string): Sarif.Location[] | undefined {
-    const current = this.current;
-    if (current?.file.path === undefined) return undefined;
-    const location: Sarif.Location = {
-      physicalLocation: {
-        artifactLocation: { ...artifactLocation(current.file.path), index: current.index },
-        ...(range !== undefined ? { region: regionOf(range) } : {}),
-      },
-    };
-    if (pointer) location.logicalLocations = [{ fullyQualifiedName: pointer, kind: 'property' }];
-    return [location];
+  /** `text` as an inert JSON string. */
+  private quoted(text: string): string {
+    let json = this.quotedMemo.get(text);
+    if (json === undefined) {
+      json = inertJson(JSON.stringify(text));
+      if (this.quotedMemo.size >= MEMO_LIMIT) this.quotedMemo.clear();
+      this.quotedMemo.set(text, json);
+    }
+    return json;
   }
 
-  private result(rule: RuleText & { index: number }, text: string, range: TextRange | undefined, pointer?: string, properties?: Sarif.PropertyBag): string {
-    const result: Sarif.Result = { ruleId: rule.id, ruleIndex: rule.index, level: rule.level as Sarif.Result.level, message: { text } };
-    const locations = this.location(range, pointer);
-    if (locations !== undefined) result.locations = locations;
-    if (properties !== undefined) result.properties = properties;
-    const json = JSON.stringify(result);
-    return inertJson(`${this.results++ === 0 ? '\n' : ',\n'}    ${json}`);
+  /**
+   * One result as JSON.stringify writes the Sarif.Result { ruleId, ruleIndex, level, message,
+   * locations, properties } (a test holds the two equal), from pieces already inert: a result per
+   * finding is most of a large report, and building and stringifying the objects was most of its time.
+   */
+  private result(rule: RuleText & { index: number }, messageJson: string, range: TextRange | undefined, pointer?: string, propertiesJson?: string): string {
+    let out = `${this.results++ === 0 ? '\n' : ',\n'}    {"ruleId":"${rule.id}","ruleIndex":${rule.index},"level":"${rule.level}","message":{"text":${messageJson}}`;
+    const artifact = this.current?.artifactJson;
+    if (artifact !== undefined) {
+      out += `,"locations":[{"physicalLocation":{"artifactLocation":${artifact}${range !== undefined ? `,"region":${regionJson(range)}` : ''}}`;
+      if (pointer) out += `,"logicalLocations":[{"fullyQualifiedName":${this.quoted(pointer)},"kind":"property"}]`;
+      out += '}]';
+    }
+    if (propertiesJson !== undefined) out += `,"properties":${propertiesJson}`;
+    return `${out}}`;
   }
 
   problem(problem: FileProblem): string {
-    return this.result(RULES.file, `${this.current?.file.name ?? 'file'} ${problem.message}`, problem.range);
+    return this.result(RULES.file, inertJson(JSON.stringify(`${this.current?.file.name ?? 'file'} ${problem.message}`)), problem.range);
   }
 
   record(record: ReportRecord): string {
@@ -173,9 +184,12 @@ export class SarifWriter implements ReportWriter {
     if (record.id !== undefined) properties.recordId = record.id;
     if (record.kind !== undefined) properties.recordKind = record.kind;
     if (record.date !== undefined) properties.recordDate = record.date;
+    const propertiesJson = inertJson(JSON.stringify(properties));
+    // "<message> (record #N)": the message's memoized JSON string, reopened for the suffix.
+    const suffix = record.index === undefined ? '' : ` (record #${record.index})"`;
     for (const f of record.findings) {
-      const text = record.index === undefined ? f.message : `${f.message} (record #${record.index})`;
-      out += this.result(RULES[f.kind], text, f.range, f.pointer, properties);
+      const message = this.quoted(f.message);
+      out += this.result(RULES[f.kind], suffix === '' ? message : message.slice(0, -1) + suffix, f.range, f.pointer, propertiesJson);
     }
     return out;
   }

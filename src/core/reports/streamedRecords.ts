@@ -17,6 +17,7 @@ export function pointRange(line: number, column: number): TextRange {
 export function streamedRecord(r: RecordReport): ReportRecord {
   return {
     index: r.index ?? undefined,
+    pointer: r.pointer,
     kind: (r.kind ?? undefined) as ResourceKind | undefined,
     id: r.id ?? undefined,
     date: r.date ?? undefined,

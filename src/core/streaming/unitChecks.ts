@@ -24,6 +24,8 @@ export interface PositionedFinding {
 
 export interface RecordReport {
   readonly index: number | null;
+  /** The record's pointer in the payload: `/3`, `/data/3`; '' for the whole payload or an NDJSON line. */
+  readonly pointer: string;
   readonly kind: string | null;
   readonly id: string | null;
   readonly valid: boolean;
@@ -75,7 +77,7 @@ function checkElement(text: string, unit: RecordPlace, kind: ResourceKind | unde
     const message = syntaxMessage(text, at) ?? 'not valid JSON (nested too deeply)';
     const [line, column] = at(0);
     const finding: PositionedFinding = { kind: 'error', path: unit.pointer, message: `the record is ${message}`, line, column };
-    return { index, kind: null, id: null, date: null, valid: false, line: unit.line, column: unit.column, findings: [finding] };
+    return { index, pointer: unit.pointer, kind: null, id: null, date: null, valid: false, line: unit.line, column: unit.column, findings: [finding] };
   }
   const r = validateRecordAt(value, kind, { now }, unit.index, unit.pointer);
   const date = r.kind === undefined ? null : (localDateOf(value, r.kind) ?? null);
@@ -83,7 +85,7 @@ function checkElement(text: string, unit: RecordPlace, kind: ResourceKind | unde
     // The validator's own findings, shared by every record that has the same ones (frozen): an
     // NDJSON line's pointers are the record's own.
     const findings = unit.pointer === '' ? r.findings : r.findings.map((f): PositionedFinding => ({ kind: f.kind, path: unit.pointer + f.path, message: f.message }));
-    return { index, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
+    return { index, pointer: unit.pointer, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
   }
   const at = positioner(text, unit);
   let offsets: Map<string, number> | undefined;
@@ -98,7 +100,7 @@ function checkElement(text: string, unit: RecordPlace, kind: ResourceKind | unde
     const [line, column] = offsets === undefined ? [unit.line, unit.column] : at(offsets.get(f.path) ?? 0);
     return { kind: f.kind, path: unit.pointer + f.path, message: f.message, line, column };
   });
-  return { index, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
+  return { index, pointer: unit.pointer, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
 }
 
 const codeAt =
@@ -150,7 +152,7 @@ export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?
     const findings: PositionedFinding[] = [];
     findingsByRecord.set(i, findings);
     const date = r.kind === undefined ? null : (localDateOf(recordAt(result.payload, r.pointer), r.kind) ?? null);
-    return { index: r.index ?? null, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
+    return { index: r.index ?? null, pointer: r.pointer, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
   });
   for (const f of result.findings) {
     const [line, column] = at(f.offset);

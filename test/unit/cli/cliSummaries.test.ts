@@ -83,4 +83,20 @@ describe('CLI: ids in lists, grouped findings', function () {
     assert.equal(report.files[0].records.length, 12);
     assert.equal(report.files[0].records[7].findings.find((f) => f.path.endsWith('userId'))?.path, '/data/7/userId');
   });
+
+  it('`validate` names a grouped finding by its pointer inside the record, in a list and in NDJSON alike', async () => {
+    // Record #1 breaks its zone 1: inside the record that is /zones/1/min, whether the record sits
+    // at /1 of a list or is line 2 of NDJSON (whose pointers start inside the record already).
+    const records = sandbox.dataset.heartRate.slice(0, 3).map((r) => JSON.parse(JSON.stringify(r)) as { zones: Array<Record<string, unknown>> });
+    records[1].zones[1].min = 'x';
+    const list = join(dir, 'zones.json');
+    const lines = join(dir, 'zones.ndjson');
+    writeFileSync(list, JSON.stringify(records));
+    writeFileSync(lines, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const r = await runCliInProcess(['validate', list, lines, '--no-color'], env);
+    assert.equal(r.code, 1);
+    const errors = r.stdout.split('\n').filter((l) => l.includes('[error]'));
+    assert.equal(errors.length, 2, r.stdout);
+    for (const line of errors) assert.match(line, /\[error\] \/zones\/1\/min .* — #1$/);
+  });
 });

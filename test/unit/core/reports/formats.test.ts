@@ -12,11 +12,13 @@ import type * as Sarif from 'sarif';
 import {
   GithubWriter,
   JunitWriter,
+  SUITE_CASES,
   LineIndex,
   type ReportEntry,
   type ReportRecord,
   inertJson,
   SarifWriter,
+  artifactLocation,
   createReportWriter,
   githubData,
   githubProperty,
@@ -171,6 +173,54 @@ describe('validation reports', function () {
       assert.equal(decodeURIComponent(log.runs[0].artifacts?.[0].location?.uri ?? ''), evil.path);
       assert.ok(log.runs[0].results?.[0].message.text?.startsWith(evil.path));
     });
+    it('writes each result as JSON.stringify writes the result object, byte for byte, hostile text included', () => {
+      // The reference: the result objects built plainly and stringified, as SARIF writers do.
+      const rules = (assertSarif(writeReport(new SarifWriter(), []), 'empty').runs[0].tool.driver.rules ?? []).map((r) => ({ id: r.id, level: r.defaultConfiguration?.level }));
+      const ruleOf: Record<string, number> = { error: 0, warning: 1, zero: 2, deprecated: 3, unknown: 4 };
+      const reference = (entry: ReportEntry, fileIndex: number): string[] => {
+        const out: string[] = [];
+        const location = entry.file.path === undefined ? undefined : { ...artifactLocation(entry.file.path), index: fileIndex };
+        const result = (rule: number, text: string, range: ReportRecord['findings'][number]['range'], pointer?: string, properties?: object): void => {
+          const r: Record<string, unknown> = { ruleId: rules[rule].id, ruleIndex: rule, level: rules[rule].level, message: { text } };
+          if (location !== undefined) {
+            const region = range && { startLine: range.start.line + 1, startColumn: range.start.character + 1, endLine: range.end.line + 1, endColumn: range.end.character + 1, charOffset: range.offset, charLength: range.length };
+            r.locations = [{ physicalLocation: { artifactLocation: location, region }, logicalLocations: pointer ? [{ fullyQualifiedName: pointer, kind: 'property' }] : undefined }];
+          }
+          if (properties !== undefined) r.properties = properties;
+          out.push(inertJson(JSON.stringify(r)));
+        };
+        if ('problem' in entry) result(5, `${entry.file.name} ${entry.problem.message}`, entry.problem.range);
+        else
+          for (const rec of entry.records) {
+            const properties = { recordIndex: rec.index, recordId: rec.id, recordKind: rec.kind, recordDate: rec.date };
+            for (const f of rec.findings) result(ruleOf[f.kind], rec.index === undefined ? f.message : `${f.message} (record #${rec.index})`, f.range, f.pointer, properties);
+          }
+        return out;
+      };
+      const streamed: ReportRecord = {
+        index: 7,
+        pointer: '',
+        kind: 'activity',
+        id: '\u202eid',
+        date: undefined,
+        valid: false,
+        findings: [{ kind: 'unknown', pointer: '/\u2028x\ud800', message: '\u202ex\ud800 is not defined', range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } } }],
+      };
+      const inputs: ReportEntry[] = [
+        ...entries(shippedPayloads()),
+        ...hostileTexts().map(({ path, text }) => entryOf(path, text)),
+        { file: { name: 'streamed.ndjson', path: 'streamed.ndjson' }, records: [streamed, { ...streamed, index: undefined }] },
+        { file: { name: 'standard input' }, records: [streamed] },
+        { file: { name: 'gone.json', path: 'gone.json' }, problem: { message: 'no such \u202e file' } },
+      ];
+      const out = writeReport(new SarifWriter({ baseFolder: repoRoot }), inputs);
+      const written = out.split('\n').filter((line) => line.startsWith('    {"ruleId"')).map((line) => line.trim().replace(/,$/, ''));
+      let files = 0;
+      const expected = inputs.flatMap((e) => reference(e, e.file.path === undefined ? -1 : files++));
+      assert.ok(expected.length > 100, `${expected.length} results`);
+      assert.equal(written.length, expected.length);
+      written.forEach((line, i) => assert.equal(line, expected[i], `result ${i}`));
+    });
   });
 
   describe('JUnit XML', () => {
@@ -217,6 +267,43 @@ describe('validation reports', function () {
       assert.match(activity.testcase[1]['system-out'] ?? '', /\[deprecated\]/, 'what does not fail is shown, apart');
       assert.equal(broken.errors, '1');
       assert.match(broken.testcase[0].error?.message ?? '', /broken\.json is not valid JSON/);
+    });
+
+    it('cuts a file of more records than a suite holds into suites named by their records, holding at most that many cases', () => {
+      const total = SUITE_CASES * 2 + 5;
+      const records: ReportRecord[] = Array.from({ length: total }, (_, i) => ({
+        index: i,
+        kind: 'activity',
+        id: `a${i}`,
+        date: '2026-11-20',
+        valid: i % 997 !== 0,
+        findings: i % 997 === 0 ? [{ kind: 'error', pointer: '/steps', message: 'steps must be a number' }] : [],
+      }));
+      const writer = new JunitWriter();
+      // Fed as the CLI feeds it: what each call returns is written at once, never held whole.
+      let xml = writer.start() + writer.file({ name: 'big.ndjson', path: 'big.ndjson' });
+      let longest = 0;
+      for (const r of records) {
+        const piece = writer.record(r);
+        longest = Math.max(longest, piece.length);
+        xml += piece;
+      }
+      xml += writer.endFile() + writer.file({ name: 'small.json', path: 'small.json' }) + writer.record(records[1]) + writer.endFile() + writer.end();
+      assert.ok(longest > 0 && longest < SUITE_CASES * 200, `a suite of ${longest} characters at most`);
+      assert.equal(XMLValidator.validate(xml), true);
+      const suites = (parser.parse(xml) as Suites).testsuites.testsuite;
+      assert.deepEqual(
+        suites.map((s) => [s.name, Number(s.tests), s.testcase.length]),
+        [
+          [`big.ndjson, records #0–#${SUITE_CASES - 1}`, SUITE_CASES, SUITE_CASES],
+          [`big.ndjson, records #${SUITE_CASES}–#${2 * SUITE_CASES - 1}`, SUITE_CASES, SUITE_CASES],
+          [`big.ndjson, records #${2 * SUITE_CASES}–#${total - 1}`, 5, 5],
+          ['small.json', 1, 1],
+        ],
+      );
+      const failing = records.filter((r) => !r.valid).length;
+      assert.equal(suites.slice(0, 3).reduce((n, s) => n + Number(s.failures), 0), failing);
+      assert.deepEqual(suites.slice(0, 3).flatMap((s) => s.testcase.map((c) => c.name)), records.map((r) => `#${r.index} Activity summary ${r.id} 2026-11-20`));
     });
 
     it('is well-formed and inert on hostile payloads and names; what XML can hold comes back unchanged', () => {
