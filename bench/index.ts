@@ -43,12 +43,18 @@ function summary(name: string, r: Result): string {
       return `validate ${d.validateMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records`;
     case 'first_vs_warm':
       return `first validation after the idle warm-up (${d.warmUpMs} ms, its steps ${d.warmUpStepsMs} ms, the longest ${d.warmUpLongestStepMs} ms) ${d.firstMs} ms / warm ${d.warmMs} ms, ${d.records} records with positions, fresh process; cold (no warm-up) ${d.coldFirstMs} ms, ratio ${d.coldRatio}`;
-    case 'stream_vs_parse':
-      return `validate --jobs 1 ${d.oneJobMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} NDJSON records`;
-    case 'jobs_speedup':
-      return `--jobs ${d.jobs} ${d.allJobsMs} ms / --jobs 1 ${d.oneJobMs} ms (speed-up ${d.speedup})`;
-    case 'stream_rss_mb':
-      return `peak RSS ${d.peakRssMb} MB validating ${d.fileBytes} B of NDJSON in ${d.seconds} s (goal ${RSS_GOAL_MB} MB)`;
+    case 'stream_vs_parse': {
+      const f = (form: string) => d[form] as Record<string, unknown>;
+      return `validate --jobs 1: text ${f('text').oneJobMs} ms (${f('text').ratio}), --json ${f('json').oneJobMs} ms (${f('json').ratio}) / JSON.parse ${f(String(d.worse)).parseMs} ms, ${d.records} NDJSON records; the worse: ${d.worse}`;
+    }
+    case 'jobs_speedup': {
+      const f = (form: string) => d[form] as Record<string, unknown>;
+      return `--jobs ${d.jobs} / --jobs 1: text ${f('text').allJobsMs} / ${f('text').oneJobMs} ms (speed-up ${f('text').speedup}), --json ${f('json').allJobsMs} / ${f('json').oneJobMs} ms (speed-up ${f('json').speedup})`;
+    }
+    case 'stream_rss_mb': {
+      const f = (form: string) => d[form] as Record<string, unknown>;
+      return `peak RSS validating ${d.fileBytes} B of NDJSON: text ${f('text').peakRssMb} MB in ${f('text').seconds} s, --json ${f('json').peakRssMb} MB in ${f('json').seconds} s (goal ${RSS_GOAL_MB} MB)`;
+    }
     case 'list_vs_raw':
       return `client ${d.clientMs} ms / bare GETs ${d.rawMs} ms, ${d.records} records in ${d.pages} pages`;
     case 'tree_vs_parse':

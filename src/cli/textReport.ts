@@ -11,7 +11,7 @@ import { type Output, countFindings, mark, paint, printable } from './output';
 type Paint = Pick<Output, 'color'>;
 
 /** The same finding (kind, field inside the record, message) on many records of a file. */
-interface FindingGroup {
+export interface FindingGroup {
   readonly kind: FindingKind;
   readonly path: string;
   readonly message: string;
@@ -19,8 +19,93 @@ interface FindingGroup {
   records: number;
 }
 
+/** What the grouped text keeps of records, as plain data: a worker thread's batch crosses as this. */
+export interface GroupedRecords {
+  readonly records: number;
+  readonly invalid: number;
+  /** The first record (its line when the file has one record). */
+  readonly first: ReportRecord | undefined;
+  /** The first MAX_INVALID_LINES invalid records, for their lines. */
+  readonly invalidRecords: readonly ReportRecord[];
+  /** In the order first met. */
+  readonly groups: readonly FindingGroup[];
+}
+
 const MAX_PLACES = 5;
 const MAX_INVALID_LINES = 20;
+
+const groupKey = (kind: FindingKind, path: string, message: string): string => `${kind}\u0000${path}\u0000${message}`;
+
+/**
+ * The grouped form's memory of a file: counts, the first records, each distinct finding once
+ * with its count and first places, never every record, so any file size fits. Batches gathered
+ * on worker threads merge in file order to what gathering every record here gives.
+ */
+export class FindingGroups {
+  records = 0;
+  invalid = 0;
+  first: ReportRecord | undefined;
+  readonly invalidRecords: ReportRecord[] = [];
+  private readonly groups = new Map<string, FindingGroup>();
+
+  add(record: ReportRecord): void {
+    this.records++;
+    this.first ??= record;
+    if (!record.valid) {
+      this.invalid++;
+      if (this.invalidRecords.length < MAX_INVALID_LINES) this.invalidRecords.push(record);
+    }
+    const place = record.index === undefined ? 'the record' : `#${record.index}`;
+    const findings = record.findings;
+    // A record counts once in a group, however many of its findings fall in it.
+    const counted: string[] | undefined = findings.length > 1 ? [] : undefined;
+    for (const f of findings) {
+      const path = pointerInRecord(f.pointer, record.index, record.pointer);
+      const key = groupKey(f.kind, path, f.message);
+      if (counted !== undefined) {
+        if (counted.includes(key)) continue;
+        counted.push(key);
+      }
+      let group = this.groups.get(key);
+      if (group === undefined) {
+        group = { kind: f.kind, path, message: f.message, places: [], records: 0 };
+        this.groups.set(key, group);
+      }
+      group.records++;
+      if (group.places.length <= MAX_PLACES) group.places.push(place);
+    }
+  }
+
+  /** Adds what was gathered from the records that follow these. */
+  merge(other: GroupedRecords): void {
+    this.records += other.records;
+    this.invalid += other.invalid;
+    this.first ??= other.first;
+    for (const r of other.invalidRecords) if (this.invalidRecords.length < MAX_INVALID_LINES) this.invalidRecords.push(r);
+    for (const g of other.groups) {
+      const key = groupKey(g.kind, g.path, g.message);
+      const group = this.groups.get(key);
+      if (group === undefined) {
+        this.groups.set(key, { ...g, places: [...g.places] });
+        continue;
+      }
+      group.records += g.records;
+      for (const place of g.places) if (group.places.length <= MAX_PLACES) group.places.push(place);
+    }
+  }
+
+  data(): GroupedRecords {
+    return { records: this.records, invalid: this.invalid, first: this.first, invalidRecords: this.invalidRecords, groups: [...this.groups.values()] };
+  }
+
+  get size(): number {
+    return this.groups.size;
+  }
+
+  values(): IterableIterator<FindingGroup> {
+    return this.groups.values();
+  }
+}
 
 /**
  * A finding's pointer inside its record: `/data/3/zones/1/min` of the record at `/data/3` is
@@ -47,12 +132,8 @@ const SLASH = 0x2f;
 export class TextReportWriter implements ReportWriter {
   private file_: ReportFile | undefined;
   private headed = false;
-  /** In the grouped form: the file's records so far, the invalid ones' lines, the groups. */
-  private records = 0;
-  private invalidLines: string[] = [];
-  private invalid = 0;
-  private lastLine = '';
-  private groups = new Map<string, FindingGroup>();
+  /** In the grouped form: what is kept of the file's records so far. */
+  private groups = new FindingGroups();
 
   /** Findings are placed at a line and column only where they are listed one by one. */
   get placesFindings(): boolean {
@@ -73,10 +154,7 @@ export class TextReportWriter implements ReportWriter {
   file(file: ReportFile): string {
     this.file_ = file;
     this.headed = false;
-    this.records = 0;
-    this.invalid = 0;
-    this.invalidLines = [];
-    this.groups = new Map();
+    this.groups = new FindingGroups();
     return '';
   }
 
@@ -86,7 +164,7 @@ export class TextReportWriter implements ReportWriter {
 
   record(record: ReportRecord): string {
     if (!this.allFindings) {
-      this.gather(record);
+      this.groups.add(record);
       return '';
     }
     const o = this.o;
@@ -110,31 +188,13 @@ export class TextReportWriter implements ReportWriter {
     return `  ${printable(recordName(record), 80)}: ${status}${counts === 'clean' ? '' : ` (${counts})`}`;
   }
 
-  /** The grouped form keeps counts and the first lines, never every record: any file size fits. */
-  private gather(record: ReportRecord): void {
-    this.records++;
-    if (this.records === 1) this.lastLine = this.recordLine(record);
-    if (!record.valid) {
-      this.invalid++;
-      if (this.invalidLines.length < MAX_INVALID_LINES) this.invalidLines.push(this.recordLine(record));
-    }
-    const place = record.index === undefined ? 'the record' : `#${record.index}`;
-    for (const f of record.findings) {
-      const path = pointerInRecord(f.pointer, record.index, record.pointer);
-      const key = `${f.kind}\u0000${path}\u0000${f.message}`;
-      let group = this.groups.get(key);
-      if (group === undefined) {
-        group = { kind: f.kind, path, message: f.message, places: [], records: 0 };
-        this.groups.set(key, group);
-      }
-      if (group.places.at(-1) === place) continue;
-      group.records++;
-      if (group.places.length <= MAX_PLACES) group.places.push(place);
-    }
+  /** Records gathered elsewhere (a worker thread), as `record` would have gathered them (grouped form). */
+  gathered(batch: GroupedRecords): void {
+    this.groups.merge(batch);
   }
 
   endFile(): string {
-    const out = this.allFindings || this.records === 0 ? '' : this.summary();
+    const out = this.allFindings || this.groups.records === 0 ? '' : this.summary();
     this.file_ = undefined;
     return out;
   }
@@ -142,11 +202,11 @@ export class TextReportWriter implements ReportWriter {
   /** Each file's invalid records by name, then each distinct finding once with its count. */
   private summary(): string {
     const o = this.o;
-    const n = this.records;
-    const counts = this.invalid ? paint(o, 'red', `${this.invalid} invalid`) : paint(o, 'green', 'all valid');
+    const { records: n, invalid, first, invalidRecords } = this.groups;
+    const counts = invalid ? paint(o, 'red', `${invalid} invalid`) : paint(o, 'green', 'all valid');
     const lines = [`${paint(o, 'bold', printable(this.file_?.name ?? 'payload', 120))}: ${n} record${n === 1 ? '' : 's'}, ${counts}`];
-    lines.push(...(n === 1 ? [this.lastLine] : this.invalidLines));
-    if (n > 1 && this.invalid > MAX_INVALID_LINES) lines.push(`  … and ${this.invalid - MAX_INVALID_LINES} more invalid records`);
+    lines.push(...(n === 1 && first ? [first] : invalidRecords).map((r) => this.recordLine(r)));
+    if (n > 1 && invalid > MAX_INVALID_LINES) lines.push(`  … and ${invalid - MAX_INVALID_LINES} more invalid records`);
     const order = (g: FindingGroup): number => FINDING_KINDS.indexOf(g.kind);
     const sorted = [...this.groups.values()].sort((a, b) => order(a) - order(b) || b.records - a.records);
     for (const g of sorted) {

@@ -32,7 +32,7 @@ import { expandFolders, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, printable } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
-import { type RenderedBatch, UnitPool } from './validateWorkers';
+import { type GroupedBatch, type RenderedBatch, UnitPool } from './validateWorkers';
 import { VERSION } from './version';
 
 /**
@@ -122,8 +122,10 @@ async function openPayload(file: string, stdin: NodeJS.ReadableStream): Promise<
 /** What a file's validation hands on: its records in order, then at most one problem. */
 interface FileSink {
   record(r: ReportRecord): void;
-  /** Records the pool rendered for the JSON report (UnitPool with renderFailOn). */
+  /** Records the pool rendered for the JSON report (UnitPool reducing to 'json'). */
   rendered(batch: RenderedBatch): void;
+  /** Records the pool gathered for the grouped text (UnitPool reducing to 'groups'). */
+  grouped(batch: GroupedBatch): void;
   problem(p: FileProblem): void;
 }
 
@@ -142,6 +144,11 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
     if ('rendered' in batch) {
       sink.rendered(batch.rendered);
       wholeError = batch.rendered.syntaxError ?? wholeError;
+      return;
+    }
+    if ('grouped' in batch) {
+      sink.grouped(batch.grouped);
+      wholeError = batch.grouped.syntaxError ?? wholeError;
       return;
     }
     for (const result of batch.results) {
@@ -198,17 +205,20 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
   if (report.problem.range === undefined) return sink.problem(report.problem);
   const records: ReportRecord[] = [];
   const rendered: RenderedBatch[] = [];
+  const grouped: GroupedBatch[] = [];
   let problem: FileProblem | undefined;
   await validateStream(
     (async function* () {
       yield bytes;
     })(),
     pool,
-    { record: (r) => records.push(r), rendered: (b) => rendered.push(b), problem: (p) => (problem = p) },
+    { record: (r) => records.push(r), rendered: (b) => rendered.push(b), grouped: (b) => grouped.push(b), problem: (p) => (problem = p) },
   );
-  if (problem !== undefined || (records.length === 0 && !rendered.some((b) => b.tally.records > 0))) return sink.problem(report.problem);
+  const reduced = [...rendered, ...grouped].some((b) => b.tally.records > 0);
+  if (problem !== undefined || (records.length === 0 && !reduced)) return sink.problem(report.problem);
   for (const r of records) sink.record(r);
   for (const b of rendered) sink.rendered(b);
+  for (const b of grouped) sink.grouped(b);
 }
 
 /** Where the report goes: standard output, or a file (`--out`), with a closing line on the terminal. */
@@ -289,9 +299,11 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
       ? new TextReportWriter(out ? { color: false } : o, tally, flags['all-findings'] === true)
       : createReportWriter(format, { baseFolder: cwd, failOn, toolVersion: VERSION });
   // Workers start on the first streamed batch: a run of small files starts none. For the JSON
-  // report they write the records' text too.
+  // report they write the records' text too, and for the grouped text they group the findings.
   const json = writer instanceof JsonReportWriter ? writer : undefined;
-  const pool = new UnitPool(jobs, kind, writer.placesFindings !== false, json && failOn);
+  const grouping = writer instanceof TextReportWriter && !writer.placesFindings ? writer : undefined;
+  const reduce = json ? { as: 'json' as const, failOn } : grouping ? { as: 'groups' as const, failOn } : undefined;
+  const pool = new UnitPool(jobs, kind, writer.placesFindings !== false, reduce);
   const sink: FileSink = {
     record(record) {
       tally.record(record);
@@ -302,6 +314,11 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
       tally.addRecords(batch.tally);
       emit(json!.recordsHead());
       output.emitBytes(batch.bytes);
+    },
+    grouped(batch) {
+      if (batch.tally.records === 0) return;
+      tally.addRecords(batch.tally);
+      grouping!.gathered(batch.groups);
     },
     problem(problem) {
       tally.problem();

@@ -1,14 +1,16 @@
 // Spreads the validation of a payload's records over worker threads (`validate --jobs N`), or
 // validates them in place with one job. Results come back in the order the records were read:
-// as records, or (for the JSON report) as the report's text of the batch and its tally, so the
-// thread that writes the report does little more than write.
+// as records, or already reduced to what the report keeps, with the batch's tally (the JSON
+// report's text of the batch; the grouped text's counts and groups), so the thread that writes
+// the report does little more than write.
 // The same file is the workers' script: in the bundle that is dist/cli.js itself.
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { type FailOn, ReportTally, streamedJsonBytes } from '../core/reports';
+import { type FailOn, ReportTally, streamedJsonBytes, streamedRecord } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import { RecordReport, RecordUnit, UnitResult, checkUnit } from '../core/streaming';
 import type { FindingKind } from '../core/validation';
+import { FindingGroups, type GroupedRecords } from './textReport';
 
 const ROLE = 'health-data-validate';
 
@@ -16,9 +18,12 @@ interface WorkerSetup {
   role: typeof ROLE;
   kind: ResourceKind | undefined;
   places: boolean;
-  /** The kinds that fail the run, when batches come back as JSON report text; else undefined. */
-  renderFailOn: FindingKind[] | undefined;
+  /** How batches come back reduced, and the kinds that fail the run; undefined: as records. */
+  reduce: { as: Reduction; failOn: FindingKind[] } | undefined;
 }
+
+/** `json`: the JSON report's text of a batch; `groups`: what the grouped text keeps of it. */
+export type Reduction = 'json' | 'groups';
 
 /** A batch as the JSON report's text of its records (streamedJsonBytes), with their tally. */
 export interface RenderedBatch {
@@ -28,7 +33,36 @@ export interface RenderedBatch {
   readonly syntaxError?: string;
 }
 
-export type CheckedBatch = { readonly results: UnitResult[] } | { readonly rendered: RenderedBatch };
+/** A batch as the grouped text keeps it, with its tally. */
+export interface GroupedBatch {
+  readonly groups: GroupedRecords;
+  readonly tally: Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'counts'>;
+  readonly syntaxError?: string;
+}
+
+export type CheckedBatch = { readonly results: UnitResult[] } | { readonly rendered: RenderedBatch } | { readonly grouped: GroupedBatch };
+
+function groupBatch(results: readonly UnitResult[], failOn: FailOn): GroupedBatch {
+  const tally = new ReportTally(failOn);
+  const groups = new FindingGroups();
+  let syntaxError: string | undefined;
+  for (const result of results) {
+    if ('syntaxError' in result) syntaxError = result.syntaxError;
+    else
+      for (const r of result.records) {
+        const record = streamedRecord(r);
+        tally.record(record);
+        groups.add(record);
+      }
+  }
+  const counts = { records: tally.records, invalid: tally.invalid, failing: tally.failing, counts: tally.counts };
+  return syntaxError === undefined ? { groups: groups.data(), tally: counts } : { groups: groups.data(), tally: counts, syntaxError };
+}
+
+/** A batch's results reduced as asked. */
+function reduceBatch(results: readonly UnitResult[], reduce: Reduction, failOn: FailOn): CheckedBatch {
+  return reduce === 'json' ? { rendered: renderBatch(results, failOn) } : { grouped: groupBatch(results, failOn) };
+}
 
 function renderBatch(results: readonly UnitResult[], failOn: FailOn): RenderedBatch {
   const tally = new ReportTally(failOn);
@@ -77,14 +111,15 @@ function checkBatch(message: BatchMessage, kind: ResourceKind | undefined, place
 }
 
 if (!isMainThread && (workerData as WorkerSetup | undefined)?.role === ROLE) {
-  const { kind, places, renderFailOn } = workerData as WorkerSetup;
-  const failOn: FailOn | undefined = renderFailOn && new Set(renderFailOn);
+  const { kind, places, reduce } = workerData as WorkerSetup;
+  const failOn: FailOn | undefined = reduce && new Set(reduce.failOn);
   parentPort!.on('message', (message: BatchMessage) => {
     const results = checkBatch(message, kind, places);
-    if (failOn) {
-      // The report's bytes, transferred (not copied) to the thread that writes them.
-      const rendered = renderBatch(results, failOn);
-      parentPort!.postMessage({ id: message.id, rendered }, [rendered.bytes.buffer as ArrayBuffer]);
+    if (reduce && failOn) {
+      const batch = reduceBatch(results, reduce.as, failOn);
+      // The JSON report's bytes are transferred (not copied) to the thread that writes them.
+      if ('rendered' in batch) parentPort!.postMessage({ id: message.id, rendered: batch.rendered }, [batch.rendered.bytes.buffer as ArrayBuffer]);
+      else parentPort!.postMessage({ id: message.id, ...batch });
       return;
     }
     // Records as one JSON text: a string crosses threads in one copy, and JSON.parse builds the
@@ -102,20 +137,21 @@ export class UnitPool {
   private failure: Error | undefined;
 
   /**
-   * `places` false: findings are not placed in their record's text (see checkUnit). `renderFailOn`
-   * given: batches come back rendered for the JSON report, tallied with these kinds failing.
+   * `places` false: findings are not placed in their record's text (see checkUnit). `reduce`
+   * given: batches come back reduced for the JSON report or the grouped text, tallied with these
+   * kinds failing.
    */
   constructor(
     readonly jobs: number,
     private readonly kind: ResourceKind | undefined,
     private readonly places = true,
-    private readonly renderFailOn?: FailOn,
+    private readonly reduce?: { as: Reduction; failOn: FailOn },
   ) {}
 
   check(units: readonly RecordUnit[]): Promise<CheckedBatch> {
     if (this.jobs <= 1) {
       const results = units.map((u) => checkUnit(u, this.kind, undefined, this.places));
-      return Promise.resolve(this.renderFailOn ? { rendered: renderBatch(results, this.renderFailOn) } : { results });
+      return Promise.resolve(this.reduce ? reduceBatch(results, this.reduce.as, this.reduce.failOn) : { results });
     }
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
@@ -139,13 +175,14 @@ export class UnitPool {
     const idle = this.workers.find((w) => w.busy === 0);
     if (idle) return idle;
     if (this.workers.length < this.jobs) {
-      const setup: WorkerSetup = { role: ROLE, kind: this.kind, places: this.places, renderFailOn: this.renderFailOn && [...this.renderFailOn] };
+      const reduce = this.reduce && { as: this.reduce.as, failOn: [...this.reduce.failOn] };
+      const setup: WorkerSetup = { role: ROLE, kind: this.kind, places: this.places, reduce };
       const worker = new Worker(__filename, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       worker.unref();
-      worker.on('message', (m: { id: number; results?: string; rendered?: RenderedBatch }) => {
+      worker.on('message', (m: { id: number; results?: string; rendered?: RenderedBatch; grouped?: GroupedBatch }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
-        p?.resolve(m.rendered ? { rendered: m.rendered } : { results: JSON.parse(m.results ?? '[]') as UnitResult[] });
+        p?.resolve(m.rendered ? { rendered: m.rendered } : m.grouped ? { grouped: m.grouped } : { results: JSON.parse(m.results ?? '[]') as UnitResult[] });
       });
       const fail = (err: Error) => {
         this.failure = new Error(`a validation worker failed: ${err.message}`);

@@ -416,7 +416,7 @@ describe('health-data CLI', function () {
     });
 
     it('streams a file over 16 MB over worker threads: every format gets its records, each finding at the line and column where it starts', async function () {
-      // Six runs of the CLI over 30 MB: minutes on a loaded two-core machine. A limit, not a measure.
+      // Nine runs of the CLI over 30 MB: minutes on a loaded two-core machine. A limit, not a measure.
       this.timeout(600_000);
       const base = sandbox.dataset.activity;
       const count = 60_000;
@@ -452,7 +452,15 @@ describe('health-data CLI', function () {
         assert.deepEqual(regions(sarif).get(pointer), { startLine: line + 1, startColumn: column, endLine: line + 1, endColumn: column }, pointer);
       }
       assert.equal(((await report('github', '2')).match(/^::error /gm) ?? []).length, 2);
-      assert.equal(((await report('junit', '2')).match(/<failure /g) ?? []).length, 2);
+      const junit = await report('junit', '2');
+      assert.equal((junit.match(/<failure /g) ?? []).length, 2);
+      assert.equal((junit.match(/<testsuite /g) ?? []).length, count / 10_000, 'a suite per 10,000 records');
+      // The grouped text, gathered on the workers, is what one job gathers in place.
+      const text = await report('text', '2');
+      assert.equal(text, await report('text', '1'));
+      assert.match(text, new RegExp(`big-list\\.json: ${count} records, 2 invalid\n  #7 Activity summary big-7 .*\n  #${count - 1} Activity summary big-${count - 1} `));
+      assert.match(text, new RegExp(`\\[error\\] /steps .* — 2 records \\(#7, #${count - 1}\\)$`, 'm'));
+      assert.match(text, new RegExp(`\\[deprecated\\] /userId .* — all ${count} records$`, 'm'));
     });
 
     it('reads standard input with -, and takes --kind', async () => {
