@@ -8,6 +8,11 @@ export interface Output {
   out(line?: string): void;
   /** Text as it is (or its UTF-8 bytes), no newline added (a report written piece by piece). */
   write(text: string | Uint8Array): void;
+  /**
+   * When standard output holds more than it takes at once (a slow reader on a pipe): a promise of
+   * the moment it has taken it. A long report waits on it instead of piling up in memory.
+   */
+  backlog?(): Promise<void> | undefined;
   err(line?: string): void;
   /** A progress line on standard error, rewritten in place; only on a terminal. Empty clears it. */
   progress(text: string): void;
@@ -28,11 +33,29 @@ export function makeOutput(
     write: (text) => {
       if (text.length > 0) stdout.write(text);
     },
+    backlog: () => drained(stdout),
     err: (line = '') => stderr.write(`${line}\n`),
     progress: (text) => {
       if (stderr.isTTY) stderr.write(`\r\u001b[K${text}`);
     },
   };
+}
+
+/** A promise of a stream's 'drain' when it holds more than its high-water mark, else undefined. */
+export function drained(stream: NodeJS.WritableStream): Promise<void> | undefined {
+  const writable = stream as NodeJS.WritableStream & { writableNeedDrain?: boolean; destroyed?: boolean };
+  if (writable.writableNeedDrain !== true || writable.destroyed === true) return undefined;
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
 }
 
 const SGR: Record<string, [number, number]> = {

@@ -30,7 +30,7 @@ import type { ResourceKind } from '../core/resources';
 import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
 import { expandFolders, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
-import { Output, printable } from './output';
+import { Output, drained, printable } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
 import { type GroupedBatch, type RenderedBatch, UnitPool } from './validateWorkers';
 import { VERSION } from './version';
@@ -127,6 +127,8 @@ interface FileSink {
   /** Records the pool gathered for the grouped text (UnitPool reducing to 'groups'). */
   grouped(batch: GroupedBatch): void;
   problem(p: FileProblem): void;
+  /** Undefined, or a promise of the moment the report's reader has taken what was written. */
+  backlog?(): Promise<void> | undefined;
 }
 
 /**
@@ -172,7 +174,12 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
   };
   let problem: unknown;
   try {
-    for await (const chunk of source) await take(splitter.push(chunk));
+    for await (const chunk of source) {
+      await take(splitter.push(chunk));
+      // A reader slower than validation (a pipe): wait for it, reading no further meanwhile.
+      const backlog = sink.backlog?.();
+      if (backlog) await backlog;
+    }
     await take(splitter.end());
   } catch (err) {
     problem = err;
@@ -224,6 +231,7 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
 /** Where the report goes: standard output, or a file (`--out`), with a closing line on the terminal. */
 interface ReportSink {
   write(text: string | Uint8Array): void;
+  backlog(): Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -235,6 +243,7 @@ function fileSink(path: string): ReportSink {
     write: (text) => {
       if (text.length > 0 && !failure) stream.write(text);
     },
+    backlog: () => (failure ? undefined : drained(stream)),
     close: () =>
       new Promise((resolve, reject) => {
         const fail = (err: Error): void => {
@@ -324,6 +333,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
       tally.problem();
       emit(writer.problem(problem));
     },
+    backlog: () => (out ? out.backlog() : o.backlog?.()),
   };
   try {
     emit(writer.start());

@@ -5,6 +5,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { EventEmitter } from 'node:events';
+import { PassThrough, Readable, Writable } from 'node:stream';
+import { runCli } from '../../../src/cli/main';
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
 import { startCliSandbox } from '../support/sandbox';
 import { repoRoot } from '../support/repo';
@@ -461,6 +464,51 @@ describe('health-data CLI', function () {
       assert.match(text, new RegExp(`big-list\\.json: ${count} records, 2 invalid\n  #7 Activity summary big-7 .*\n  #${count - 1} Activity summary big-${count - 1} `));
       assert.match(text, new RegExp(`\\[error\\] /steps .* — 2 records \\(#7, #${count - 1}\\)$`, 'm'));
       assert.match(text, new RegExp(`\\[deprecated\\] /userId .* — all ${count} records$`, 'm'));
+    });
+
+    it('waits for a slow reader of its report: reading the input no further ahead, then finishing it whole', async function () {
+      this.timeout(300_000);
+      // 48 MB of NDJSON on standard input (past 16 MB it is streamed), counted as it is taken.
+      const lines = `${sandbox.dataset.activity.slice(0, 500).map((r) => JSON.stringify(r)).join('\n')}\n`;
+      const block = Buffer.from(lines.repeat(Math.ceil((256 * 1024) / lines.length)));
+      const blocks = Math.ceil((48 * 1024 * 1024) / block.length);
+      let taken = 0;
+      const stdin = Readable.from(
+        (function* () {
+          for (let i = 0; i < blocks; i++) {
+            taken += block.length;
+            yield block;
+          }
+        })(),
+      );
+      // A reader that takes nothing until released, then everything.
+      let stalled = true;
+      const held: Array<() => void> = [];
+      const chunks: Buffer[] = [];
+      const stdout = new Writable({
+        highWaterMark: 64 * 1024,
+        write(chunk: Buffer, _encoding, done) {
+          chunks.push(chunk);
+          if (stalled) held.push(done);
+          else done();
+        },
+      });
+      const stderr = new PassThrough();
+      const running = runCli(['validate', '-', '--json', '--jobs', '2'], { stdout, stderr, stdin, env: {}, signals: new EventEmitter() });
+      // Until the input stops being taken.
+      for (let last = -1; taken !== last; ) {
+        last = taken;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const total = blocks * block.length;
+      assert.ok(taken < 24 * 1024 * 1024, `${taken} of ${total} bytes taken while the report's reader took nothing`);
+      stalled = false;
+      for (const done of held.splice(0)) done();
+      assert.equal(await running, 0);
+      assert.equal(taken, total);
+      const report = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { files: Array<{ records: unknown[] }> };
+      const perBlock = block.toString('utf8').split('\n').length - 1;
+      assert.equal(report.files[0].records.length, blocks * perBlock);
     });
 
     it('reads standard input with -, and takes --kind', async () => {
