@@ -50,9 +50,8 @@ function groupBatch(results: readonly UnitResult[], failOn: FailOn): GroupedBatc
     if ('syntaxError' in result) syntaxError = result.syntaxError;
     else
       for (const r of result.records) {
-        const record = streamedRecord(r);
-        tally.record(record);
-        groups.add(record);
+        tally.record(r);
+        groups.addStreamed(r);
       }
   }
   const counts = { records: tally.records, invalid: tally.invalid, failing: tally.failing, counts: tally.counts };

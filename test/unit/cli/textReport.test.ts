@@ -3,7 +3,8 @@
 // inside its record, with and without the record's own pointer.
 import * as assert from 'node:assert/strict';
 import { FindingGroups, pointerInRecord } from '../../../src/cli/textReport';
-import type { ReportRecord } from '../../../src/core/reports';
+import { type ReportRecord, streamedRecord } from '../../../src/core/reports';
+import type { PositionedFinding, RecordReport } from '../../../src/core/streaming';
 import type { FindingKind } from '../../../src/core/validation';
 
 /** Records with findings that repeat in different mixes, some invalid; a fixed pseudo-random walk. */
@@ -44,6 +45,33 @@ describe('CLI text report: grouped findings', () => {
     assert.ok(data.invalid > 20 && data.invalidRecords.length === 20);
     assert.ok(data.groups.length >= 10 && data.groups.every((g) => g.places.length <= 6 && g.records >= g.places.length));
     assert.ok(data.groups.some((g) => g.path === '/zones/1/min'), 'paths inside the record');
+  });
+
+  it('gathers streamed records (shared findings of NDJSON lines, list elements) as it gathers them one by one', () => {
+    // NDJSON lines share frozen findings (their pointers are the record's own); list elements
+    // have their own, under the record's pointer. Some lists name the same group twice.
+    const shared: ReadonlyArray<readonly PositionedFinding[]> = [
+      Object.freeze([{ kind: 'zero', path: '/steps', message: 'zero steps' }, { kind: 'deprecated', path: '/userId', message: 'deprecated' }] as const),
+      Object.freeze([{ kind: 'error', path: '/zones/1/min', message: 'not a number' }, { kind: 'error', path: '/zones/1/min', message: 'not a number' }] as const),
+      Object.freeze([] as const),
+    ];
+    const reports: RecordReport[] = [];
+    for (let i = 0; i < 3_000; i++) {
+      const findings = shared[i % 3];
+      const valid = !findings.some((f) => f.kind === 'error');
+      if (i % 5 === 4) {
+        const pointer = `/data/${i}`;
+        reports.push({ index: i, pointer, kind: 'activity', id: `a${i}`, valid, date: null, line: 1, column: 1, findings: findings.map((f) => ({ ...f, path: pointer + f.path })) });
+      } else reports.push({ index: i, pointer: '', kind: 'heartRate', id: `h${i}`, valid, date: '2026-11-20', line: i + 1, column: 1, findings });
+    }
+    const fast = new FindingGroups();
+    const plain = new FindingGroups();
+    for (const r of reports) {
+      fast.addStreamed(r);
+      plain.add(streamedRecord(r));
+    }
+    assert.deepEqual(fast.data(), plain.data());
+    assert.equal(fast.data().groups.find((g) => g.path === '/zones/1/min')?.records, 1_000, 'a record once in a group');
   });
 
   it("takes the record's pointer off a finding's; without it, the shortest run of segments that ends in the index", () => {
