@@ -6,7 +6,7 @@
 // The same file is the workers' script: in the bundle that is dist/cli.js itself.
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { type FailOn, ReportTally, streamedJsonBytes, streamedRecord } from '../core/reports';
+import { type FailOn, ReportTally, streamedJsonBytes } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import { RecordReport, RecordUnit, UnitResult, checkUnit } from '../core/streaming';
 import type { FindingKind } from '../core/validation';
