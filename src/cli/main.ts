@@ -30,7 +30,8 @@ Usage:
                                                      get, list: --verbose prints each request and reply
                                                      (status, headers, timing, attempts; no token) to stderr;
                                                      --curl prints the request as a cURL command, sends nothing
-  health-data validate <file|folder...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS] [--all-findings] [--jobs N]
+  health-data validate <file|folder...> [--kind K] [--format F] [--out FILE] [--fail-on KINDS] [--omit KINDS]
+                       [--all-findings] [--jobs N]
                                                      exit 1 when any record has an error (- reads stdin);
                                                      an array, a wrapped list or NDJSON, of any size;
                                                      a folder: its .json, .ndjson and .jsonl files, at any depth;
@@ -77,6 +78,8 @@ Output:
                       validate: write the report to FILE and print only the closing line
   --fail-on KINDS     validate: kinds of finding that fail the run besides errors: warning, zero,
                       deprecated, unknown (comma-separated or repeated; errors always fail)
+  --omit KINDS        validate: kinds of finding left out of the report and its counts: warning,
+                      zero, deprecated, unknown (not errors, nor a kind --fail-on names)
   --jobs N            validate: worker threads for files over 16 MB and NDJSON (default: the
                       number of cores); smaller files are validated whole, as the editor does
   --no-color          no colour (also NO_COLOR=1); colour is used only on a terminal
@@ -118,7 +121,7 @@ const COMMANDS = {
     format: { type: 'string' },
     out: { type: 'string' },
   },
-  validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true }, 'all-findings': { type: 'boolean' }, jobs: { type: 'string' } },
+  validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true }, omit: { type: 'string', multiple: true }, 'all-findings': { type: 'boolean' }, jobs: { type: 'string' } },
   schemas: { ...COMMON, out: { type: 'string' } },
   types: { ...COMMON, out: { type: 'string' } },
   coverage: {

@@ -14,6 +14,9 @@ import { HealthDataError } from '../core/errors';
 import {
   type FileProblem,
   JsonReportWriter,
+  GITHUB_SARIF_RESULTS_LIMIT,
+  type OmitKinds,
+  SarifWriter,
   REPORT_FORMATS,
   type ReportFormat,
   type ReportRecord,
@@ -21,10 +24,12 @@ import {
   type ReportWriter,
   createReportWriter,
   parseFailOn,
+  parseOmit,
   payloadReport,
   reportFileFor,
   streamedProblem,
   streamedRecord,
+  withoutOmitted,
 } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
@@ -64,6 +69,8 @@ export interface ValidateFlags {
   'all-findings'?: boolean;
   /** Worker threads for streamed files; default the number of cores. */
   jobs?: string;
+  /** Kinds of finding left out of the report. */
+  omit?: string[];
 }
 
 function formatOf(flags: ValidateFlags): ReportFormat {
@@ -281,14 +288,28 @@ function blocks(write: (text: string | Uint8Array) => void): { emit(text: string
   };
 }
 
+/** What to do about a SARIF report that GitHub code scanning would reject. */
+function sarifTooLarge(results: number, tally: ReportTally): string {
+  const n = (count: number): string => count.toLocaleString('en-US');
+  const notes = (['zero', 'deprecated', 'unknown'] as const).filter((k) => tally.counts[k] > 0 && !tally.failOn.has(k));
+  const left = results - notes.reduce((sum, k) => sum + tally.counts[k], 0);
+  const advice =
+    notes.length > 0 && left <= GITHUB_SARIF_RESULTS_LIMIT
+      ? `--omit ${notes.join(',')} leaves out the ${notes.length === 1 ? 'notes of that kind' : 'notes'} (${n(results - left)} results), ${n(left)} remain`
+      : 'validate fewer files per report and upload each under its own category';
+  return `health-data: the SARIF report holds ${n(results)} results; GitHub code scanning rejects a run of more than ${n(GITHUB_SARIF_RESULTS_LIMIT)} (and shows the 5,000 most severe). ${advice}.`;
+}
+
 export async function validateCommand(o: Output, files: string[], flags: ValidateFlags, stdin: NodeJS.ReadableStream, cwd = process.cwd()): Promise<number> {
   if (files.length === 0) throw new HealthDataError('usage', 'Name at least one file to validate (or - for standard input).');
   const kind = flags.kind !== undefined ? resolveResource(flags.kind).kind : undefined;
   const format = formatOf(flags);
   const jobs = parseJobs(flags.jobs);
   let failOn;
+  let omit: OmitKinds;
   try {
     failOn = parseFailOn(flags['fail-on']);
+    omit = parseOmit(flags.omit, failOn);
   } catch (err) {
     throw new HealthDataError('usage', `${(err as Error).message}.`);
   }
@@ -312,9 +333,11 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   const json = writer instanceof JsonReportWriter ? writer : undefined;
   const grouping = writer instanceof TextReportWriter && !writer.placesFindings ? writer : undefined;
   const reduce = json ? { as: 'json' as const, failOn } : grouping ? { as: 'groups' as const, failOn } : undefined;
-  const pool = new UnitPool(jobs, kind, writer.placesFindings !== false, reduce);
+  const pool = new UnitPool(jobs, kind, writer.placesFindings !== false, reduce, omit);
   const sink: FileSink = {
-    record(record) {
+    record(whole) {
+      const findings = withoutOmitted(whole.findings, omit);
+      const record = findings === whole.findings ? whole : { ...whole, findings };
       tally.record(record);
       emit(writer.record(record));
     },
@@ -360,5 +383,6 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     await out.close();
     o.out(`${summaryLine(o, tally)}; ${format} report written to ${printable(flags.out ?? '', 120)}`);
   }
+  if (writer instanceof SarifWriter && writer.resultCount > GITHUB_SARIF_RESULTS_LIMIT) o.err(sarifTooLarge(writer.resultCount, tally));
   return tally.failed ? 1 : 0;
 }

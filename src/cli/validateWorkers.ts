@@ -6,9 +6,9 @@
 // The same file is the workers' script: in the bundle that is dist/cli.js itself.
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { type FailOn, ReportTally, streamedJsonBytes } from '../core/reports';
+import { type FailOn, type OmitKinds, ReportTally, streamedJsonBytes, withoutOmitted } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
-import { RecordReport, RecordUnit, UnitResult, checkUnit } from '../core/streaming';
+import { type PositionedFinding, RecordReport, RecordUnit, UnitResult, checkUnit } from '../core/streaming';
 import type { FindingKind } from '../core/validation';
 import { FindingGroups, type GroupedRecords } from './textReport';
 
@@ -18,6 +18,8 @@ interface WorkerSetup {
   role: typeof ROLE;
   kind: ResourceKind | undefined;
   places: boolean;
+  /** Kinds of finding left out (`--omit`). */
+  omit: FindingKind[];
   /** How batches come back reduced, and the kinds that fail the run; undefined: as records. */
   reduce: { as: Reduction; failOn: FindingKind[] } | undefined;
 }
@@ -102,18 +104,46 @@ function pack(id: number, units: readonly RecordUnit[]): BatchMessage {
   return { id, bytes, units: meta };
 }
 
-function checkBatch(message: BatchMessage, kind: ResourceKind | undefined, places: boolean): UnitResult[] {
+function checkBatch(message: BatchMessage, kind: ResourceKind | undefined, places: boolean, omit: OmitKinds): UnitResult[] {
   const all = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
-  return message.units.map((u) =>
-    checkUnit({ shape: u.shape, index: u.index, pointer: u.pointer, line: u.line, column: u.column, bytes: all.subarray(u.start, u.end) }, kind, undefined, places),
+  return omitted(
+    message.units.map((u) =>
+      checkUnit({ shape: u.shape, index: u.index, pointer: u.pointer, line: u.line, column: u.column, bytes: all.subarray(u.start, u.end) }, kind, undefined, places),
+    ),
+    omit,
+  );
+}
+
+/** Lists of findings the validator shares between records, without the omitted kinds: made once each. */
+const sharedWithout = new WeakMap<readonly PositionedFinding[], readonly PositionedFinding[]>();
+
+/** The results without the findings of the omitted kinds (`--omit`). */
+function omitted(results: UnitResult[], omit: OmitKinds): UnitResult[] {
+  if (omit.size === 0) return results;
+  const without = (findings: readonly PositionedFinding[]): readonly PositionedFinding[] => {
+    if (!Object.isFrozen(findings)) return withoutOmitted(findings, omit);
+    let kept = sharedWithout.get(findings);
+    if (kept === undefined) sharedWithout.set(findings, (kept = Object.freeze(withoutOmitted(findings, omit))));
+    return kept;
+  };
+  return results.map((result) =>
+    'syntaxError' in result
+      ? result
+      : {
+          records: result.records.map((r): RecordReport => {
+            const findings = without(r.findings);
+            return findings === r.findings ? r : { ...r, findings };
+          }),
+        },
   );
 }
 
 if (!isMainThread && (workerData as WorkerSetup | undefined)?.role === ROLE) {
   const { kind, places, reduce } = workerData as WorkerSetup;
   const failOn: FailOn | undefined = reduce && new Set(reduce.failOn);
+  const omit: OmitKinds = new Set((workerData as WorkerSetup).omit);
   parentPort!.on('message', (message: BatchMessage) => {
-    const results = checkBatch(message, kind, places);
+    const results = checkBatch(message, kind, places, omit);
     if (reduce && failOn) {
       const batch = reduceBatch(results, reduce.as, failOn);
       // The JSON report's bytes are transferred (not copied) to the thread that writes them.
@@ -145,11 +175,16 @@ export class UnitPool {
     private readonly kind: ResourceKind | undefined,
     private readonly places = true,
     private readonly reduce?: { as: Reduction; failOn: FailOn },
+    /** Kinds of finding left out of the results (`--omit`). */
+    private readonly omit: OmitKinds = new Set(),
   ) {}
 
   check(units: readonly RecordUnit[]): Promise<CheckedBatch> {
     if (this.jobs <= 1) {
-      const results = units.map((u) => checkUnit(u, this.kind, undefined, this.places));
+      const results = omitted(
+        units.map((u) => checkUnit(u, this.kind, undefined, this.places)),
+        this.omit,
+      );
       return Promise.resolve(this.reduce ? reduceBatch(results, this.reduce.as, this.reduce.failOn) : { results });
     }
     if (this.failure) return Promise.reject(this.failure);
@@ -175,7 +210,7 @@ export class UnitPool {
     if (idle) return idle;
     if (this.workers.length < this.jobs) {
       const reduce = this.reduce && { as: this.reduce.as, failOn: [...this.reduce.failOn] };
-      const setup: WorkerSetup = { role: ROLE, kind: this.kind, places: this.places, reduce };
+      const setup: WorkerSetup = { role: ROLE, kind: this.kind, places: this.places, omit: [...this.omit], reduce };
       const worker = new Worker(__filename, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       worker.unref();
       worker.on('message', (m: { id: number; results?: string; rendered?: RenderedBatch; grouped?: GroupedBatch }) => {

@@ -23,6 +23,39 @@ export function parseFailOn(values: readonly string[] | undefined): FailOn {
   return kinds;
 }
 
+/** Kinds of finding left out of a report (`--omit`): never errors, never a kind that fails the run. */
+export type OmitKinds = ReadonlySet<FindingKind>;
+
+/**
+ * `['zero,unknown']` → the kinds; throws an Error in words for an unknown kind, for `error` (an
+ * invalid record is always reported) and for a kind --fail-on names (a run would fail on what the
+ * report does not show).
+ */
+export function parseOmit(values: readonly string[] | undefined, failOn: FailOn = DEFAULT_FAIL_ON): OmitKinds {
+  const kinds = new Set<FindingKind>();
+  for (const value of values ?? []) {
+    for (const part of value.split(',')) {
+      const name = part.trim().toLowerCase();
+      const omittable = FINDING_KINDS.filter((k) => k !== 'error');
+      if (name === 'error') throw new Error('--omit cannot leave errors out: an invalid record is always reported');
+      if (!(omittable as readonly string[]).includes(name)) {
+        throw new Error(`--omit takes ${omittable.join(', ')} (one or more, comma-separated), not "${part.trim().slice(0, 30)}"`);
+      }
+      if (failOn.has(name as FindingKind)) throw new Error(`--omit ${name} and --fail-on ${name} cannot go together: the run would fail on findings the report leaves out`);
+      kinds.add(name as FindingKind);
+    }
+  }
+  return kinds;
+}
+
+/** A record's findings without the omitted kinds (the same list when none is omitted). */
+export function withoutOmitted<F extends { readonly kind: FindingKind }>(findings: readonly F[], omit: OmitKinds): readonly F[] {
+  if (omit.size === 0) return findings;
+  let keep = 0;
+  for (const f of findings) if (!omit.has(f.kind)) keep++;
+  return keep === findings.length ? findings : findings.filter((f) => !omit.has(f.kind));
+}
+
 /** Whether a finding fails the run: an error, or a kind --fail-on names. */
 export function findingFails(finding: Pick<ReportFinding, 'kind'>, failOn: FailOn): boolean {
   return finding.kind === 'error' || failOn.has(finding.kind);

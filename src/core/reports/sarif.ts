@@ -94,6 +94,12 @@ function regionJson(range: TextRange): string {
   return `{"startLine":${start.line + 1},"startColumn":${start.character + 1},"endLine":${end.line + 1},"endColumn":${end.character + 1}${offset}}`;
 }
 
+/**
+ * GitHub code scanning rejects a SARIF run with more results than this (and shows the 5,000 most
+ * severe of those it takes).
+ */
+export const GITHUB_SARIF_RESULTS_LIMIT = 25_000;
+
 /** Distinct messages and pointers kept as inert JSON strings; past this many the memo starts again. */
 const MEMO_LIMIT = 4096;
 
@@ -105,6 +111,11 @@ export class SarifWriter implements ReportWriter {
   private readonly quotedMemo = new Map<string, string>();
 
   constructor(private readonly options: SarifOptions = {}) {}
+
+  /** Results written so far. */
+  get resultCount(): number {
+    return this.results;
+  }
 
   start(): string {
     const rules: Sarif.ReportingDescriptor[] = RULE_ORDER.map((r) => ({

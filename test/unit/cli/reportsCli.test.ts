@@ -109,6 +109,66 @@ describe('CLI: validation reports, schemas and types', function () {
     });
   });
 
+  describe('--omit', () => {
+    // NDJSON of zeros-only records (a deprecated userId and eight zeros each) with a broken one.
+    const zerosLines = (count: number): string => {
+      const record = JSON.parse(readFileSync(join(repoRoot, 'test/fixtures/activity-all-zeros.json'), 'utf8')) as Record<string, unknown>;
+      const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ ...record, id: `z${i}`, ...(i === 3 ? { steps: 'many' } : {}) }));
+      return file(`zeros-${count}.ndjson`, `${lines.join('\n')}\n`);
+    };
+    type Json = { files: Array<{ records: Array<{ valid: boolean; findings: Array<{ kind: string }> }> }> };
+    const kindsIn = (report: Json): string[] => [...new Set(report.files.flatMap((f) => f.records.flatMap((r) => r.findings.map((x) => x.kind))))].sort();
+
+    it('leaves the kinds named out of every format and of the counts, with one job or two, whole files and streamed lines', async () => {
+      const whole = await cli(['validate', zerosOnly(), '--omit', 'zero', '--json']);
+      assert.equal(whole.code, 0, whole.stderr);
+      assert.deepEqual(kindsIn(JSON.parse(whole.stdout) as Json), ['deprecated']);
+      const lines = zerosLines(50);
+      for (const jobs of ['1', '2']) {
+        const json = await cli(['validate', lines, '--omit', 'zero,deprecated', '--json', '--jobs', jobs]);
+        assert.equal(json.code, 1, json.stderr);
+        const report = JSON.parse(json.stdout) as Json;
+        assert.equal(report.files[0].records.length, 50);
+        assert.deepEqual(kindsIn(report), ['error'], `--jobs ${jobs}`);
+        assert.equal(report.files[0].records.filter((r) => !r.valid).length, 1);
+        const text = await cli(['validate', lines, '--omit', 'zero', '--omit', 'deprecated', '--no-color', '--jobs', jobs]);
+        assert.equal(text.code, 1);
+        assert.doesNotMatch(text.stdout, /\[(zero|deprecated)\]/);
+        assert.match(text.stdout, /\[error\] \/steps .* — #3$/m);
+        const sarif = JSON.parse((await cli(['validate', lines, '--omit', 'deprecated', '--format', 'sarif', '--jobs', jobs])).stdout) as Sarif.Log;
+        const rules = new Set(sarif.runs[0].results?.map((r) => r.ruleId));
+        assert.deepEqual([...rules].sort(), ['schema-error', 'zero-value']);
+      }
+    });
+
+    it('refuses errors, unknown kinds and a kind --fail-on names (exit 2), in words', async () => {
+      const cases: Array<[string[], RegExp]> = [
+        [['--omit', 'error'], /--omit cannot leave errors out: an invalid record is always reported/],
+        [['--omit', 'zeros'], /--omit takes warning, zero, deprecated, unknown .* not "zeros"/],
+        [['--omit', 'zero', '--fail-on', 'deprecated,zero'], /--omit zero and --fail-on zero cannot go together/],
+      ];
+      for (const [args, message] of cases) {
+        const r = await cli(['validate', zerosOnly(), ...args]);
+        assert.equal(r.code, 2, args.join(' '));
+        assert.match(r.stderr, message);
+        assert.equal(r.stdout, '');
+      }
+    });
+
+    it('a SARIF report that GitHub code scanning would reject says so on stderr, and what --omit would leave', async () => {
+      // 3,000 records of 9 findings each: a deprecated userId and zeros, but one error for a zero.
+      const lines = zerosLines(3_000);
+      const out = join(dir, 'big.sarif');
+      const big = await cli(['validate', lines, '--format', 'sarif', '--out', out]);
+      assert.equal(big.code, 1);
+      assert.equal((JSON.parse(readFileSync(out, 'utf8')) as Sarif.Log).runs[0].results?.length, 27_000);
+      assert.match(big.stderr, /the SARIF report holds 27,000 results; GitHub code scanning rejects a run of more than 25,000 \(and shows the 5,000 most severe\)\. --omit zero,deprecated leaves out the notes \(26,999 results\), 1 remain/);
+      const small = await cli(['validate', lines, '--format', 'sarif', '--out', out, '--omit', 'zero']);
+      assert.equal((JSON.parse(readFileSync(out, 'utf8')) as Sarif.Log).runs[0].results?.length, 3_001);
+      assert.doesNotMatch(small.stderr, /SARIF/);
+    });
+  });
+
   describe('--out', () => {
     it('writes the report to the file and prints the closing line', async () => {
       const out = join(dir, 'report.sarif');
