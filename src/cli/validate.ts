@@ -15,6 +15,7 @@ import {
   type FileProblem,
   JsonReportWriter,
   GITHUB_SARIF_RESULTS_LIMIT,
+  GithubWriter,
   type OmitKinds,
   SarifWriter,
   REPORT_FORMATS,
@@ -288,6 +289,26 @@ function blocks(write: (text: string | Uint8Array) => void): { emit(text: string
   };
 }
 
+/** Annotations of one level GitHub Actions shows per step (and 50 per job). */
+const ANNOTATIONS_PER_LEVEL = 10;
+
+/** What GitHub Actions does not show of a `--format github` run's annotations, when it drops some. */
+function annotationsBeyondLimit(tally: ReportTally): string | undefined {
+  const { counts } = tally;
+  const levels: Array<[string, number]> = [
+    ['error', counts.error + tally.problems],
+    ['warning', counts.warning],
+    ['notice', counts.zero + counts.deprecated + counts.unknown],
+  ];
+  const over = levels.filter(([, n]) => n > ANNOTATIONS_PER_LEVEL);
+  if (over.length === 0) return undefined;
+  const n = (count: number): string => count.toLocaleString('en-US');
+  const written = over.map(([level, count]) => `${n(count)} ${level}${count === 1 ? '' : 's'}`).join(', ');
+  const notices = (['zero', 'deprecated', 'unknown'] as const).filter((k) => counts[k] > 0 && !tally.failOn.has(k));
+  const omit = over.some(([level]) => level === 'notice') && notices.length > 0 ? ` --omit ${notices.join(',')} keeps the notices out;` : '';
+  return `health-data: ${written} written as annotations; GitHub Actions shows ${ANNOTATIONS_PER_LEVEL} of each level per step (50 per job), the rest only in this log.${omit} --format sarif puts every finding in code scanning.`;
+}
+
 /** What to do about a SARIF report that GitHub code scanning would reject. */
 function sarifTooLarge(results: number, tally: ReportTally): string {
   const n = (count: number): string => count.toLocaleString('en-US');
@@ -384,5 +405,9 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     o.out(`${summaryLine(o, tally)}; ${format} report written to ${printable(flags.out ?? '', 120)}`);
   }
   if (writer instanceof SarifWriter && writer.resultCount > GITHUB_SARIF_RESULTS_LIMIT) o.err(sarifTooLarge(writer.resultCount, tally));
+  if (writer instanceof GithubWriter) {
+    const beyond = annotationsBeyondLimit(tally);
+    if (beyond) o.err(beyond);
+  }
   return tally.failed ? 1 : 0;
 }

@@ -155,6 +155,18 @@ describe('CLI: validation reports, schemas and types', function () {
       }
     });
 
+    it('annotations GitHub Actions would not show are counted on stderr, with what --omit keeps out', async () => {
+      // 20 records: 179 notes (a deprecated userId and zeros) and 1 error.
+      const r = await cli(['validate', zerosLines(20), '--format', 'github']);
+      assert.equal(r.code, 1);
+      assert.equal(r.stdout.split('\n').filter((l) => l.startsWith('::notice ')).length, 179);
+      assert.match(r.stderr, /^health-data: 179 notices written as annotations; GitHub Actions shows 10 of each level per step \(50 per job\), the rest only in this log\. --omit zero,deprecated keeps the notices out; --format sarif puts every finding in code scanning\.$/m);
+      assert.doesNotMatch(r.stderr, /errors? written/, 'one error is shown');
+      const few = await cli(['validate', zerosLines(20), '--format', 'github', '--omit', 'zero,deprecated']);
+      assert.equal(few.stdout.split('\n').filter((l) => l.startsWith('::')).length, 1);
+      assert.equal(few.stderr, '');
+    });
+
     it('a SARIF report that GitHub code scanning would reject says so on stderr, and what --omit would leave', async () => {
       // 3,000 records of 9 findings each: a deprecated userId and zeros, but one error for a zero.
       const lines = zerosLines(3_000);
