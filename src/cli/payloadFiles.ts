@@ -1,8 +1,7 @@
 // Payload files for the commands that read them (validate, coverage): a clear sentence for a
 // file that is missing or a folder, and their bytes as they are read.
 
-import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /** Coverage reads files up to this size: it holds every record at once (validate streams any size). */
@@ -25,11 +24,46 @@ export async function statPayloadFile(file: string): Promise<{ size: number }> {
 export async function payloadChunks(file: string, stdin: NodeJS.ReadableStream): Promise<AsyncIterable<Buffer>> {
   if (file !== '-') {
     await statPayloadFile(file);
-    return createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
+    return readAhead(file);
   }
   return (async function* () {
     for await (const chunk of stdin as AsyncIterable<Buffer | string>) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
   })();
+}
+
+/**
+ * Bytes read at a time. Each chunk is a Buffer outside V8's heap that lives until a collection
+ * notices it; at 1 MB, dead chunks piled up to a peak RSS of 276-304 MB on 1 GB of NDJSON, at
+ * 256 KB it stays at 256-259 MB, at the same speed.
+ */
+export const READ_CHUNK = 256 * 1024;
+
+/**
+ * A file's bytes, READ_CHUNK at a time, the next read under way while the reader works on a
+ * chunk. (A read stream starts its next read only once the reader's synchronous work on the
+ * chunk is over: a profile of `validate --jobs 1` on 100 MB had 190 ms of 1.2 s waiting for reads.)
+ */
+export async function* readAhead(file: string, chunk = READ_CHUNK): AsyncGenerator<Buffer> {
+  const handle = await open(file, 'r');
+  let position = 0;
+  const next = () => {
+    const read = handle.read(Buffer.allocUnsafeSlow(chunk), 0, chunk, position);
+    position += chunk;
+    return read;
+  };
+  let pending = next();
+  try {
+    for (;;) {
+      const { bytesRead, buffer } = await pending;
+      if (bytesRead === 0) return;
+      pending = next();
+      yield bytesRead === chunk ? buffer : buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    // A reader that stopped early leaves a read under way: it ends (or fails) before the close.
+    await pending.catch(() => undefined);
+    await handle.close();
+  }
 }
 
 /** The files a folder named on the command line stands for, by their names' ends. */
