@@ -281,5 +281,7 @@ export function summaryLine(p: Paint, tally: ReportTally): string {
     tail.push(paint(o, 'red', `${tally.failing} failing on ${failingKinds.map((k) => `${tally.counts[k]} ${k}`).join(', ')}`));
   }
   if (problems) tail.push(paint(o, 'red', `${problems} file${problems === 1 ? '' : 's'} not validated`));
+  const omitted = FINDING_KINDS.filter((k) => tally.omitted.has(k));
+  if (omitted.length > 0) tail.push(`${omitted.length > 1 ? `${omitted.slice(0, -1).join(', ')} and ${omitted[omitted.length - 1]}` : omitted[0]} findings left out (--omit)`);
   return tail.join(', ');
 }

@@ -334,7 +334,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     // The report would overwrite a payload before it is read.
     throw new HealthDataError('usage', `--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);
   }
-  const tally = new ReportTally(failOn);
+  const tally = new ReportTally(failOn, omit);
   const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;
   const output = blocks((text) => (out ? out.write(text) : o.write(text)));
   const emit = output.emit;

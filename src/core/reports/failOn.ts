@@ -77,7 +77,11 @@ export class ReportTally {
   failing = 0;
   readonly counts: Record<FindingKind, number> = { error: 0, warning: 0, zero: 0, deprecated: 0, unknown: 0 };
 
-  constructor(readonly failOn: FailOn = DEFAULT_FAIL_ON) {}
+  constructor(
+    readonly failOn: FailOn = DEFAULT_FAIL_ON,
+    /** Kinds of finding the report leaves out (`--omit`): not counted, and said so at the end. */
+    readonly omitted: OmitKinds = new Set(),
+  ) {}
 
   file(): void {
     this.files++;

@@ -135,6 +135,7 @@ describe('CLI: validation reports, schemas and types', function () {
         assert.equal(text.code, 1);
         assert.doesNotMatch(text.stdout, /\[(zero|deprecated)\]/);
         assert.match(text.stdout, /\[error\] \/steps .* — #3$/m);
+        assert.match(text.stdout, /^50 records in 1 file, 1 invalid, zero and deprecated findings left out \(--omit\)$/m);
         const sarif = JSON.parse((await cli(['validate', lines, '--omit', 'deprecated', '--format', 'sarif', '--jobs', jobs])).stdout) as Sarif.Log;
         const rules = new Set(sarif.runs[0].results?.map((r) => r.ruleId));
         assert.deepEqual([...rules].sort(), ['schema-error', 'zero-value']);
