@@ -56,29 +56,54 @@ export class FindingGroups {
 
   /** A streamed record as checkUnit gives it: as `add(streamedRecord(r))`, with less work per record. */
   addStreamed(r: RecordReport): void {
-    this.records++;
-    if (this.first === undefined) this.first = streamedRecord(r);
-    if (!r.valid) {
-      this.invalid++;
-      if (this.invalidRecords.length < MAX_INVALID_LINES) this.invalidRecords.push(streamedRecord(r));
-    }
+    this.count(r.valid, () => streamedRecord(r));
     const findings = r.findings;
     if (findings.length === 0) return;
     const shared = r.pointer === '' && Object.isFrozen(findings);
     let targets = shared ? this.groupsOfShared.get(findings) : undefined;
     if (targets === undefined) {
-      targets = [];
       const index = r.index ?? undefined;
-      for (const f of findings) {
-        const group = this.groupOf(f.kind, pointerInRecord(f.path, index, r.pointer), f.message);
-        if (!targets.includes(group)) targets.push(group);
-      }
+      targets = this.groupsOf(findings, (f) => pointerInRecord(f.path, index, r.pointer));
       if (shared) this.groupsOfShared.set(findings, targets);
     }
+    this.place(targets, () => (r.index === null ? 'the record' : `#${r.index}`));
+  }
+
+  add(record: ReportRecord): void {
+    this.count(record.valid, () => record);
+    this.place(
+      this.groupsOf(record.findings, (f) => pointerInRecord(f.pointer, record.index, record.pointer)),
+      () => (record.index === undefined ? 'the record' : `#${record.index}`),
+    );
+  }
+
+  /** Counts a record; `report` makes it as the lines of the first and the invalid ones need it. */
+  private count(valid: boolean, report: () => ReportRecord): void {
+    let made: ReportRecord | undefined;
+    this.records++;
+    if (this.first === undefined) this.first = made = report();
+    if (!valid) {
+      this.invalid++;
+      if (this.invalidRecords.length < MAX_INVALID_LINES) this.invalidRecords.push(made ?? report());
+    }
+  }
+
+  /** A record's groups, each once: a record counts once in a group, however many of its findings fall in it. */
+  private groupsOf<F extends { readonly kind: FindingKind; readonly message: string }>(findings: readonly F[], pathOf: (f: F) => string): FindingGroup[] {
+    const groups: FindingGroup[] = [];
+    for (const f of findings) {
+      const group = this.groupOf(f.kind, pathOf(f), f.message);
+      if (!groups.includes(group)) groups.push(group);
+    }
+    return groups;
+  }
+
+  /** One more record in each of the groups, at `place` while a group lists its first places. */
+  private place(groups: readonly FindingGroup[], placeOf: () => string): void {
     let place: string | undefined;
-    for (const group of targets) {
+    for (const group of groups) {
       group.records++;
-      if (group.places.length <= MAX_PLACES) group.places.push((place ??= r.index === null ? 'the record' : `#${r.index}`));
+      if (group.places.length <= MAX_PLACES) group.places.push((place ??= placeOf()));
     }
   }
 
@@ -90,34 +115,6 @@ export class FindingGroups {
       this.groups.set(key, group);
     }
     return group;
-  }
-
-  add(record: ReportRecord): void {
-    this.records++;
-    this.first ??= record;
-    if (!record.valid) {
-      this.invalid++;
-      if (this.invalidRecords.length < MAX_INVALID_LINES) this.invalidRecords.push(record);
-    }
-    const place = record.index === undefined ? 'the record' : `#${record.index}`;
-    const findings = record.findings;
-    // A record counts once in a group, however many of its findings fall in it.
-    const counted: string[] | undefined = findings.length > 1 ? [] : undefined;
-    for (const f of findings) {
-      const path = pointerInRecord(f.pointer, record.index, record.pointer);
-      const key = groupKey(f.kind, path, f.message);
-      if (counted !== undefined) {
-        if (counted.includes(key)) continue;
-        counted.push(key);
-      }
-      let group = this.groups.get(key);
-      if (group === undefined) {
-        group = { kind: f.kind, path, message: f.message, places: [], records: 0 };
-        this.groups.set(key, group);
-      }
-      group.records++;
-      if (group.places.length <= MAX_PLACES) group.places.push(place);
-    }
   }
 
   /** Adds what was gathered from the records that follow these. */

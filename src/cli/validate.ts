@@ -33,6 +33,7 @@ import {
   withoutOmitted,
 } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
+import type { FindingKind } from '../core/validation';
 import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
 import { expandFolders, readAhead, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
@@ -286,33 +287,39 @@ function blocks(write: (text: string | Uint8Array) => void): { emit(text: string
 /** Annotations of one level GitHub Actions shows per step (and 50 per job). */
 const ANNOTATIONS_PER_LEVEL = 10;
 
+/** The kinds GitHub shows as notices (annotations) and notes (SARIF). */
+const NOTE_KINDS = ['zero', 'deprecated', 'unknown'] as const;
+
+const thousands = (count: number): string => count.toLocaleString('en-US');
+
+/** The note kinds the run found and `--omit` could leave out (none that fails the run). */
+const omittableNotes = (tally: ReportTally): FindingKind[] => NOTE_KINDS.filter((k) => tally.counts[k] > 0 && !tally.failOn.has(k));
+
 /** What GitHub Actions does not show of a `--format github` run's annotations, when it drops some. */
 function annotationsBeyondLimit(tally: ReportTally): string | undefined {
   const { counts } = tally;
   const levels: Array<[string, number]> = [
     ['error', counts.error + tally.problems],
     ['warning', counts.warning],
-    ['notice', counts.zero + counts.deprecated + counts.unknown],
+    ['notice', NOTE_KINDS.reduce((sum, k) => sum + counts[k], 0)],
   ];
   const over = levels.filter(([, n]) => n > ANNOTATIONS_PER_LEVEL);
   if (over.length === 0) return undefined;
-  const n = (count: number): string => count.toLocaleString('en-US');
-  const written = over.map(([level, count]) => `${n(count)} ${level}${count === 1 ? '' : 's'}`).join(', ');
-  const notices = (['zero', 'deprecated', 'unknown'] as const).filter((k) => counts[k] > 0 && !tally.failOn.has(k));
+  const written = over.map(([level, count]) => `${thousands(count)} ${level}${count === 1 ? '' : 's'}`).join(', ');
+  const notices = omittableNotes(tally);
   const omit = over.some(([level]) => level === 'notice') && notices.length > 0 ? ` --omit ${notices.join(',')} keeps the notices out;` : '';
   return `health-data: ${written} written as annotations; GitHub Actions shows ${ANNOTATIONS_PER_LEVEL} of each level per step (50 per job), the rest only in this log.${omit} --format sarif puts every finding in code scanning.`;
 }
 
 /** What to do about a SARIF report that GitHub code scanning would reject. */
 function sarifTooLarge(results: number, tally: ReportTally): string {
-  const n = (count: number): string => count.toLocaleString('en-US');
-  const notes = (['zero', 'deprecated', 'unknown'] as const).filter((k) => tally.counts[k] > 0 && !tally.failOn.has(k));
+  const notes = omittableNotes(tally);
   const left = results - notes.reduce((sum, k) => sum + tally.counts[k], 0);
   const advice =
     notes.length > 0 && left <= GITHUB_SARIF_RESULTS_LIMIT
-      ? `--omit ${notes.join(',')} leaves out the ${notes.length === 1 ? 'notes of that kind' : 'notes'} (${n(results - left)} results), ${n(left)} remain`
+      ? `--omit ${notes.join(',')} leaves out the ${notes.length === 1 ? 'notes of that kind' : 'notes'} (${thousands(results - left)} results), ${thousands(left)} remain`
       : 'validate fewer files per report and upload each under its own category';
-  return `health-data: the SARIF report holds ${n(results)} results; GitHub code scanning rejects a run of more than ${n(GITHUB_SARIF_RESULTS_LIMIT)} (and shows the 5,000 most severe). ${advice}.`;
+  return `health-data: the SARIF report holds ${thousands(results)} results; GitHub code scanning rejects a run of more than ${thousands(GITHUB_SARIF_RESULTS_LIMIT)} (and shows the 5,000 most severe). ${advice}.`;
 }
 
 export async function validateCommand(o: Output, files: string[], flags: ValidateFlags, stdin: NodeJS.ReadableStream, cwd = process.cwd()): Promise<number> {

@@ -44,20 +44,26 @@ export interface GroupedBatch {
 
 export type CheckedBatch = { readonly results: UnitResult[] } | { readonly rendered: RenderedBatch } | { readonly grouped: GroupedBatch };
 
-function groupBatch(results: readonly UnitResult[], failOn: FailOn): GroupedBatch {
+/** The records of a batch's results, each tallied and handed to `each`; the tally and the syntax error, if any. */
+function tallied(results: readonly UnitResult[], failOn: FailOn, each: (r: RecordReport) => void): Pick<RenderedBatch, 'tally' | 'syntaxError'> {
   const tally = new ReportTally(failOn);
-  const groups = new FindingGroups();
   let syntaxError: string | undefined;
   for (const result of results) {
     if ('syntaxError' in result) syntaxError = result.syntaxError;
     else
       for (const r of result.records) {
         tally.record(r);
-        groups.addStreamed(r);
+        each(r);
       }
   }
   const counts = { records: tally.records, invalid: tally.invalid, failing: tally.failing, counts: tally.counts };
-  return syntaxError === undefined ? { groups: groups.data(), tally: counts } : { groups: groups.data(), tally: counts, syntaxError };
+  return syntaxError === undefined ? { tally: counts } : { tally: counts, syntaxError };
+}
+
+function groupBatch(results: readonly UnitResult[], failOn: FailOn): GroupedBatch {
+  const groups = new FindingGroups();
+  const batch = tallied(results, failOn, (r) => groups.addStreamed(r));
+  return { groups: groups.data(), ...batch };
 }
 
 /** A batch's results reduced as asked. */
@@ -66,21 +72,10 @@ function reduceBatch(results: readonly UnitResult[], reduce: Reduction, failOn: 
 }
 
 function renderBatch(results: readonly UnitResult[], failOn: FailOn): RenderedBatch {
-  const tally = new ReportTally(failOn);
   const records: RecordReport[] = [];
-  let syntaxError: string | undefined;
-  for (const result of results) {
-    if ('syntaxError' in result) syntaxError = result.syntaxError;
-    else
-      for (const r of result.records) {
-        tally.record(r);
-        records.push(r);
-      }
-  }
-  const counts = { records: tally.records, invalid: tally.invalid, failing: tally.failing, counts: tally.counts };
+  const batch = tallied(results, failOn, (r) => records.push(r));
   // Encoded here, on the worker: the thread that writes the report then only hands bytes on.
-  const bytes = streamedJsonBytes(records);
-  return syntaxError === undefined ? { bytes, tally: counts } : { bytes, tally: counts, syntaxError };
+  return { bytes: streamedJsonBytes(records), ...batch };
 }
 
 /** A batch as it crosses to a worker: every unit's bytes in one transferred buffer. */

@@ -8,19 +8,23 @@ import type { ReportFinding, ReportRecord } from './model';
 export type FailOn = ReadonlySet<FindingKind>;
 export const DEFAULT_FAIL_ON: FailOn = new Set<FindingKind>(['error']);
 
-/** `['warning,deprecated']`, `['zero', 'unknown']` → the kinds; throws an Error naming the kinds for anything else. */
-export function parseFailOn(values: readonly string[] | undefined): FailOn {
-  const kinds = new Set<FindingKind>(['error']);
+/** The finding kinds named by a repeatable, comma-separated flag; throws an Error naming `allowed` for anything else. */
+function kindsOf(flag: string, values: readonly string[] | undefined, allowed: readonly FindingKind[], check?: (kind: FindingKind) => void): Set<FindingKind> {
+  const kinds = new Set<FindingKind>();
   for (const value of values ?? []) {
     for (const part of value.split(',')) {
-      const name = part.trim().toLowerCase();
-      if (!(FINDING_KINDS as readonly string[]).includes(name)) {
-        throw new Error(`--fail-on takes ${FINDING_KINDS.join(', ')} (one or more, comma-separated), not "${part.trim().slice(0, 30)}"`);
-      }
-      kinds.add(name as FindingKind);
+      const name = part.trim().toLowerCase() as FindingKind;
+      check?.(name);
+      if (!allowed.includes(name)) throw new Error(`${flag} takes ${allowed.join(', ')} (one or more, comma-separated), not "${part.trim().slice(0, 30)}"`);
+      kinds.add(name);
     }
   }
   return kinds;
+}
+
+/** `['warning,deprecated']`, `['zero', 'unknown']` → the kinds; throws an Error naming the kinds for anything else. */
+export function parseFailOn(values: readonly string[] | undefined): FailOn {
+  return new Set<FindingKind>(['error', ...kindsOf('--fail-on', values, FINDING_KINDS)]);
 }
 
 /** Kinds of finding left out of a report (`--omit`): never errors, never a kind that fails the run. */
@@ -32,20 +36,15 @@ export type OmitKinds = ReadonlySet<FindingKind>;
  * report does not show).
  */
 export function parseOmit(values: readonly string[] | undefined, failOn: FailOn = DEFAULT_FAIL_ON): OmitKinds {
-  const kinds = new Set<FindingKind>();
-  for (const value of values ?? []) {
-    for (const part of value.split(',')) {
-      const name = part.trim().toLowerCase();
-      const omittable = FINDING_KINDS.filter((k) => k !== 'error');
+  return kindsOf(
+    '--omit',
+    values,
+    FINDING_KINDS.filter((k) => k !== 'error'),
+    (name) => {
       if (name === 'error') throw new Error('--omit cannot leave errors out: an invalid record is always reported');
-      if (!(omittable as readonly string[]).includes(name)) {
-        throw new Error(`--omit takes ${omittable.join(', ')} (one or more, comma-separated), not "${part.trim().slice(0, 30)}"`);
-      }
-      if (failOn.has(name as FindingKind)) throw new Error(`--omit ${name} and --fail-on ${name} cannot go together: the run would fail on findings the report leaves out`);
-      kinds.add(name as FindingKind);
-    }
-  }
-  return kinds;
+      if (failOn.has(name)) throw new Error(`--omit ${name} and --fail-on ${name} cannot go together: the run would fail on findings the report leaves out`);
+    },
+  );
 }
 
 /** A record's findings without the omitted kinds (the same list when none is omitted). */
