@@ -62,10 +62,30 @@ describe('e2e: a list of 100,000 records in the record view (virtual list)', fun
     const corpus = records(COUNT);
     const text = `[${[corpus.texts.heartRate, corpus.texts.activity, corpus.texts.bodyFat].map((t) => t.slice(1, -1)).join(',')}]`;
     fs.writeFileSync(path.join(folder, 'records.json'), text);
-    // What the panel should show: every record validated, findings at their pointers in the list.
-    findings = [];
-    for (const r of validatePayload(JSON.parse(text) as unknown)) for (const f of r.findings) findings.push({ ...f, path: r.pointer + f.path });
+    // What the panel should show: every record validated, findings at their pointers in the list,
+    // in the order of the document (the validator reports a record's schema errors first).
+    const found: Finding[] = [];
+    for (const r of validatePayload(JSON.parse(text) as unknown)) for (const f of r.findings) found.push({ ...f, path: r.pointer + f.path });
+    findings = inDocumentOrder(JSON.parse(text) as unknown, found);
   });
+
+  /**
+   * Findings in the order of the document's values (a depth-first walk), a missing field after
+   * the fields of its object, the validator's order kept among the findings of one place.
+   */
+  function inDocumentOrder(value: unknown, list: Finding[]): Finding[] {
+    const order = new Map<string, number>();
+    let n = 0;
+    const walk = (v: unknown, pointer: string): void => {
+      order.set(pointer, n++);
+      if (v === null || typeof v !== 'object') return;
+      for (const [key, child] of Object.entries(v)) walk(child, `${pointer}/${key}`);
+      order.set(`${pointer} end`, n++);
+    };
+    walk(value, '');
+    const at = (p: string): number => order.get(p) ?? order.get(`${p.slice(0, p.lastIndexOf('/'))} end`) ?? -1;
+    return list.map((f, i) => ({ f, i, at: at(f.path) })).sort((a, b) => a.at - b.at || a.i - b.i).map((x) => x.f);
+  }
 
   after(() => {
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });

@@ -248,6 +248,139 @@ export class FindingIndex {
   }
 }
 
+/** Objects with more keys than this get their key positions from a map, not a search. */
+const KEY_SEARCH_LIMIT = 32;
+
+/**
+ * The findings in the order their places appear in the record view (a container's children in
+ * order, then the placeholders of its missing fields), the validator's order kept among the
+ * findings of one place: the order of the findings list and of Previous/Next Finding, as F8
+ * walks an editor's problems. The validator reports schema errors first, then the field walk.
+ */
+export function inDocumentOrder(record: unknown, findings: readonly Finding[], index: FindingIndex): readonly Finding[] {
+  const n = findings.length;
+  if (n < 2) return findings;
+  // Each finding's positions, one after another in one list: no array per finding.
+  const positions = new DocumentPositions(record, index);
+  const starts = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    positions.add(findings[i].path);
+    starts[i + 1] = positions.at.length;
+  }
+  const at = positions.at;
+  const top = (i: number): number => (starts[i + 1] > starts[i] ? at[starts[i]] : -1);
+  const compare = (a: number, b: number): number => {
+    const ea = starts[a + 1];
+    const eb = starts[b + 1];
+    for (let i = starts[a], j = starts[b]; i < ea && j < eb; i++, j++) if (at[i] !== at[j]) return at[i] - at[j];
+    return ea - starts[a] - (eb - starts[b]) || a - b; // a container before what it holds, then the validator's order
+  };
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  // A list's findings come record by record: then each record's findings sort alone.
+  let grouped = true;
+  for (let i = 1; i < n && grouped; i++) grouped = top(i) >= top(i - 1);
+  if (!grouped) order.sort(compare);
+  else {
+    let start = 0;
+    for (let i = 1; i <= n; i++) {
+      if (i < n && top(i) === top(start)) continue;
+      sortRange(order, start, i, compare);
+      start = i;
+    }
+  }
+  let moved = false;
+  for (let i = 0; i < n && !moved; i++) moved = order[i] !== i;
+  return moved ? order.map((i) => findings[i]) : findings;
+}
+
+/** Sorts `list[from, to)` by `compare`: by insertion when short (a record's few findings). */
+function sortRange(list: number[], from: number, to: number, compare: (a: number, b: number) => number): void {
+  if (to - from > 16) {
+    const part = list.slice(from, to).sort(compare);
+    for (let i = 0; i < part.length; i++) list[from + i] = part[i];
+    return;
+  }
+  for (let i = from + 1; i < to; i++) {
+    const item = list[i];
+    let j = i - 1;
+    for (; j >= from && compare(list[j], item) > 0; j--) list[j + 1] = list[j];
+    list[j + 1] = item;
+  }
+}
+
+/** Where a pointer's value sits in the view: its child position at each depth. */
+class DocumentPositions {
+  /** The object last looked in, and its keys: a record's findings come together. */
+  private lastObject: object | undefined;
+  private lastKeys: string[] = [];
+  private readonly large = new WeakMap<object, Map<string, number>>();
+
+  constructor(
+    private readonly record: unknown,
+    private readonly index: FindingIndex,
+  ) {}
+
+  /** The positions of the pointers added, each pointer's after the one before. */
+  readonly at: number[] = [];
+
+  /** Adds where `pointer` sits: its child position at each depth, to `at`. */
+  add(pointer: string): void {
+    const at = this.at;
+    let value = this.record;
+    // Token by token, read in place: a list of 100,000 records has hundreds of thousands.
+    for (let from = 1; from <= pointer.length; ) {
+      if (!isContainer(value)) break; // under a scalar: the finding marks the deepest container
+      let to = pointer.indexOf('/', from);
+      if (to < 0) to = pointer.length;
+      let position = -1;
+      let count: number;
+      let token: string | undefined;
+      if (Array.isArray(value)) {
+        count = value.length;
+        position = indexAt(pointer, from, to);
+        if (position >= count) position = -1;
+      } else {
+        token = pointer.slice(from, to);
+        if (token.includes('~')) token = token.replace(/~1/g, '/').replace(/~0/g, '~');
+        const keys = this.keysOf(value);
+        count = keys.length;
+        position = keys.length > KEY_SEARCH_LIMIT ? (this.large.get(value)?.get(token) ?? -1) : keys.indexOf(token);
+      }
+      if (position < 0) {
+        // Missing: its placeholder follows the container's children.
+        const placeholder = this.index.missingUnder(pointer.slice(0, from - 1)).findIndex((p) => p.pointer === pointer);
+        at.push(count + Math.max(0, placeholder));
+        break;
+      }
+      at.push(position);
+      value = token === undefined ? (value as unknown[])[position] : (value as Record<string, unknown>)[token];
+      from = to + 1;
+    }
+  }
+
+  private keysOf(value: object): string[] {
+    if (value !== this.lastObject) {
+      this.lastObject = value;
+      this.lastKeys = Object.keys(value);
+      if (this.lastKeys.length > KEY_SEARCH_LIMIT && !this.large.has(value)) this.large.set(value, new Map(this.lastKeys.map((k, i) => [k, i])));
+    }
+    return this.lastKeys;
+  }
+}
+
+/** The array index written in `pointer[from, to)` (0, or digits without a leading 0), or -1. */
+function indexAt(pointer: string, from: number, to: number): number {
+  if (to === from || to - from > 15 || (pointer.charCodeAt(from) === 48 && to - from > 1)) return -1;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = pointer.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
 /** Builds nodes of one record; `childPage` answers the view when it opens a closed container. */
 export class JsonTreeBuilder {
   constructor(

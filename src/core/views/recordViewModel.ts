@@ -5,7 +5,7 @@
 // findings.ts is validation's vocabulary, a leaf: the record view (and so the webview) takes it
 // alone, without the validator behind the folder's entry file.
 import { FINDING_KINDS, fieldLabel, type Finding, type FindingKind } from '../validation/findings';
-import { ChildPage, FindingIndex, JsonNode, JsonTreeBuilder, anchorOf, estimateSize } from './jsonTree';
+import { ChildPage, FindingIndex, JsonNode, JsonTreeBuilder, anchorOf, estimateSize, inDocumentOrder } from './jsonTree';
 import { JsonRow, RowModel } from './rowModel';
 import { cutText, formatDurationHm, recordTitle, shortId, textField } from './labels';
 import { ResourceKind, isResourceKind, resource } from '../resources';
@@ -180,6 +180,7 @@ export class RecordView {
   constructor(record: unknown, kind: ResourceKind | undefined, findings: readonly Finding[], options: RecordViewOptions = {}) {
     const def = isResourceKind(kind) ? resource(kind) : undefined;
     const index = new FindingIndex(record, findings);
+    findings = inDocumentOrder(record, findings, index);
     this.findings = findings;
     this.tree = new JsonTreeBuilder(record, index);
     const list = options.list;

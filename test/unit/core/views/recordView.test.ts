@@ -67,7 +67,7 @@ function everyKind(): Rec {
 
 describe('record view model', () => {
   it('marks every finding kind on its own field', () => {
-    const { model, findings } = view(everyKind(), 'heartRate');
+    const { model, findings, view: recordView } = view(everyKind(), 'heartRate');
     const kinds = new Set(findings.map((f) => f.kind));
     assert.deepEqual([...kinds].sort(), ['deprecated', 'error', 'unknown', 'warning', 'zero']);
     assertEveryFindingMarked(model, findings);
@@ -87,7 +87,25 @@ describe('record view model', () => {
     });
     assert.equal(model.valid, false);
     assert.equal(model.findingsTotal, findings.length);
-    assert.deepEqual(model.findings.map((f) => [f.kind, f.path, f.message]), findings.map((f) => [f.kind, f.path, f.message]));
+    // Listed in the order of the tree (as Previous/Next and F8 walk them), the validator's order
+    // kept among the marks of one field; the same findings as the validator's.
+    const treeOrder = allNodes(model.root).flatMap((n) => (n.marks ?? []).map((m) => [m.kind, n.pointer, m.message]));
+    assert.deepEqual(model.findings.map((f) => [f.kind, f.path, f.message]), treeOrder);
+    assert.notDeepEqual(treeOrder, findings.map((f) => [f.kind, f.path, f.message]), 'the validator reports in another order');
+    const text = (f: { kind: string; path: string; message: string }) => `${f.kind} ${f.path} ${f.message}`;
+    assert.deepEqual(model.findings.map(text).sort(), findings.map(text).sort());
+    assert.deepEqual([0, 1, 2].map((i) => recordView.findingAt(i)?.path), model.findings.slice(0, 3).map((f) => f.path));
+  });
+
+  it('orders findings as the document does: keys as written, indices as numbers, placeholders after the fields', () => {
+    const record = { b: 1, a: { z: 0, y: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }, c: 'x' };
+    const f = (path: string, kind: FindingKind = 'warning'): Finding => ({ kind, path, message: `${kind} at ${path}` });
+    const findings = [f('/missing', 'error'), f('/a/y/10'), f('/c'), f('/a/y/9'), f('/a/y/9', 'zero'), f('/a/z'), f('/a'), f('/b'), f('/a/gone', 'error')];
+    const v = new RecordView(record, undefined, findings);
+    assert.deepEqual(
+      v.model.findings.map((x) => `${x.path} ${x.kind}`),
+      ['/b warning', '/a warning', '/a/z warning', '/a/y/9 warning', '/a/y/9 zero', '/a/y/10 warning', '/a/gone error', '/c warning', '/missing error'],
+    );
   });
 
   it('shows a missing required field as a placeholder marked error, where the finding points', () => {
