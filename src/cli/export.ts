@@ -57,6 +57,9 @@ export async function exportCommand(
   try {
     const summary = await exportList(conn.client, def.kind, query, format, {
       write: file ? (text) => file.write(text) : writeStdout,
+      // A reader of stdout slower than the service (a pager, a slow pipe): no page is asked for
+      // ahead of it, so memory holds a page, not the list.
+      ready: file ? undefined : () => o.backlog?.(),
       signal,
       onProgress(_written, page) {
         for (const r of page) if (!validate(r, def.kind).valid) invalid++;

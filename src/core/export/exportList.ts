@@ -19,6 +19,11 @@ export interface ExportOptions {
   /** Writes a piece of the export; synchronous, so a page is out before the next is fetched. */
   write: (text: string) => void;
   signal?: AbortSignal;
+  /**
+   * Before each next page: a promise while what was written is not taken yet (stdout on a pipe
+   * to a slow reader); the next page is asked for once it settles or the export is cancelled.
+   */
+  ready?: () => Promise<void> | undefined;
   /** After each page: the records written so far, and the page's own. */
   onProgress?: (written: number, page: readonly unknown[]) => void;
 }
@@ -42,6 +47,7 @@ export async function exportList(
     keepRecords: false,
     // One page at a time: pages reach the file in list order, and never more than one waits.
     inOrder: true,
+    ready: options.ready && (() => untilReady(options.ready!(), options.signal)),
     onPage(records) {
       if (options.signal?.aborted) throw new HealthDataError('cancelled', 'The export was cancelled.');
       if (records.length === 0) return;
@@ -59,4 +65,18 @@ export async function exportList(
     complete: result.complete,
     ...(result.stopReason ? { stopReason: result.stopReason } : {}),
   };
+}
+
+/** `wait`, or sooner the cancellation of the export (a stalled reader must not hold Ctrl-C up). */
+function untilReady(wait: Promise<void> | undefined, signal: AbortSignal | undefined): Promise<void> | undefined {
+  if (!wait || !signal) return wait;
+  if (signal.aborted) return undefined;
+  return new Promise((resolve) => {
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void wait.then(done, done);
+  });
 }

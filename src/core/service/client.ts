@@ -72,6 +72,8 @@ export interface ListCallOptions extends CallOptions {
   keepRecords?: boolean;
   /** One page at a time, handed to onPage in list order (see PagingPlan.inOrder). */
   inOrder?: boolean;
+  /** With inOrder: the next page waits for it (see PagingPlan.ready). */
+  ready?: () => Promise<void> | undefined;
 }
 
 export class HealthDataClient {
@@ -183,6 +185,7 @@ export class HealthDataClient {
       all: query.all ?? true,
       concurrency: this.concurrency,
       inOrder: opts.inOrder,
+      ready: opts.ready,
       maxPages: this.maxPages,
       onPage: opts.onPage,
       keepRecords: opts.keepRecords,

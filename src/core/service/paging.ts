@@ -51,6 +51,12 @@ export interface PagingPlan {
    * as the parallel mode would address them). Default false.
    */
   inOrder?: boolean;
+  /**
+   * With `inOrder`, asked before each next page: a promise while the one who takes onPage's
+   * records holds more than it takes at once (a slow reader of an export on a pipe); the next
+   * page is fetched once it settles, so a list never piles up ahead of its reader.
+   */
+  ready?: () => Promise<void> | undefined;
   signal?: AbortSignal;
   /** Query parameters that carry a credential: ignored when comparing pages, never shown. */
   secretParams: readonly string[];
@@ -207,7 +213,13 @@ class ListReader {
     }
   }
 
-  /** withPage(plan.url, limit, offset), the URL parsed once per list. */
+  /** Waits, when the plan asks to, until the reader of the pages so far has taken them. */
+  private async readerReady(): Promise<void> {
+    const wait = this.plan.ready?.();
+    if (wait) await wait;
+  }
+
+    /** withPage(plan.url, limit, offset), the URL parsed once per list. */
   private pageUrl(limit: number, offset: number): string {
     this.pageUrlOf ??= pageUrls(this.plan.url);
     return this.pageUrlOf(limit, offset);
@@ -255,6 +267,7 @@ class ListReader {
       if (this.atPageLimit()) return;
       seen.add(keyOf(target));
       url = target.href;
+      await this.readerReady();
       reply = await this.fetchPage(url, this.plan.signal);
       const page = unwrapList(reply.body, reply.request);
       idle = this.receive(0, page.records) === 0 && page.records.length > 0 ? idle + 1 : 0;
@@ -289,6 +302,7 @@ class ListReader {
     let idle = 0;
     for (;;) {
       if (this.atPageLimit()) return;
+      await this.readerReady();
       const records = await this.fetchRecords(this.pageUrl(plan.limit, offset), plan.signal);
       const fresh = this.receive(0, records);
       if (records.length === 0) return;

@@ -6,6 +6,8 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, Readable, Writable } from 'node:stream';
+import { runCli } from '../../../src/cli/main';
 import { parseFaultSpec } from '../../../src/sandbox/server';
 import { runCliInProcess } from '../support/cli';
 import { readCsv } from '../support/csv';
@@ -86,6 +88,64 @@ describe('CLI export (list --format)', function () {
     assert.equal(run.code, 1);
     assert.match(run.stderr, /cancel/i);
     assert.deepEqual(readdirSync(folder).filter((n) => n.startsWith('cancelled') || n.includes('cancelled')), []);
+  });
+
+  /** Standard output that takes nothing until released (a pager nobody scrolls), then everything. */
+  function stalledStdout(): { stream: Writable; release: () => void; text: () => string } {
+    let stalled = true;
+    const held: Array<() => void> = [];
+    const chunks: Buffer[] = [];
+    const stream = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        if (stalled) held.push(done);
+        else done();
+      },
+    });
+    const release = (): void => {
+      stalled = false;
+      for (const done of held.splice(0)) done();
+    };
+    return { stream, release, text: () => Buffer.concat(chunks).toString('utf8') };
+  }
+  const listRequests = (from: number): number => holder.sandbox.requests.slice(from).filter((r) => r.path.includes('/activities/summaries')).length;
+  const settled = async (count: () => number): Promise<void> => {
+    for (let last = -1; count() !== last; ) {
+      last = count();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  };
+
+  it('asks for no page ahead of a reader of stdout that takes nothing, then finishes the list whole', async () => {
+    const out = stalledStdout();
+    const before = holder.sandbox.requests.length;
+    const running = runCli(['list', 'activity', '--all', '--format', 'ndjson', '--limit', '10'], { stdout: out.stream, stderr: new PassThrough(), stdin: Readable.from([]), env: env(), signals: new EventEmitter() });
+    await settled(() => listRequests(before));
+    const pages = Math.ceil(holder.sandbox.dataset.activity.length / 10);
+    assert.ok(pages > 20, `${pages} pages in the list`);
+    assert.ok(listRequests(before) <= 2, `${listRequests(before)} of ${pages} pages fetched while the reader took nothing`);
+    out.release();
+    const code = await running;
+    assert.ok(code === 0 || code === 1, `exit ${code}`);
+    const ids = out.text().trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    assert.deepEqual(ids, holder.sandbox.dataset.activity.map((r) => r.id));
+  });
+
+  it('Ctrl-C while the reader of stdout is stalled ends the export at once', async () => {
+    const out = stalledStdout();
+    const signals = new EventEmitter();
+    const before = holder.sandbox.requests.length;
+    const stderr = new PassThrough();
+    const errors: Buffer[] = [];
+    stderr.on('data', (d: Buffer) => errors.push(d));
+    const running = runCli(['list', 'activity', '--all', '--format', 'csv', '--limit', '10'], { stdout: out.stream, stderr, stdin: Readable.from([]), env: env(), signals });
+    await settled(() => listRequests(before));
+    signals.emit('SIGINT');
+    assert.equal(await running, 1);
+    assert.match(Buffer.concat(errors).toString('utf8'), /cancel/i);
+    assert.ok(listRequests(before) <= 2, 'no page fetched after the cancel either');
+    out.release();
   });
 
   it('a failure mid-export leaves no file, and says so', async () => {
