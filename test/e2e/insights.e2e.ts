@@ -9,19 +9,12 @@
 // screenshots in test-results/screenshots/.
 //   node esbuild.mjs && npx tsc -p . && node scripts/e2e.mjs
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { buildTrends } from '../../src/core/insights';
 import { recordTitle } from '../../src/core/views';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
-import { Workbench, codeServerModule, findRepoRoot, packagedVsix, screenshotOnFailure } from './support/workbench';
-
-const THEMES = [
-  { slug: 'dark-modern', name: 'Default Dark Modern', bodyClass: 'vscode-dark' },
-  { slug: 'light-modern', name: 'Default Light Modern', bodyClass: 'vscode-light' },
-  { slug: 'high-contrast', name: 'Default High Contrast', bodyClass: 'vscode-high-contrast' },
-] as const;
+import { THEMES, Workbench, installedForSuite, openOnSandbox, screenshotOnFailure } from './support/workbench';
 
 const VIEWPORT = { width: 1400, height: 1100 };
 const SEED = 'e2e-insights';
@@ -48,25 +41,15 @@ async function recordViewOf(wb: Workbench, title: string): Promise<void> {
 
 describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-server', function () {
   this.timeout(300_000);
+  const setup = installedForSuite('hde-e2e-insights-');
   let sandbox: Sandbox;
-  let extensionsDir: string;
-  let scratch: string;
-  const shotsDir = () => path.join(findRepoRoot(), 'test-results', 'screenshots');
 
   before(async () => {
-    const cs = await codeServerModule();
-    cs.ensureCodeServer();
-    const vsix = packagedVsix();
-    scratch = cs.makeOwnedTempDir('hde-e2e-insights-');
-    extensionsDir = path.join(scratch, 'extensions');
-    cs.installExtension(vsix, extensionsDir);
     sandbox = await startSandbox({ seed: SEED, days: DAYS });
-    fs.mkdirSync(shotsDir(), { recursive: true });
   });
 
   after(async () => {
     await sandbox?.close();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   for (const theme of THEMES) {
@@ -74,20 +57,13 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
       let wb: Workbench | undefined;
 
       before(async () => {
-        wb = await Workbench.open({
-          extensionsDir,
+        wb = await openOnSandbox({
+          extensionsDir: setup.extensionsDir,
+          sandboxUrl: sandbox.url,
+          theme,
           viewport: VIEWPORT,
-          settings: {
-            'healthData.sandbox.url': sandbox.url,
-            'healthData.activeEnvironment': 'Local sandbox',
-            // Another environment to switch to (never asked: nothing is set up for it).
-            'healthData.environments': [{ name: 'Staging', baseUrl: 'https://staging.example.invalid', clientId: 'e2e-client' }],
-            'workbench.colorTheme': theme.name,
-            'workbench.startupEditor': 'none',
-            'workbench.tips.enabled': false,
-            'security.workspace.trust.enabled': false,
-            'workbench.reduceMotion': 'on',
-          },
+          // Another environment to switch to (never asked: nothing is set up for it).
+          settings: { 'healthData.environments': [{ name: 'Staging', baseUrl: 'https://staging.example.invalid', clientId: 'e2e-client' }] },
         });
         await wb.openHealthData();
         await wb.revealTreeRow([(r) => r.text.startsWith('Activity summaries')], 'Activity summaries', 30_000);

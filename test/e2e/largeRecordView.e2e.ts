@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { records } from '../../bench/datasets';
 import { Finding, validatePayload } from '../../src/core/validation';
-import { THEMES, Workbench, codeServerModule, packagedVsix, screenshotIfFailed } from './support/workbench';
+import { STEADY_SETTINGS, THEMES, Workbench, installedForSuite, screenshotIfFailed } from './support/workbench';
 
 const VIEWPORT = { width: 1400, height: 1000 };
 const COUNT = 100_000;
@@ -46,18 +46,12 @@ function readRows(): { rows: RowInfo[]; elements: number; position: string } {
 
 describe('e2e: a list of 100,000 records in the record view (virtual list)', function () {
   this.timeout(300_000);
-  let extensionsDir: string;
-  let scratch: string;
+  const setup = installedForSuite('hde-e2e-large-');
   let folder: string;
   let findings: Finding[];
 
   before(async () => {
-    const cs = await codeServerModule();
-    cs.ensureCodeServer();
-    scratch = cs.makeOwnedTempDir('hde-e2e-large-');
-    extensionsDir = path.join(scratch, 'extensions');
-    cs.installExtension(packagedVsix(), extensionsDir);
-    folder = path.join(scratch, 'workspace');
+    folder = path.join(setup.scratch, 'workspace');
     fs.mkdirSync(folder, { recursive: true });
     const corpus = records(COUNT);
     const text = `[${[corpus.texts.heartRate, corpus.texts.activity, corpus.texts.bodyFat].map((t) => t.slice(1, -1)).join(',')}]`;
@@ -87,10 +81,6 @@ describe('e2e: a list of 100,000 records in the record view (virtual list)', fun
     return list.map((f, i) => ({ f, i, at: at(f.path) })).sort((a, b) => a.at - b.at || a.i - b.i).map((x) => x.f);
   }
 
-  after(() => {
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-  });
-
   for (const theme of THEMES) {
     describe(`in ${theme.name}`, () => {
       let wb: Workbench | undefined;
@@ -98,10 +88,10 @@ describe('e2e: a list of 100,000 records in the record view (virtual list)', fun
 
       before(async () => {
         wb = await Workbench.open({
-          extensionsDir,
+          extensionsDir: setup.extensionsDir,
           folder,
           viewport: VIEWPORT,
-          settings: { 'workbench.colorTheme': theme.name, 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, 'workbench.reduceMotion': 'on' },
+          settings: { 'workbench.colorTheme': theme.name, ...STEADY_SETTINGS },
         });
       });
 

@@ -19,7 +19,7 @@ import { Finding, validate } from '../../src/core/validation';
 import { generateDataset } from '../../src/sandbox/data';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
 import { DomNode, readJsonNode, readRecordView, readScriptTraces } from './support/recordViewDom';
-import { THEMES, TreeRow, Workbench, codeServerModule, findRepoRoot, openOnSandbox, packagedVsix, screenshotIfFailed } from './support/workbench';
+import { THEMES, TreeRow, Workbench, findRepoRoot, installedForSuite, openOnSandbox, screenshotIfFailed, screenshotsDir } from './support/workbench';
 
 type Obj = Record<string, unknown>;
 
@@ -237,25 +237,17 @@ async function waitFor(what: string, test: () => boolean, timeoutMs = 10_000): P
 
 describe('e2e: the record view in Chromium, packaged .vsix on code-server', function () {
   this.timeout(240_000);
+  const setup = installedForSuite('hde-e2e-record-view-');
   let sandbox: Sandbox;
-  let extensionsDir: string;
-  let scratch: string;
   let googlefit: Obj;
   let stepCounter: Obj;
   let heartRate: Obj;
   let hostileA: Obj;
   let hostileH: Obj;
   let sample: { source: string; samples: Sample[] };
-  const shotsDir = () => path.join(findRepoRoot(), 'test-results', 'screenshots');
+  const shotsDir = screenshotsDir;
 
   before(async () => {
-    const cs = await codeServerModule();
-    cs.ensureCodeServer();
-    const vsix = packagedVsix();
-    scratch = cs.makeOwnedTempDir('hde-e2e-record-view-');
-    extensionsDir = path.join(scratch, 'extensions');
-    cs.installExtension(vsix, extensionsDir);
-
     const humans = generateDataset({ seed: SEED, days: 3 }).humans;
     hostileA = hostileActivity(humans[0]);
     hostileH = hostileHeartRate(humans[0]);
@@ -272,12 +264,10 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
     googlefit = on('activity', (r) => r.source === 'googlefit');
     stepCounter = on('activity', (r) => r.source === 'moves' || r.source === 'misfit');
     heartRate = on('heartRate', (r) => r.source === 'fitbit');
-    fs.mkdirSync(shotsDir(), { recursive: true });
   });
 
   after(async () => {
     await sandbox?.close();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   for (const theme of THEMES) {
@@ -286,7 +276,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
       const shot = (name: string) => path.join('screenshots', name);
 
       before(async () => {
-        wb = await openOnSandbox({ extensionsDir, sandboxUrl: sandbox.url, theme, viewport: VIEWPORT });
+        wb = await openOnSandbox({ extensionsDir: setup.extensionsDir, sandboxUrl: sandbox.url, theme, viewport: VIEWPORT });
         await openRecordsView(wb);
       });
 

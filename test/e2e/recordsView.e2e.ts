@@ -8,17 +8,10 @@
 // screenshot, docs/images/tree.png, is the Dark Modern one).
 //   node esbuild.mjs && npx tsc -p . && node scripts/e2e.mjs
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RESOURCES, resource } from '../../src/core/resources';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
-import { TreeRow, Workbench, codeServerModule, findRepoRoot, packagedVsix, screenshotOnFailure } from './support/workbench';
-
-const THEMES = [
-  { slug: 'dark-modern', name: 'Default Dark Modern' },
-  { slug: 'light-modern', name: 'Default Light Modern' },
-  { slug: 'high-contrast', name: 'Default High Contrast' },
-] as const;
+import { THEMES, TreeRow, Workbench, installedForSuite, openOnSandbox, screenshotOnFailure, screenshotsDir } from './support/workbench';
 
 const VIEWPORT = { width: 1280, height: 900 };
 
@@ -37,26 +30,16 @@ async function widenSideBar(wb: Workbench, width: number): Promise<void> {
 
 describe('e2e: the Records view tells the whole truth (default sandbox data)', function () {
   this.timeout(240_000);
+  const setup = installedForSuite('hde-e2e-records-view-');
   let sandbox: Sandbox;
-  let extensionsDir: string;
-  let scratch: string;
-  const shotsDir = () => path.join(findRepoRoot(), 'test-results', 'screenshots');
 
   before(async () => {
-    const cs = await codeServerModule();
-    cs.ensureCodeServer();
-    const vsix = packagedVsix();
-    scratch = cs.makeOwnedTempDir('hde-e2e-records-view-');
-    extensionsDir = path.join(scratch, 'extensions');
-    cs.installExtension(vsix, extensionsDir);
     // The sandbox exactly as `npm start` runs it: default seed, days and humans, nothing added.
     sandbox = await startSandbox({ port: 0 });
-    fs.mkdirSync(shotsDir(), { recursive: true });
   });
 
   after(async () => {
     await sandbox?.close();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   for (const theme of THEMES) {
@@ -64,22 +47,10 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
       let wb: Workbench | undefined;
       // The Records view's pane: the History view below it has rows with the same indexes.
       const sideBar = () => wb!.recordsPane();
-      const shoot = (name: string) => sideBar().screenshot({ path: path.join(shotsDir(), `${name}.png`) });
+      const shoot = (name: string) => sideBar().screenshot({ path: path.join(screenshotsDir(), `${name}.png`) });
 
       before(async () => {
-        wb = await Workbench.open({
-          extensionsDir,
-          viewport: VIEWPORT,
-          settings: {
-            'healthData.sandbox.url': sandbox.url,
-            'healthData.activeEnvironment': 'Local sandbox',
-            'workbench.colorTheme': theme.name,
-            'workbench.startupEditor': 'none',
-            'workbench.tips.enabled': false,
-            'security.workspace.trust.enabled': false,
-            'workbench.reduceMotion': 'on',
-          },
-        });
+        wb = await openOnSandbox({ extensionsDir: setup.extensionsDir, sandboxUrl: sandbox.url, theme, viewport: VIEWPORT });
         await wb.openHealthData();
         await widenSideBar(wb, 460);
         for (const def of RESOURCES) await wb.revealTreeRow([(r) => r.text.startsWith(def.label)], def.label, 30_000);

@@ -8,12 +8,11 @@
 // limit refused with the form's message, a good one sent, its exchange shown. Once per theme,
 // with screenshots in test-results/screenshots/.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { generateDataset } from '../../src/sandbox/data';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
-import { THEMES, Workbench, codeServerModule, findRepoRoot, openOnSandbox, packagedVsix, screenshotIfFailed } from './support/workbench';
+import { THEMES, Workbench, installedForSuite, openOnSandbox, screenshotIfFailed, screenshotsDir } from './support/workbench';
 
 const VIEWPORT = { width: 1400, height: 1100 };
 const SEED = 'e2e-workbench';
@@ -56,17 +55,11 @@ async function readExchange(frame: Frame): Promise<ExchangeDom> {
 
 describe('e2e: the request workbench (History, exchange view, New Request) in Chromium', function () {
   this.timeout(300_000);
+  const setup = installedForSuite('hde-e2e-workbench-');
   let sandbox: Sandbox;
-  let extensionsDir: string;
-  let scratch: string;
-  const shotsDir = () => path.join(findRepoRoot(), 'test-results', 'screenshots');
+  const shotsDir = screenshotsDir;
 
   before(async () => {
-    const cs = await codeServerModule();
-    cs.ensureCodeServer();
-    scratch = cs.makeOwnedTempDir('hde-e2e-workbench-');
-    extensionsDir = path.join(scratch, 'extensions');
-    cs.installExtension(packagedVsix(), extensionsDir);
     const human = generateDataset({ seed: SEED, days: 3 }).humans[0];
     const hostile = {
       id: 'hostile-exchange-1',
@@ -80,12 +73,10 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
       updatedAt: `${DATE}T09:00:00.000Z`,
     };
     sandbox = await startSandbox({ seed: SEED, days: 3, extraRecords: { heartRate: [], activity: [hostile], bodyFat: [] } });
-    fs.mkdirSync(shotsDir(), { recursive: true });
   });
 
   after(async () => {
     await sandbox?.close();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   for (const theme of THEMES) {
@@ -94,7 +85,7 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
       const shot = (name: string) => path.join('screenshots', name);
 
       before(async () => {
-        wb = await openOnSandbox({ extensionsDir, sandboxUrl: sandbox.url, theme, viewport: VIEWPORT });
+        wb = await openOnSandbox({ extensionsDir: setup.extensionsDir, sandboxUrl: sandbox.url, theme, viewport: VIEWPORT });
         const item = await wb.waitForActivityBarItem('Health Data', 60_000);
         await item.click();
       });

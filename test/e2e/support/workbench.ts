@@ -344,12 +344,52 @@ export const THEMES = [
 ] as const;
 export type Theme = (typeof THEMES)[number];
 
+/** Where the e2e tests put the screenshots a person looks at (the README's come from there). */
+export const screenshotsDir = (): string => path.join(findRepoRoot(), 'test-results', 'screenshots');
+
+/** What a suite's set-up made (see installedForSuite); filled in once the suite's hooks have run. */
+export interface SuiteSetup {
+  /** The extensions folder with the packaged .vsix installed, the suite's own. */
+  extensionsDir: string;
+  /** A folder of the suite's own for anything else (a workspace), removed after the suite. */
+  scratch: string;
+}
+
+/**
+ * The set-up every suite that opens workbenches shares, as before/after hooks of the suite it is
+ * called in (so before the suite's own hooks): code-server there (installed when missing), the
+ * packaged .vsix installed into an extensions folder under a scratch folder named `prefix…`, the
+ * screenshots folder made; the scratch folder removed after the suite.
+ */
+export function installedForSuite(prefix: string): SuiteSetup {
+  const setup: SuiteSetup = { extensionsDir: '', scratch: '' };
+  before(async () => {
+    const cs = await codeServerModule();
+    cs.ensureCodeServer();
+    setup.scratch = cs.makeOwnedTempDir(prefix);
+    setup.extensionsDir = path.join(setup.scratch, 'extensions');
+    cs.installExtension(packagedVsix(), setup.extensionsDir);
+    fs.mkdirSync(screenshotsDir(), { recursive: true });
+  });
+  after(() => {
+    if (setup.scratch) fs.rmSync(setup.scratch, { recursive: true, force: true });
+  });
+  return setup;
+}
+
+/** Settings for steady screenshots: no welcome page, no tips, no animation caught half way. */
+export const STEADY_SETTINGS: Readonly<Record<string, unknown>> = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'security.workspace.trust.enabled': false,
+  'workbench.reduceMotion': 'on',
+};
+
 /**
  * A workbench with the extension of `extensionsDir`, its local-sandbox environment pointed at
- * `sandboxUrl`, in `theme`, with settings for steady screenshots (no welcome page, no tips, no
- * blinking caret or animation caught half way).
+ * `sandboxUrl`, in `theme`, with STEADY_SETTINGS and any `settings` more.
  */
-export function openOnSandbox(o: { extensionsDir: string; sandboxUrl: string; theme: Theme; viewport: { width: number; height: number } }): Promise<Workbench> {
+export function openOnSandbox(o: { extensionsDir: string; sandboxUrl: string; theme: Theme; viewport: { width: number; height: number }; settings?: Record<string, unknown> }): Promise<Workbench> {
   return Workbench.open({
     extensionsDir: o.extensionsDir,
     viewport: o.viewport,
@@ -357,10 +397,8 @@ export function openOnSandbox(o: { extensionsDir: string; sandboxUrl: string; th
       'healthData.sandbox.url': o.sandboxUrl,
       'healthData.activeEnvironment': 'Local sandbox',
       'workbench.colorTheme': o.theme.name,
-      'workbench.startupEditor': 'none',
-      'workbench.tips.enabled': false,
-      'security.workspace.trust.enabled': false,
-      'workbench.reduceMotion': 'on',
+      ...STEADY_SETTINGS,
+      ...o.settings,
     },
   });
 }
