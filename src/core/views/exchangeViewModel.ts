@@ -7,7 +7,7 @@ import { fieldLabel, type Finding, type FindingKind } from '../validation/findin
 import { unwrapList, type Exchange, type ExchangeAttempt } from '../service';
 import { outcomeOf, pathAndQuery, type ExchangeOutcome, type HistoryEntry } from '../workbench';
 import { isResourceKind, resource, type ResourceKind } from '../resources';
-import { anchorOf } from './jsonTree';
+import { anchorOf, inDocumentOrder } from './jsonTree';
 import { DEFAULT_MARK_TEXT, MarkText, titleOf, type FindingEntry, type LegendEntry } from './recordViewModel';
 import { FINDING_KINDS } from '../validation/findings';
 
@@ -104,7 +104,8 @@ function recordRow(index: number, record: unknown, kind: ResourceKind | undefine
     title: titleOf(record, kind),
     valid: counts.error === 0,
     counts,
-    findings: findings.slice(0, listed).map((f) => ({ kind: f.kind, path: f.path, field: fieldLabel(f.path), message: f.message, anchorId: anchorOf(f.path) })),
+    // In the order of the record's fields, as the record view lists them.
+    findings: inDocumentOrder(record, findings).slice(0, listed).map((f) => ({ kind: f.kind, path: f.path, field: fieldLabel(f.path), message: f.message, anchorId: anchorOf(f.path) })),
     findingsTotal: findings.length,
   };
 }

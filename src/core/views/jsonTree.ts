@@ -256,8 +256,10 @@ const KEY_SEARCH_LIMIT = 32;
  * order, then the placeholders of its missing fields), the validator's order kept among the
  * findings of one place: the order of the findings list and of Previous/Next Finding, as F8
  * walks an editor's problems. The validator reports schema errors first, then the field walk.
+ * Without `index` (no tree to show), missing fields follow their object's fields in the
+ * validator's order.
  */
-export function inDocumentOrder(record: unknown, findings: readonly Finding[], index: FindingIndex): readonly Finding[] {
+export function inDocumentOrder(record: unknown, findings: readonly Finding[], index?: FindingIndex): readonly Finding[] {
   const n = findings.length;
   if (n < 2) return findings;
   // Each finding's positions, one after another in one list: no array per finding.
@@ -318,7 +320,7 @@ class DocumentPositions {
 
   constructor(
     private readonly record: unknown,
-    private readonly index: FindingIndex,
+    private readonly index: FindingIndex | undefined,
   ) {}
 
   /** The positions of the pointers added, each pointer's after the one before. */
@@ -349,7 +351,7 @@ class DocumentPositions {
       }
       if (position < 0) {
         // Missing: its placeholder follows the container's children.
-        const placeholder = this.index.missingUnder(pointer.slice(0, from - 1)).findIndex((p) => p.pointer === pointer);
+        const placeholder = this.index?.missingUnder(pointer.slice(0, from - 1)).findIndex((p) => p.pointer === pointer) ?? 0;
         at.push(count + Math.max(0, placeholder));
         break;
       }

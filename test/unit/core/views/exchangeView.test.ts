@@ -7,7 +7,7 @@ import { Exchange } from '../../../../src/core/service';
 import { validate, checkClientTokenReply } from '../../../../src/core/validation';
 import { KEY_HEADERS, MAX_BODY_TEXT, buildExchangeView, buildRecordViewModel, parseExchangeWebviewMessage } from '../../../../src/core/views';
 import { Sandbox } from '../../../../src/sandbox/server';
-import { LeakWatch, TODAY, sandboxForSuite } from '../../support/client';
+import { LeakWatch, TODAY, sandboxForSuite, sandboxWith } from '../../support/client';
 
 describe('exchange view model', () => {
   const watch = new LeakWatch();
@@ -47,6 +47,34 @@ describe('exchange view model', () => {
     assert.equal(model.requestHeaders.find(([n]) => n === 'Authorization')?.[1], 'Bearer [redacted]');
     assert.match(model.title, /^GET \/v1\/human\/activities\/summaries\?.*limit=10.* · 200$/);
     assert.equal(model.outcome, 'ok');
+  });
+
+  it('lists a record\'s findings in the order of its fields, as the record view does, not the validator\'s', async () => {
+    // A record the service sends with `steps` as text: the schema error comes first from the
+    // validator, the deprecated `userId` (written before `steps`) after it.
+    const base = sandbox.dataset.activity[0] as unknown as Record<string, unknown>;
+    const broken = { ...base, id: 'order-of-fields', steps: 'many' };
+    const other = await sandboxWith({ extraRecords: { heartRate: [], activity: [broken], bodyFat: [] } });
+    try {
+      const exchanges: Exchange[] = [];
+      const client = watch.client(other, { onExchange: (e) => exchanges.push(e) });
+      await client.getRecord('activity', 'order-of-fields');
+      const got = exchanges.find((e) => e.url.includes('order-of-fields'))!;
+      const { model } = buildExchangeView(got, options);
+      assert.equal(model.body.type, 'record');
+      if (model.body.type !== 'record') return;
+      const paths = model.body.record.findings.map((f) => f.path);
+      const validatorPaths = validate(broken, 'activity').findings.map((f) => f.path);
+      assert.ok(validatorPaths.indexOf('/steps') < validatorPaths.indexOf('/userId'), 'the validator reports the error first');
+      const keys = Object.keys(broken);
+      const position = (path: string) => keys.indexOf(path.split('/')[1]);
+      assert.deepEqual(paths.map(position), [...paths.map(position)].sort((a, b) => a - b), paths.join(' '));
+      assert.ok(paths.indexOf('/userId') < paths.indexOf('/steps'));
+      const recordView = buildRecordViewModel(broken, 'activity', validate(broken, 'activity').findings);
+      assert.deepEqual(paths, recordView.findings.map((f) => f.path));
+    } finally {
+      await other.close();
+    }
   });
 
   it('a single record with its findings; a token mint with the reply check; an error reply and a cut body as text', async () => {
