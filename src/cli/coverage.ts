@@ -8,7 +8,7 @@ import { ResourceDefinition, findResource } from '../core/resources';
 import { RecordSplitter, SplitError, unitValues } from '../core/streaming';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
-import { rangeProblemText, resolveResource } from './records';
+import { otherSourcesHint, rangeProblemText, resolveResource } from './records';
 import { MAX_PAYLOAD_BYTES, expandFolders, payloadChunks, statPayloadFile } from './payloadFiles';
 
 export interface CoverageFlags {
@@ -30,9 +30,10 @@ export async function serviceCoverageCommand(conn: Connection, o: Output, def: R
   if (range) throw new HealthDataError('usage', rangeProblemText(range));
   if (flags.source !== undefined && !flags.source.trim()) throw new HealthDataError('usage', '--source is empty.');
   let fetched = 0;
+  const query = { startDate: flags.from, endDate: flags.to, source: flags.source?.trim(), all: true };
   const result = await conn.client.list(
     def.kind,
-    { startDate: flags.from, endDate: flags.to, source: flags.source?.trim(), all: true },
+    query,
     {
       onPage: (records, page) => {
         fetched += records.length;
@@ -47,6 +48,10 @@ export async function serviceCoverageCommand(conn: Connection, o: Output, def: R
     return 0;
   }
   printCoverage(o, report);
+  if (result.records.length === 0) {
+    const hint = await otherSourcesHint(conn, def, query);
+    if (hint) o.err(paint(o, 'yellow', hint));
+  }
   if (!result.complete) o.out(paint(o, 'yellow', 'The list is incomplete: paging stopped early, so the counts cover part of the range.'));
   return 0;
 }

@@ -6,6 +6,7 @@ import { HealthDataError } from '../core/errors';
 import { headlineOf, recordTitle, textField } from '../core/views';
 import { ResourceDefinition, ResourceKind, findResource, RESOURCES } from '../core/resources';
 import { Finding, validate } from '../core/validation';
+import type { ListQuery } from '../core/service';
 import type { Connection } from './connection';
 import { printCurl } from './exchanges';
 import { Output, countFindings, mark, paint, printable, table } from './output';
@@ -182,6 +183,28 @@ export function rangeProblemText(problem: DateRangeProblem): string {
   }
 }
 
+/** Records of the query without its source that the hint below looks at. */
+const SOURCE_HINT_RECORDS = 200;
+
+/**
+ * When a source filter left nothing: the sources the same query has records from without it (its
+ * first page), so that a misspelt or wrongly cased source shows at once. Undefined when the query
+ * has no source or the lookup fails: the empty result then stands on its own.
+ */
+export async function otherSourcesHint(conn: Connection, def: ResourceDefinition, query: ListQuery, signal?: AbortSignal): Promise<string | undefined> {
+  if (query.source === undefined) return undefined;
+  const none = `No ${def.label.toLowerCase()} from source "${printable(query.source, 30)}".`;
+  try {
+    const page = await conn.client.list(def.kind, { ...query, source: undefined, all: false, limit: SOURCE_HINT_RECORDS }, { signal });
+    const sources = [...new Set(page.records.map((r) => textField(r, 'source')).filter((s): s is string => s !== undefined))].sort();
+    if (sources.length === 0) return `${none} Without --source there are none either.`;
+    const among = page.complete ? '' : ` (among the first ${page.records.length} records)`;
+    return `${none} Without --source, the same query has records from${among}: ${sources.map((s) => printable(s, 30)).join(', ')}.`;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function listCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: ListFlags, io: ListIo): Promise<number> {
   const range = dateRangeProblem(flags.from, flags.to);
   if (range) throw new HealthDataError('usage', rangeProblemText(range));
@@ -237,6 +260,10 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
   if (result.duplicatesDropped) parts.push(`${result.duplicatesDropped} duplicate${result.duplicatesDropped === 1 ? '' : 's'} dropped`);
   if (invalid) parts.push(paint(o, 'red', `${invalid} invalid`));
   o.out(parts.join(', '));
+  if (result.records.length === 0) {
+    const hint = await otherSourcesHint(conn, def, query, io.signal);
+    if (hint) o.err(paint(o, 'yellow', hint));
+  }
   if (idsCut) {
     const one = idsCut === 1;
     o.out(paint(o, 'yellow', `${idsCut} ${one ? 'id is' : 'ids are'} too long or ${one ? 'holds' : 'hold'} characters a terminal cannot show, so ${one ? 'it is' : 'they are'} shortened above: add --json for the exact ids to pass to \`health-data get ${def.cliName} <id>\`.`));

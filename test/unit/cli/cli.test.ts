@@ -262,6 +262,18 @@ describe('health-data CLI', function () {
       assert.match(r.stdout, /add --all/);
     });
 
+    it('when a source filter leaves nothing, names the sources the same query has without it', async () => {
+      const sources = [...new Set(sandbox.dataset.activity.map((a) => a.source))].sort();
+      const r = await run(['list', 'activity', '--source', 'GoogleFit', '--no-color'], env);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^0 activity summaries/m, r.stdout);
+      assert.match(r.stderr, /No activity summaries from source "GoogleFit"\. Without --source, the same query has records from/);
+      for (const source of sources) assert.ok(r.stderr.includes(source), `${source} named: ${r.stderr}`);
+      // A source that has records gets no such line.
+      const found = await run(['list', 'activity', '--source', 'googlefit', '--limit', '5', '--no-color'], env);
+      assert.doesNotMatch(found.stderr, /Without --source/);
+    });
+
     it('reports a failing service in one line with the status and request id', async () => {
       sandbox.addFault({ fault: '500', path: '/body_fat', times: 1 });
       const r = await run(['get', 'body-fat'], env);

@@ -27,6 +27,14 @@ describe('health-data coverage', () => {
     assert.equal(run.stderr, '', 'no progress line when standard error is no terminal');
   });
 
+  it('with a source that has no records, says which sources the range has', async () => {
+    const run = await cli(['coverage', 'activity', '--from', '2026-11-01', '--to', '2026-11-10', '--source', 'fitbt'], env());
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /No records from any source\./);
+    const sources = [...new Set(use.sandbox.dataset.activity.filter((r) => r.date >= '2026-11-01' && r.date <= '2026-11-10').map((r) => r.source))].sort();
+    assert.match(run.stderr, new RegExp(`No activity summaries from source "fitbt"\\. Without --source, the same query has records from: ${sources.join(', ')}\\.`));
+  });
+
   it('takes --from, --to and --source, and says so in the range', async () => {
     const run = await cli(['coverage', 'activity', '--from', '2026-11-01', '--to', '2026-11-10', '--source', 'googlefit', '--json'], env());
     assert.equal(run.code, 0, run.stderr);
