@@ -3,13 +3,13 @@
 
 import { dateRangeProblem } from '../core/dates';
 import { HealthDataError } from '../core/errors';
-import { CoverageReport, FieldCoverage, computeCoverage, splitByKind } from '../core/insights';
-import { ResourceDefinition, findResource } from '../core/resources';
+import { CoverageCounter, CoverageReport, FieldCoverage, computeCoverage, splitByKind } from '../core/insights';
+import { RESOURCES, ResourceDefinition, ResourceKind, findResource } from '../core/resources';
 import { RecordSplitter, SplitError, unitValues } from '../core/streaming';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
 import { otherSourcesHint, rangeProblemText, resolveResource } from './records';
-import { MAX_PAYLOAD_BYTES, expandFolders, payloadChunks, statPayloadFile } from './payloadFiles';
+import { expandFolders, payloadChunks } from './payloadFiles';
 
 export interface CoverageFlags {
   from?: string;
@@ -62,7 +62,18 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
     if (flags[flag] !== undefined) throw new HealthDataError('usage', `--${flag} works with a resource from the service, not with files.`);
   }
   const kind = flags.kind !== undefined ? resolveResource(flags.kind).kind : undefined;
-  const records: unknown[] = [];
+  // Counted as each chunk of a file is read: memory holds counts, not the records (any size).
+  const counters = new Map<ResourceKind, CoverageCounter>();
+  let undetected = 0;
+  const count = (values: readonly unknown[]): void => {
+    const split = splitByKind(values, kind);
+    undetected += split.undetected;
+    for (const { kind: k, records } of split.lists) {
+      let counter = counters.get(k);
+      if (!counter) counters.set(k, (counter = new CoverageCounter(k)));
+      counter.add(records);
+    }
+  };
   let failed = false;
   for (const file of await expandFolders(files)) {
     const say = (problem: string) => {
@@ -70,20 +81,19 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
       failed = true;
     };
     try {
-      for (const r of await fileValues(file, stdin, say)) records.push(r);
+      await countFile(file, stdin, say, count);
     } catch (err) {
       say(err instanceof Error ? err.message : String(err));
     }
   }
-  const split = splitByKind(records, kind);
-  if (split.undetected) {
-    o.err(`health-data: ${split.undetected} item${split.undetected === 1 ? '' : 's'} of no detectable kind left out (name it with --kind).`);
+  if (undetected) {
+    o.err(`health-data: ${undetected} item${undetected === 1 ? '' : 's'} of no detectable kind left out (name it with --kind).`);
   }
-  if (split.lists.length === 0) {
+  if (counters.size === 0) {
     if (!failed) o.err('health-data: no records of a known kind in the files.');
     return 1;
   }
-  const reports = split.lists.map(({ kind: k, records: list }) => computeCoverage(k, list));
+  const reports = RESOURCES.filter((r) => counters.has(r.kind)).map((r) => counters.get(r.kind)!.report());
   if (flags.json) o.out(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2));
   else reports.forEach((report, i) => {
     if (i) o.out();
@@ -94,22 +104,24 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
 
 /**
  * A payload file's records as `validate` splits them (an array, a wrapped list, NDJSON or one
- * record), parsed. Coverage counts them all at once, so a file is read up to MAX_PAYLOAD_BYTES.
- * A record that is no JSON is left out and `problem` says where; a file that cannot be split throws.
+ * record), parsed and handed to `take` a chunk of the file at a time, whatever the file's size. A
+ * record that is no JSON is left out and `problem` says where; a file that cannot be split throws
+ * (the records before the place it broke are counted).
  */
-async function fileValues(file: string, stdin: NodeJS.ReadableStream, problem: (text: string) => void): Promise<unknown[]> {
+async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (text: string) => void, take: (values: readonly unknown[]) => void): Promise<void> {
   const splitter = new RecordSplitter();
-  const values: unknown[] = [];
-  const tooLarge = () => new Error(`is over ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB: coverage holds every record in memory, so give it smaller files (validate reads any size)`);
-  if (file !== '-' && (await statPayloadFile(file)).size > MAX_PAYLOAD_BYTES) throw tooLarge();
-  let size = 0;
-  try {
-    for await (const chunk of await payloadChunks(file, stdin)) {
-      size += chunk.length;
-      if (size > MAX_PAYLOAD_BYTES) throw tooLarge();
-      for (const unit of splitter.push(chunk)) take(unit);
+  const takeUnits = (units: ReadonlyArray<Parameters<typeof unitValues>[0]>): void => {
+    const values: unknown[] = [];
+    for (const unit of units) {
+      const parsed = unitValues(unit);
+      for (const v of parsed.values) values.push(v);
+      for (const p of parsed.problems) problem(p);
     }
-    for (const unit of splitter.end()) take(unit);
+    if (values.length) take(values);
+  };
+  try {
+    for await (const chunk of await payloadChunks(file, stdin)) takeUnits(splitter.push(chunk));
+    takeUnits(splitter.end());
   } catch (err) {
     if (err instanceof SplitError) throw new Error(`is not valid JSON (${err.message})`);
     const code = (err as NodeJS.ErrnoException).code;
@@ -117,13 +129,6 @@ async function fileValues(file: string, stdin: NodeJS.ReadableStream, problem: (
     throw err;
   }
   if (splitter.units === 0) throw new Error(splitter.emptyList ? 'holds an empty list: no records' : 'is empty');
-  return values;
-
-  function take(unit: Parameters<typeof unitValues>[0]): void {
-    const parsed = unitValues(unit);
-    for (const v of parsed.values) values.push(v);
-    for (const p of parsed.problems) problem(p);
-  }
 }
 
 /** `provided 90/90`, `never 0/90 (0 ×90)`, `sometimes 84/90 (0 ×6)`: words, colour only helps. */

@@ -4,9 +4,6 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-/** Coverage reads files up to this size: it holds every record at once (validate streams any size). */
-export const MAX_PAYLOAD_BYTES = 100 * 1024 * 1024;
-
 /** A payload file's size, or why it cannot be read, as the end of "<file> …". */
 export async function statPayloadFile(file: string): Promise<{ size: number }> {
   let info;

@@ -121,37 +121,108 @@ function unitName(unit: unknown): string {
  * note and in no source. Never throws on hostile records.
  */
 export function computeCoverage(kind: ResourceKind, records: readonly unknown[], options: CoverageOptions = {}): CoverageReport {
-  const def = resource(kind);
+  const counter = new CoverageCounter(kind);
+  counter.add(records);
+  return counter.report(options);
+}
+
+/** A note's unit count per tally: the unit of a run of readings, counted when the run ends. */
+interface UnitRun {
+  unit: unknown;
+  count: number;
+  tally: SourceTally | undefined;
+}
+
+/**
+ * Coverage counted as records come, in lists of any length one after another (a file read in
+ * chunks): memory holds the counts and a day key per record, never the records. `report` gives
+ * what computeCoverage gives for all the lists at once.
+ */
+export class CoverageCounter {
+  // The state is a plain object of one literal's shape, read by module functions: a class's own
+  // fields would give each counter a hidden class that dies with it, and the optimised counting
+  // loop with that class (measured: 1.5–1.85 × the time of one function when a full collection
+  // came between two reports, as between two loads of a panel).
+  private readonly state: CoverageState;
+
+  constructor(kind: ResourceKind) {
+    this.state = newCoverageState(kind);
+  }
+
+  /** Counts `records` (items that are no objects are counted in a note and in no source). */
+  add(records: readonly unknown[]): void {
+    addRecords(this.state, records);
+  }
+
+  /** The report of every record counted, once they are all added (it sorts the days in place). */
+  report(options: CoverageOptions = {}): CoverageReport {
+    return reportOf(this.state, options);
+  }
+}
+
+interface CoverageState {
+  kind: ResourceKind;
+  fields: readonly string[];
+  fieldIndex: Map<string, number>;
+  isDeprecated: boolean[];
+  timestamped: boolean;
+  /** for…in lists inherited enumerable keys too: only when Object.prototype has some (it never should). */
+  inherited: boolean;
+  /** A named read finds a field on the prototype too: where Object.prototype has one, each record is counted by hasOwnProperty. */
+  namedReads: boolean;
+  tallies: Map<string | null, SourceTally>;
+  notRecords: number;
+  given: number;
+  reported: boolean;
+  lastSource: string | null | undefined;
+  tally: SourceTally;
+  unitRun: UnitRun;
+  /** Local dates that are not YYYY-MM-DD, each with its day key −1 − index. */
+  otherDates: string[];
+  otherIndex: Map<string, number>;
+}
+
+function newCoverageState(kind: ResourceKind): CoverageState {
   const fields = schemaFields(kind);
-  const fieldIndex = new Map(fields.map((f, i) => [f, i]));
   const deprecated = deprecatedFields(kind);
-  const isDeprecated = fields.map((f) => deprecated.has(f));
+  let inherited = false;
+  for (const key in {}) inherited = key !== undefined;
+  return {
+    kind,
+    fields,
+    fieldIndex: new Map(fields.map((f, i) => [f, i])),
+    isDeprecated: fields.map((f) => deprecated.has(f)),
+    timestamped: resource(kind).datingField === 'timestamp',
+    inherited,
+    namedReads: !fields.some((f) => f in Object.prototype),
+    tallies: new Map(),
+    notRecords: 0,
+    given: 0,
+    reported: false,
+    lastSource: undefined,
+    tally: newTally(null, fields.length),
+    unitRun: { unit: undefined, count: 0, tally: undefined },
+    otherDates: [],
+    otherIndex: new Map(),
+  };
+}
+
+function addRecords(state: CoverageState, records: readonly unknown[]): void {
+  if (state.reported) throw new Error('coverage: records added after the report');
+  // The loop works on locals, written back at the end: a call may count a million records.
+  const { kind, fields, fieldIndex, isDeprecated, timestamped, inherited, namedReads, tallies, otherDates, otherIndex, unitRun } = state;
   const nFields = fields.length;
-  const tallies = new Map<string | null, SourceTally>();
-  let notRecords = 0;
-  const timestamped = def.datingField === 'timestamp';
-  let lastSource: string | null | undefined;
-  let t = newTally(null, nFields);
-  let lastUnit: unknown;
-  let lastUnitCount = 0;
-  let unitTally: SourceTally | undefined;
+  const classify = CLASSIFIERS[kind];
+  let notRecords = state.notRecords;
+  let lastSource = state.lastSource;
+  let t = state.tally;
+  let lastUnit = unitRun.unit;
+  let lastUnitCount = unitRun.count;
+  let unitTally = unitRun.tally;
   const flushUnit = (): void => {
     if (unitTally && lastUnitCount) unitTally.units.set(unitName(lastUnit), (unitTally.units.get(unitName(lastUnit)) ?? 0) + lastUnitCount);
     lastUnitCount = 0;
   };
-
-  // for…in lists inherited enumerable keys too: only when Object.prototype has some (it never
-  // should) is each key checked to be the record's own.
-  let inherited = false;
-  for (const key in {}) inherited = key !== undefined;
-  // A named read finds a field on the prototype too: where Object.prototype has one (it never
-  // should), every record is counted by hasOwnProperty.
-  const namedReads = !fields.some((f) => f in Object.prototype);
-  const classify = CLASSIFIERS[kind];
-  /** Local dates that are not YYYY-MM-DD, each with its day key −1 − index. */
-  const otherDates: string[] = [];
-  const otherIndex = new Map<string, number>();
-
   for (let r = 0; r < records.length; r++) {
     const record = records[r];
     if (!isRecordObject(record)) {
@@ -226,7 +297,22 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
     }
     addDay(t.lastDays, day);
   }
-  flushUnit();
+  state.given += records.length;
+  state.notRecords = notRecords;
+  state.lastSource = lastSource;
+  state.tally = t;
+  unitRun.unit = lastUnit;
+  unitRun.count = lastUnitCount;
+  unitRun.tally = unitTally;
+}
+
+function reportOf(state: CoverageState, options: CoverageOptions): CoverageReport {
+  if (state.reported) throw new Error('coverage: reported twice');
+  state.reported = true;
+  const { kind, fields, tallies, otherDates, notRecords, unitRun } = state;
+  const def = resource(kind);
+  if (unitRun.tally && unitRun.count) unitRun.tally.units.set(unitName(unitRun.unit), (unitRun.tally.units.get(unitName(unitRun.unit)) ?? 0) + unitRun.count);
+  unitRun.count = 0;
 
   // A key's text, and the order of texts: numbers compare as their texts do unless other texts were met.
   const textOf = (key: number): string => (key >= 0 ? formatDateNumber(key) : otherDates[-1 - key]);
@@ -312,7 +398,7 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
     resource: def.cliName,
     from: options.from ?? (firstSeen === undefined ? null : textOf(firstSeen)),
     to: options.to ?? (lastSeen === undefined ? null : textOf(lastSeen)),
-    records: records.length,
+    records: state.given,
     sources,
     overlaps,
     notes: notesOf(kind, ordered, notRecords, fields),

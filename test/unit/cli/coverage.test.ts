@@ -5,6 +5,9 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { EventEmitter } from 'node:events';
+import { runCli } from '../../../src/cli/main';
 import { computeCoverage } from '../../../src/core/insights';
 import { runCliInProcess as cli } from '../support/cli';
 import { useSandbox } from '../support/sandbox';
@@ -25,6 +28,36 @@ describe('health-data coverage', () => {
     assert.ok(report.records > 100, 'more than two pages of 50');
     assert.deepEqual(report, JSON.parse(JSON.stringify(computeCoverage('activity', use.sandbox.dataset.activity))));
     assert.equal(run.stderr, '', 'no progress line when standard error is no terminal');
+  });
+
+  it('counts a file of any size as it is read: 110 MB of NDJSON on standard input', async function () {
+    this.timeout(300_000);
+    // Over the 100 MB that coverage used to refuse (it held every record at once).
+    const lines = `${use.sandbox.dataset.activity.map((r) => JSON.stringify(r)).join('\n')}\n`;
+    const block = Buffer.from(lines);
+    const blocks = Math.ceil((110 * 1024 * 1024) / block.length);
+    const stdin = Readable.from(
+      (function* () {
+        for (let i = 0; i < blocks; i++) yield block;
+      })(),
+    );
+    const out: Buffer[] = [];
+    const stdout = new PassThrough();
+    stdout.on('data', (d: Buffer) => out.push(d));
+    const stderr = new PassThrough();
+    const errors: Buffer[] = [];
+    stderr.on('data', (d: Buffer) => errors.push(d));
+    const code = await runCli(['coverage', '-', '--kind', 'activity', '--json'], { stdout, stderr, stdin, env: {}, signals: new EventEmitter() });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(code, 0, Buffer.concat(errors).toString('utf8'));
+    const report = JSON.parse(Buffer.concat(out).toString('utf8'));
+    const one = computeCoverage('activity', use.sandbox.dataset.activity);
+    assert.equal(report.records, blocks * one.records);
+    assert.deepEqual(
+      report.sources.map((s: { source: string; records: number; days: number }) => [s.source, s.records, s.days]),
+      one.sources.map((s) => [s.source, s.records * blocks, s.days]),
+    );
+    assert.deepEqual(report.sources[0].fields.map((f: { nonZero: number }) => f.nonZero), one.sources[0].fields.map((f) => f.nonZero * blocks));
   });
 
   it('with a source that has no records, says which sources the range has', async () => {

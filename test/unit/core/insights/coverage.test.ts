@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLASSIFIERS_PATH, classifierSource } from '../../../../scripts/coverageClassifiers';
 import { localDateOf } from '../../../../src/core/dates';
-import { ValueClass, cellRecords, computeCoverage, schemaFields, splitByKind, verdictOf } from '../../../../src/core/insights';
+import { CoverageCounter, ValueClass, cellRecords, computeCoverage, schemaFields, splitByKind, verdictOf } from '../../../../src/core/insights';
 import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
 import { schemaFor } from '../../../../src/core/validation';
 import { generateDataset } from '../../../../src/sandbox/data';
@@ -72,6 +72,22 @@ describe('insights: field coverage', () => {
       assert.equal(report.from, report.sources.map((s) => s.firstDate!).sort()[0]);
     });
   }
+
+  it('counts the same when the records come in pieces (a file read in chunks) as all at once', () => {
+    for (const def of RESOURCES) {
+      // Hostile and odd records among them, and a unit run of readings cut across pieces.
+      const records = [...(data[def.kind] as unknown[]), ...sharedHostileRecords(), ...(data[def.kind] as unknown[]).slice(0, 7)];
+      const whole = computeCoverage(def.kind, records);
+      for (const size of [1, 13, 500]) {
+        const counter = new CoverageCounter(def.kind);
+        for (let at = 0; at < records.length; at += size) counter.add(records.slice(at, at + size));
+        assert.deepEqual(counter.report(), whole, `${def.kind} in pieces of ${size}`);
+      }
+    }
+    const counter = new CoverageCounter('activity');
+    counter.report();
+    assert.throws(() => counter.add([]), /after the report/);
+  });
 
   it('says which source never sends steps, which always does, and which sometimes sends 0', () => {
     const report = computeCoverage('activity', data.activity);
