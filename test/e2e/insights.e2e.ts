@@ -95,8 +95,11 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
             fitbit: fitbit?.querySelector('.verdict-word')?.textContent,
             bodyClass: document.body.className,
             tabs: Array.from(document.querySelectorAll('.tab[aria-pressed="true"]')).map((b) => b.textContent),
+            // The deprecated field is named so in words, and only that one.
+            deprecated: Array.from(document.querySelectorAll('th.field')).filter((th) => th.querySelector('.deprecated-tag')).map((th) => th.textContent),
           };
         });
+        assert.deepEqual(cell.deprecated, ['userId ⊘ deprecated']);
         assert.equal(cell.word, 'never');
         assert.equal(cell.icon, '⊘');
         const phoneDays = sandbox.dataset.activity.filter((r) => r.source === 'googlefit').length;

@@ -63,6 +63,8 @@ describe('insights: data coverage and trends', function () {
     assert.equal(model.report.sources.find((s) => s.source === 'fitbit')?.fields.find((f) => f.field === 'steps')?.verdict, 'provided');
     assert.ok(model.report.overlaps.length > 0 && model.report.overlaps.every((o) => o.sources.includes('googlefit') && o.sources.includes('moves')));
     assert.ok(model.report.notes.some((n) => n.kind === 'unknownFields' && n.source === 'moves' && n.items.some((i) => i.name === 'activeMinutes')));
+    // The matrix names the schema's deprecated field so.
+    assert.deepEqual(model.deprecatedFields, ['userId']);
     const panel = api.insights.coverage.currentPanel;
     assert.ok(panel);
     await waitFor('the coverage webview to say ready', () => panel.readyCount > 0, 20_000);

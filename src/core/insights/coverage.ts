@@ -28,7 +28,8 @@ export function schemaFields(kind: ResourceKind): readonly string[] {
 }
 const fieldCache = new Map<ResourceKind, readonly string[]>();
 
-function deprecatedFields(kind: ResourceKind): ReadonlySet<string> {
+/** The fields the schema marks deprecated (`userId`), which a source may still send. */
+export function deprecatedFields(kind: ResourceKind): ReadonlySet<string> {
   const props = schemaFor(kind).properties ?? {};
   return new Set(Object.keys(props).filter((f) => props[f].deprecated));
 }

@@ -29,6 +29,8 @@ export interface CoverageViewModel {
   heading: string;
   /** The zero-default fields of the kind: "never" there means the source does not provide it. */
   zeroDefaultFields: string[];
+  /** The fields the schema marks deprecated: named so in the matrix (absent from older states). */
+  deprecatedFields?: string[];
   report?: CoverageReport;
   /** Set while loading, or when the load failed or was cancelled. */
   status?: InsightsStatus;

@@ -14,6 +14,8 @@ export function coverageStrings(): InsightsStrings {
     never: vscode.l10n.t('never'),
     sometimes: vscode.l10n.t('sometimes'),
     neverZeroDefault: vscode.l10n.t('never: the source does not provide it (the service sends 0)'),
+    deprecated: vscode.l10n.t('deprecated'),
+    deprecatedField: vscode.l10n.t('{0} is deprecated by the service: a source that still sends it is counted here and named in Notes'),
     legend: vscode.l10n.t('provided: non-zero on every record · sometimes: in between · never: 0, null or absent on every record'),
     nonZero: vscode.l10n.t('non-zero'),
     zero: vscode.l10n.t('0'),

@@ -82,10 +82,18 @@ function matrix(sources: SourceCoverage[]): HTMLElement {
   table.append(el('thead'), el('tbody'));
   table.tHead!.append(head);
   const zeroDefault = new Set(model!.zeroDefaultFields);
+  const deprecated = new Set(model!.deprecatedFields ?? []);
   sources[0].fields.forEach((f, i) => {
     const row = el('tr');
     const th = el('th', 'field', f.field);
     th.scope = 'row';
+    if (deprecated.has(f.field)) {
+      // In words and a symbol, not by strike-through alone: the name is still what sources send.
+      th.classList.add('deprecated');
+      const tag = el('span', 'deprecated-tag', `⊘ ${t('deprecated')}`);
+      th.title = t('deprecatedField', f.field);
+      th.append(' ', tag);
+    }
     row.append(th);
     for (const s of sources) row.append(cell(s, s.fields[i], zeroDefault.has(f.field)));
     table.tBodies[0].append(row);
