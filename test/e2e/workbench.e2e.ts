@@ -28,6 +28,9 @@ interface ExchangeDom {
   records: number;
   recordTitles: string[];
   countsShown: boolean;
+  /** Finding-count badges in the records' rows, and those of them that count 0. */
+  rowBadges: number;
+  rowZeroBadges: number;
   foreign: string[];
   pwned: boolean;
   bodyClass: string;
@@ -42,6 +45,8 @@ async function readExchange(frame: Frame): Promise<ExchangeDom> {
     records: document.querySelectorAll('.body-records > li').length,
     recordTitles: Array.from(document.querySelectorAll('.body-records .record-title')).map((t) => t.textContent ?? ''),
     countsShown: document.querySelector('.body .counts') !== null,
+    rowBadges: document.querySelectorAll('.body-records .count').length,
+    rowZeroBadges: document.querySelectorAll('.body-records .count-none').length,
     // Elements of a tag the exchange view never makes, and event-handler attributes: there only
     // if a payload string had become markup.
     foreign: Array.from(document.body.querySelectorAll('*'))
@@ -122,6 +127,9 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         assert.ok(dom.facts.some((f) => /200 OK/.test(f)), dom.facts.join(' | '));
         assert.ok(dom.keyHeaders.includes('x-total-count') && dom.keyHeaders.includes('x-request-id'), dom.keyHeaders.join(', '));
         assert.ok(dom.countsShown, 'the validation summary is shown');
+        // A record's row shows the kinds it has (every sandbox record sends the deprecated userId), no zeros.
+        assert.ok(dom.rowBadges >= dom.records, `${dom.rowBadges} badges in ${dom.records} rows`);
+        assert.equal(dom.rowZeroBadges, 0);
         assert.ok(dom.records > 0 && dom.records <= 50, `${dom.records} records`);
         assert.ok(dom.recordTitles.some((t) => t.includes('onerror')), `the hostile record is listed: ${dom.recordTitles.join(' | ')}`);
         assert.ok(dom.bodyClass.split(/\s+/).includes(theme.bodyClass), dom.bodyClass);

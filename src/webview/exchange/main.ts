@@ -66,9 +66,11 @@ function pairs(rows: ReadonlyArray<readonly [string, string]>, s: ExchangeViewSt
   return table;
 }
 
-function countsList(counts: FindingCounts): HTMLElement {
+/** The counts of each kind of finding; `presentOnly`: the kinds a record has, not a row of zeros. */
+function countsList(counts: FindingCounts, presentOnly = false): HTMLElement {
   const list = el('ul', 'counts');
   for (const kind of FINDING_KINDS) {
+    if (presentOnly && !counts[kind]) continue;
     const item = el('li', `count count-${kind}${counts[kind] ? '' : ' count-none'}`);
     item.append(badge(kind), el('span', 'count-n', String(counts[kind])));
     list.append(item);
@@ -101,7 +103,7 @@ function findingsOf(row: BodyRecordRow, s: ExchangeViewStrings): HTMLElement {
 function recordRow(row: BodyRecordRow, s: ExchangeViewStrings, openable: boolean): HTMLElement {
   const item = el('li', `body-record ${row.valid ? 'record-valid' : 'record-invalid'}`);
   const head = el('div', 'record-head');
-  head.append(el('span', 'record-index', `#${row.index + 1}`), el('span', 'record-title', row.title), verdict(row.valid, s), countsList(row.counts));
+  head.append(el('span', 'record-index', `#${row.index + 1}`), el('span', 'record-title', row.title), verdict(row.valid, s), countsList(row.counts, true));
   if (openable) head.append(button(s.openRecord, 'action action-openRecord', (b) => act('openRecord', b, row.index)));
   item.append(head);
   if (row.findingsTotal > 0) {
