@@ -127,6 +127,11 @@ export function computeCoverage(kind: ResourceKind, records: readonly unknown[],
   return counter.report(options);
 }
 
+/** Adds a run of `count` readings of one unit to the tally's units (when the run ends). */
+function countUnitRun(tally: SourceTally | undefined, unit: unknown, count: number): void {
+  if (tally && count) tally.units.set(unitName(unit), (tally.units.get(unitName(unit)) ?? 0) + count);
+}
+
 /** A note's unit count per tally: the unit of a run of readings, counted when the run ends. */
 interface UnitRun {
   unit: unknown;
@@ -221,7 +226,7 @@ function addRecords(state: CoverageState, records: readonly unknown[]): void {
   let lastUnitCount = unitRun.count;
   let unitTally = unitRun.tally;
   const flushUnit = (): void => {
-    if (unitTally && lastUnitCount) unitTally.units.set(unitName(lastUnit), (unitTally.units.get(unitName(lastUnit)) ?? 0) + lastUnitCount);
+    countUnitRun(unitTally, lastUnit, lastUnitCount);
     lastUnitCount = 0;
   };
   for (let r = 0; r < records.length; r++) {
@@ -312,7 +317,7 @@ function reportOf(state: CoverageState, options: CoverageOptions): CoverageRepor
   state.reported = true;
   const { kind, fields, tallies, otherDates, notRecords, unitRun } = state;
   const def = resource(kind);
-  if (unitRun.tally && unitRun.count) unitRun.tally.units.set(unitName(unitRun.unit), (unitRun.tally.units.get(unitName(unitRun.unit)) ?? 0) + unitRun.count);
+  countUnitRun(unitRun.tally, unitRun.unit, unitRun.count);
   unitRun.count = 0;
 
   // A key's text, and the order of texts: numbers compare as their texts do unless other texts were met.

@@ -219,7 +219,7 @@ class ListReader {
     if (wait) await wait;
   }
 
-    /** withPage(plan.url, limit, offset), the URL parsed once per list. */
+  /** withPage(plan.url, limit, offset), the URL parsed once per list. */
   private pageUrl(limit: number, offset: number): string {
     this.pageUrlOf ??= pageUrls(this.plan.url);
     return this.pageUrlOf(limit, offset);

@@ -3,7 +3,7 @@
 // built a page at a time when someone opens them, so building costs little whatever the size.
 
 import type { Finding, FindingKind } from '../validation/findings';
-import { pointerToken } from '../json';
+import { pointerToken, tokenName } from '../json';
 
 export type JsonNodeType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' | 'missing' | 'other';
 
@@ -70,7 +70,7 @@ export function pointerTokens(pointer: string): string[] {
   return pointer
     .slice(1)
     .split('/')
-    .map((t) => (t.includes('~') ? t.replace(/~1/g, '/').replace(/~0/g, '~') : t));
+    .map(tokenName);
 }
 
 const isContainer = (v: unknown): v is object => v !== null && typeof v === 'object';
@@ -161,14 +161,16 @@ function exists(root: unknown, pointer: string): boolean {
   let from = 1;
   for (;;) {
     const end = pointer.indexOf('/', from);
-    const token = end < 0 ? pointer.slice(from) : pointer.slice(from, end);
+    const to = end < 0 ? pointer.length : end;
     if (Array.isArray(value)) {
-      const i = Number(token);
-      if (token === '' || !Number.isInteger(i) || i < 0 || i >= value.length || String(i) !== token) return false;
+      const i = indexAt(pointer, from, to);
+      if (i < 0 || i >= value.length) return false;
       value = value[i];
-    } else if (isContainer(value) && hasOwn.call(value, token)) {
+    } else {
+      const token = pointer.slice(from, to);
+      if (!isContainer(value) || !hasOwn.call(value, token)) return false;
       value = (value as Record<string, unknown>)[token];
-    } else return false;
+    }
     if (end < 0) return true;
     from = end + 1;
   }
@@ -343,8 +345,7 @@ class DocumentPositions {
         position = indexAt(pointer, from, to);
         if (position >= count) position = -1;
       } else {
-        token = pointer.slice(from, to);
-        if (token.includes('~')) token = token.replace(/~1/g, '/').replace(/~0/g, '~');
+        token = tokenName(pointer.slice(from, to));
         const keys = this.keysOf(value);
         count = keys.length;
         position = keys.length > KEY_SEARCH_LIMIT ? (this.large.get(value)?.get(token) ?? -1) : keys.indexOf(token);
