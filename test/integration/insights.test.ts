@@ -333,6 +333,10 @@ describe('insights: data coverage and trends', function () {
           message: `Not loaded: this panel showed data from ${SANDBOX_ENVIRONMENT}, but ${DEFAULT_ENVIRONMENT} is in use. Reload loads the same range from ${DEFAULT_ENVIRONMENT}; Switch to ${SANDBOX_ENVIRONMENT} loads it from ${SANDBOX_ENVIRONMENT} again.`,
           switchBack: `Switch to ${SANDBOX_ENVIRONMENT}`,
         });
+        // Each setSandbox above invalidated the session, and the Records view loads its lists
+        // again from the service in use (the other one) with the same range: that load is the
+        // view's, not the panel's, so it is let finish before the panel's requests are counted.
+        await treeRoots(api);
         const otherBefore = other.requests.length;
         const localBefore = local.requests.length;
         // The button's message: back to the sandbox, and the panel loads from it on its own.
