@@ -199,8 +199,8 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
 /**
  * A payload read whole: validated as the editor validates it. A text that is no JSON may be
  * NDJSON, which the editor does not read: it is then validated as a stream of its lines; its
- * records (of at most SMALL_FILE_BYTES) are gathered first, and a text that does not split whole
- * keeps the editor's message and range.
+ * records (of at most SMALL_FILE_BYTES) are gathered first. A text that breaks off keeps the
+ * editor's message and range, after the records read before the break.
  */
 async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool: UnitPool, sink: FileSink): Promise<void> {
   if (startsAsUtf16(bytes)) return sink.problem({ message: UTF16_MESSAGE });
@@ -225,10 +225,13 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
     { record: (r) => records.push(r), rendered: (b) => rendered.push(b), grouped: (b) => grouped.push(b), problem: (p) => (problem = p) },
   );
   const reduced = [...rendered, ...grouped].some((b) => b.tally.records > 0);
-  if (problem !== undefined || (records.length === 0 && !reduced)) return sink.problem(report.problem);
+  if (records.length === 0 && !reduced) return sink.problem(report.problem);
   for (const r of records) sink.record(r);
   for (const b of rendered) sink.rendered(b);
   for (const b of grouped) sink.grouped(b);
+  // A text that breaks off (cut short, brackets that do not close): the records before the break
+  // are reported, as they are from a large file, then the editor's message with its place.
+  if (problem !== undefined) sink.problem(report.problem);
 }
 
 /** Where the report goes: standard output, or a file (`--out`), with a closing line on the terminal. */
@@ -317,7 +320,7 @@ function sarifTooLarge(results: number, tally: ReportTally): string {
   const left = results - notes.reduce((sum, k) => sum + tally.counts[k], 0);
   const advice =
     notes.length > 0 && left <= GITHUB_SARIF_RESULTS_LIMIT
-      ? `--omit ${notes.join(',')} leaves out the ${notes.length === 1 ? 'notes of that kind' : 'notes'} (${thousands(results - left)} results), ${thousands(left)} remain`
+      ? `--omit ${notes.join(',')} leaves out the ${notes.length === 1 ? 'notes of that kind' : 'notes'} (${thousands(results - left)} results); ${thousands(left)} ${left === 1 ? 'remains' : 'remain'}`
       : 'validate fewer files per report and upload each under its own category';
   return `health-data: the SARIF report holds ${thousands(results)} results; GitHub code scanning rejects a run of more than ${thousands(GITHUB_SARIF_RESULTS_LIMIT)} (and shows the 5,000 most severe). ${advice}.`;
 }

@@ -194,7 +194,7 @@ describe('payload validation', function () {
     assert.equal(error.code, 'syntax');
     assertRange(error, 2, 2, 2, 10);
     assert.equal(error.message, 'Not valid JSON: a comma is expected');
-    assert.ok(messages.shown.some((m) => /not valid JSON \(1 syntax errors\)/.test(m.text)), JSON.stringify(messages.shown));
+    assert.ok(messages.shown.some((m) => /^The document is not valid JSON \(1 syntax error\): fix it to validate its records\.$/.test(m.text)), JSON.stringify(messages.shown));
   });
 
   it('validates a record that does not tell its kind as the kind given', async () => {

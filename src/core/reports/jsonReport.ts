@@ -79,7 +79,9 @@ export class JsonReportWriter implements ReportWriter {
   /** The JSON report names a finding by its pointer, never by its line and column. */
   readonly placesFindings = false;
   private files = 0;
+  /** The file's `records` list is open (records written), or was closed by a problem after them. */
   private open = false;
+  private closed = false;
   private name = '';
 
   start(): string {
@@ -88,12 +90,21 @@ export class JsonReportWriter implements ReportWriter {
 
   file(file: ReportFile): string {
     this.open = false;
+    this.closed = false;
     this.name = file.name;
     return inertJson(`${this.files++ === 0 ? '\n' : ',\n'}    {\n      "file": ${JSON.stringify(file.name)}`);
   }
 
+  /**
+   * The file's error. A file that breaks off after some records (cut short) has its problem after
+   * them: their list is closed first, and the error follows it.
+   */
   problem(problem: FileProblem): string {
-    return inertJson(`,\n      "error": ${JSON.stringify(`${this.name} ${problem.message}`)}`);
+    const error = inertJson(`,\n      "error": ${JSON.stringify(`${this.name} ${problem.message}`)}`);
+    if (!this.open) return error;
+    this.open = false;
+    this.closed = true;
+    return `\n      ]${error}`;
   }
 
   record(record: ReportRecord): string {
@@ -106,12 +117,14 @@ export class JsonReportWriter implements ReportWriter {
    * follow it.
    */
   recordsHead(): string {
+    if (this.closed) throw new Error('a record after the problem that ended its file');
     const head = this.open ? JSON_RECORD_SEPARATOR : ',\n      "records": [\n        ';
     this.open = true;
     return head;
   }
 
   endFile(): string {
+    if (this.closed) return '\n    }';
     return this.open ? '\n      ]\n    }' : ',\n      "records": []\n    }';
   }
 

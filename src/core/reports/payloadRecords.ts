@@ -7,14 +7,7 @@ import type { PayloadTextOptions, PayloadTextValidation, RecordValidation } from
 import { recordAt, validatePayload, validatePayloadText } from '../validation';
 import type { FileProblem, ReportFinding, ReportRecord } from './model';
 import { LineIndex } from './textPositions';
-
-/** `CommaExpected` → `a comma is expected`: jsonc-parser's codes in words. */
-function syntaxWords(code: string): string {
-  const words = code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  const expected = /^(.*) expected$/.exec(words);
-  if (expected) return `${/^[aeiou]/.test(expected[1]) ? 'an' : 'a'} ${expected[1]} is expected`;
-  return words;
-}
+import { placedSyntaxWords } from '../json';
 
 /** The file problem of a validation that validated nothing, or undefined when it has records. */
 export function payloadProblem(text: string, validation: PayloadTextValidation, lines = new LineIndex(text)): FileProblem | undefined {
@@ -22,7 +15,7 @@ export function payloadProblem(text: string, validation: PayloadTextValidation, 
   if (first !== undefined) {
     const range = lines.rangeOf(first.offset, first.length);
     const more = validation.syntaxErrors.length > 1 ? `, and ${validation.syntaxErrors.length - 1} more` : '';
-    return { message: `is not valid JSON (${syntaxWords(first.code)} at line ${range.start.line + 1}, column ${range.start.character + 1}${more})`, range };
+    return { message: `is not valid JSON (${placedSyntaxWords(first.code, range.start.line + 1, range.start.character + 1)}${more})`, range };
   }
   if (validation.records.length === 0) return { message: 'holds an empty list: nothing to validate' };
   return undefined;

@@ -153,7 +153,7 @@ export class RecordSplitter {
       this.endWhole(Buffer.alloc(0), 0);
       this.flushWhole(out, 'whole');
     } else if (this.mode !== 'afterList') {
-      throw new SplitError('the JSON ends inside a value', this.line, this.base - this.lineStart + 1);
+      throw new SplitError(this.inString ? 'the JSON ends inside a string' : 'the JSON ends inside a value', this.line, this.base - this.lineStart + 1);
     }
     this.units += out.length;
     return out;

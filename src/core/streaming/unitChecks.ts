@@ -4,7 +4,7 @@
 
 import { localDateOf } from '../dates';
 import type { ResourceKind } from '../resources';
-import { lineCharacterAt, lineStarts, parseJsonText } from '../json';
+import { lineCharacterAt, lineStarts, parseJsonText, placedSyntaxWords } from '../json';
 import { FindingKind, PayloadTextValidation, payloadRecords, recordAt, validatePayloadText, validateRecordAt } from '../validation';
 import { recordPlaces } from './recordPlaces';
 import { type RecordUnit, isBlankLine } from './recordSplitter';
@@ -40,9 +40,6 @@ export interface RecordReport {
 /** The result of one unit: its records, or (for a payload kept whole) why it is no JSON. */
 export type UnitResult = { records: RecordReport[] } | { syntaxError: string };
 
-/** `ValueExpected` → `value expected`. */
-const words = (code: string): string => code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-
 /** Where a record is: its position in the list, its pointer in the payload, its first line and column. */
 type RecordPlace = Pick<RecordUnit, 'index' | 'pointer' | 'line' | 'column'>;
 
@@ -62,7 +59,7 @@ function syntaxMessage(text: string, at: (offset: number) => [number, number]): 
   if (parsed.errors.length === 0) return undefined;
   const first = parsed.errors[0];
   const [line, column] = at(first.offset);
-  return `not valid JSON (${words(first.code)} at line ${line}, column ${column})`;
+  return `not valid JSON (${placedSyntaxWords(first.code, line, column)})`;
 }
 
 /** One record of a list: parsed, validated, and its findings placed by recordPlaces. */

@@ -75,7 +75,9 @@ async function pickKind(undetected: number, records: number): Promise<ResourceKi
 
 function summaryText(summary: PayloadValidationSummary): string {
   if (summary.syntaxErrors > 0) {
-    return vscode.l10n.t('The document is not valid JSON ({0} syntax errors): fix it to validate its records.', summary.syntaxErrors);
+    return summary.syntaxErrors === 1
+      ? vscode.l10n.t('The document is not valid JSON (1 syntax error): fix it to validate its records.')
+      : vscode.l10n.t('The document is not valid JSON ({0} syntax errors): fix it to validate its records.', summary.syntaxErrors);
   }
   if (summary.records === 0) return vscode.l10n.t('The document holds an empty list: nothing to validate.');
   const labels: Record<FindingKind, string> = {

@@ -358,6 +358,27 @@ describe('health-data CLI', function () {
       assert.match(r.stdout, /record Body fat reading/);
     });
 
+    it('a file cut short inside a string: its records before the cut are validated, and the message names where the string opens', async () => {
+      const records = sandbox.dataset.activity.slice(0, 3);
+      const whole = JSON.stringify(records, null, 2);
+      // Cut inside the third record's id: the text ends in an open string.
+      const idAt = whole.lastIndexOf('"id": "') + '"id": "'.length;
+      const cut = file('cut-in-string.json', whole.slice(0, idAt + 4));
+      const lines = whole.slice(0, idAt).split('\n');
+      const [line, column] = [lines.length, lines.at(-1)!.length];
+      const text = await run(['validate', cut, '--no-color']);
+      assert.equal(text.code, 1);
+      assert.match(text.stdout, new RegExp(`cut-in-string\\.json is not valid JSON \\(the string opened at line ${line}, column ${column} is not closed, and \\d+ more\\)`));
+      const json = await run(['validate', cut, '--json']);
+      const report = JSON.parse(json.stdout) as { files: Array<{ error?: string; records: Array<{ id: string | null }> }> };
+      assert.deepEqual(report.files[0].records.map((r) => r.id), records.slice(0, 2).map((r) => r.id));
+      assert.match(report.files[0].error ?? '', /is not valid JSON \(the string opened at/);
+      // The coverage of the same file counts the same two records.
+      const coverage = await run(['coverage', cut, '--json']);
+      assert.equal(coverage.code, 1);
+      assert.equal((JSON.parse(coverage.stdout) as { records: number }).records, 2);
+    });
+
     type SarifRun = { results: Array<{ level: string; locations?: Array<{ physicalLocation: { region?: Record<string, number> }; logicalLocations?: Array<{ fullyQualifiedName: string }> }> }> };
     /** The SARIF region of the first error about each JSON Pointer in a one-file run. */
     const regions = (sarif: string): Map<string, Record<string, number> | undefined> => {

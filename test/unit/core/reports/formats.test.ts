@@ -360,6 +360,29 @@ describe('validation reports', function () {
       }
     });
 
+    it('a file that breaks off after its records (cut short): the records, then its error, and the whole still parses', () => {
+      const text = readFileSync(join(repoRoot, 'test/fixtures/activity-wrist-tracker.json'), 'utf8');
+      const entry = entryOf('cut.json', `[${text},${text}]`);
+      assert.ok('records' in entry);
+      const records = [...entry.records];
+      const problem = { message: 'is not valid JSON (the string opened at line 40, column 11 is not closed)' };
+      const byHand = (format: 'json' | 'sarif' | 'junit'): string => {
+        const writer = createReportWriter(format);
+        const parts = [writer.start(), writer.file(entry.file)];
+        for (const r of records) parts.push(writer.record(r));
+        parts.push(writer.problem(problem), writer.endFile(), writer.file(reportFileFor('next.json', repoRoot)), writer.problem({ message: 'is empty' }), writer.endFile(), writer.end());
+        return parts.join('');
+      };
+      const json = JSON.parse(byHand('json')) as { files: Array<{ file: string; error?: string; records: unknown[] }> };
+      assert.deepEqual(json.files.map((f) => [f.file, f.records.length, f.error]), [
+        ['cut.json', 2, `cut.json ${problem.message}`],
+        ['next.json', 0, 'next.json is empty'],
+      ]);
+      const sarif = JSON.parse(byHand('sarif')) as Sarif.Log;
+      assert.ok(sarif.runs[0].results?.some((r) => r.ruleId === 'file-not-validated' && /cut\.json is not valid JSON/.test(r.message.text ?? '')));
+      assert.equal(XMLValidator.validate(byHand('junit')), true);
+    });
+
     it('writes each record as the generic pretty printer would, escapes included', () => {
       // The writer builds a record's text by hand for speed: it must be JSON.stringify(…, null, 2)
       // indented by 8 spaces and made inert, for hostile ids, pointers and messages too.

@@ -132,6 +132,7 @@ describe('RecordSplitter', () => {
     assert.match(failure('[{"id": 1}\n {"id": 2}]')[0], /"," or "]" expected after a list element at line 2, column 2/);
     assert.match(failure('[{"id": 1}, ]')[0], /a list element is missing before "]"/);
     assert.match(failure('[{"id": 1}, {"id"')[0], /the JSON ends inside a value/);
+    assert.match(failure('[{"id": 1}, {"id": "6b0')[0], /the JSON ends inside a string at line 1, column 24/);
     assert.match(failure('[1] 2')[0], /more JSON after the end of the list/);
     assert.match(failure('<!doctype html>')[0], /unexpected character "<" at line 1, column 1/);
   });
@@ -169,9 +170,9 @@ describe('checkUnit', () => {
     const [unit] = split('[{"id": 1 2}]');
     const result = checkUnit(unit, undefined);
     assert.ok('records' in result);
-    assert.match(result.records[0].findings[0].message, /the record is not valid JSON \(comma expected at line 1, column 11\)/);
+    assert.match(result.records[0].findings[0].message, /the record is not valid JSON \(a comma is expected at line 1, column 11\)/);
     const whole = checkUnit(split('{"id": 1 2}')[0], undefined);
-    assert.deepEqual(whole, { syntaxError: 'not valid JSON (comma expected at line 1, column 10)' });
+    assert.deepEqual(whole, { syntaxError: 'not valid JSON (a comma is expected at line 1, column 10)' });
   });
 
   it('without places (a report that shows none) gives the same records and findings, unplaced, shared by records that have the same', () => {
