@@ -7,7 +7,8 @@ import type { ResourceDefinition } from '../core/resources';
 import type { ListQuery } from '../core/service';
 import { validate } from '../core/validation';
 import type { Connection } from './connection';
-import { Output, paint, printable } from './output';
+import { checkWriteTarget, whyNotWritten } from './fileTargets';
+import { Output, paint, printable, recordCount } from './output';
 
 export interface ExportFlags {
   format?: string;
@@ -47,16 +48,25 @@ export async function exportCommand(
   let file: PartialFile | undefined;
   if (flags.out !== undefined) {
     if (!flags.out.trim()) throw new HealthDataError('usage', '--out is empty.');
+    checkWriteTarget('--out', flags.out);
     try {
       file = openPartialFile(flags.out);
     } catch (err) {
-      throw new HealthDataError('usage', `--out ${printable(flags.out, 80)}: cannot write there (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
+      throw new HealthDataError('usage', `--out ${printable(flags.out, 80)}: ${whyNotWritten(err)}.`);
     }
   }
+  /** A failure of the file itself (a full disk), said as such rather than as Node's error. */
+  const onFile = <T>(work: () => T): T => {
+    try {
+      return work();
+    } catch (err) {
+      throw new Error(`Could not write ${printable(flags.out ?? '', 80)}: ${whyNotWritten(err)}; nothing was written there.`);
+    }
+  };
   let invalid = 0;
   try {
     const summary = await exportList(conn.client, def.kind, query, format, {
-      write: file ? (text) => file.write(text) : writeStdout,
+      write: file ? (text) => onFile(() => file.write(text)) : writeStdout,
       // A reader of stdout slower than the service (a pager, a slow pipe): no page is asked for
       // ahead of it, so memory holds a page, not the list.
       ready: file ? undefined : () => o.backlog?.(),
@@ -69,9 +79,10 @@ export async function exportCommand(
       const what = file ? `nothing was written to ${printable(flags.out ?? '', 80)}` : 'the output above is incomplete';
       throw new HealthDataError('http', `The list is incomplete: ${summary.stopReason ?? 'paging stopped early'}; ${what}.`);
     }
-    file?.commit();
+    const done = file;
+    if (done) onFile(() => done.commit());
     if (file) {
-      const parts = [`${summary.records} ${def.label.toLowerCase()} written to ${printable(flags.out ?? '', 80)} (${format}, ${summary.pages} page${summary.pages === 1 ? '' : 's'})`];
+      const parts = [`${recordCount(summary.records, def)} written to ${printable(flags.out ?? '', 80)} (${format}, ${summary.pages} page${summary.pages === 1 ? '' : 's'})`];
       if (summary.duplicatesDropped) parts.push(`${summary.duplicatesDropped} duplicate${summary.duplicatesDropped === 1 ? '' : 's'} dropped`);
       if (invalid) parts.push(paint(o, 'red', `${invalid} invalid`));
       o.err(parts.join(', '));

@@ -116,3 +116,8 @@ export function table(o: Output, headers: string[], rows: string[][]): string[] 
       .trimEnd();
   return [paint(o, 'bold', line(headers)), ...rows.map(line)];
 }
+
+/** `1 activity summary`, `3 activity summaries`: a count of records of one resource. */
+export function recordCount(count: number, def: { readonly label: string; readonly singular: string }): string {
+  return `${count} ${(count === 1 ? def.singular : def.label).toLowerCase()}`;
+}

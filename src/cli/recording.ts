@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { HealthDataError } from '../core/errors';
 import { HarLog, MAX_SHIFT_DAYS, Recorder, ReplayData, pseudonymKeyFrom, readHar, replayDataOf, writeHar } from '../core/recording';
+import { checkWriteTarget, whyNotWritten } from './fileTargets';
 import type { Output } from './output';
 import { paint, printable } from './output';
 
@@ -50,6 +51,7 @@ export function recordingFrom(flags: RecordFlags, env: NodeJS.ProcessEnv, o: Out
   } else if (flags['keep-weekdays']) {
     throw new HealthDataError('usage', '--keep-weekdays goes with --shift-dates DAYS.');
   }
+  checkWriteTarget('--record', file);
   const previous = readPreviousRecording(file);
   let key: Buffer | undefined;
   const passphrase = env.HEALTH_DATA_PSEUDONYM_KEY;
@@ -73,7 +75,11 @@ export function recordingFrom(flags: RecordFlags, env: NodeJS.ProcessEnv, o: Out
     recorder,
     save(secrets) {
       const har = recorder.toHar({ name: 'health-data', version: typeof __VERSION__ === 'string' ? __VERSION__ : 'dev' }, previous, secrets);
-      writeHar(file, har);
+      try {
+        writeHar(file, har);
+      } catch (err) {
+        throw new Error(`Could not write the recording ${printable(file, 80)}: ${whyNotWritten(err)}.`);
+      }
       return recorder.count;
     },
   };

@@ -9,7 +9,7 @@ import { Finding, validate } from '../core/validation';
 import type { ListQuery } from '../core/service';
 import type { Connection } from './connection';
 import { printCurl } from './exchanges';
-import { Output, countFindings, mark, paint, printable, table } from './output';
+import { Output, countFindings, mark, paint, printable, recordCount, table } from './output';
 import { ExportFlags, exportCommand, exportFormatOf } from './export';
 
 export function resolveResource(name: string | undefined): ResourceDefinition {
@@ -253,7 +253,7 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
     ];
   });
   if (rows.length) for (const line of table(o, ['date', 'id', 'source', def.headline.unit === '%' ? 'value' : def.headline.unit, 'findings'], rows)) o.out(line);
-  const parts = [`${result.records.length} ${def.label.toLowerCase()}`];
+  const parts = [recordCount(result.records.length, def)];
   if (result.total !== undefined) parts.push(`of ${result.total}`);
   parts.push(`${result.pages} page${result.pages === 1 ? '' : 's'}`);
   if (result.wrapper !== 'array') parts.push(`list wrapped in "${result.wrapper}"`);

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SCHEMA_DOCUMENTS } from '../core/validation';
+import { whyNotWritten } from './fileTargets';
 import { Output, printable } from './output';
 
 /** The shipped declarations, relative to the package's root. */
@@ -17,9 +18,7 @@ export function schemaFileName(id: string): string {
 }
 
 function writeFailure(path: string, err: unknown): Error {
-  const code = (err as NodeJS.ErrnoException).code;
-  const why = code === 'EACCES' ? 'permission denied' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file stands in the way' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message;
-  return new Error(`Could not write ${printable(path, 120)}: ${why}`);
+  return new Error(`Could not write ${printable(path, 120)}: ${whyNotWritten(err)}`);
 }
 
 export async function schemasCommand(o: Output, flags: { out?: string }): Promise<number> {

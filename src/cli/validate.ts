@@ -35,6 +35,7 @@ import {
 import type { ResourceKind } from '../core/resources';
 import type { FindingKind } from '../core/validation';
 import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
+import { checkWriteTarget, whyNotWritten } from './fileTargets';
 import { expandFolders, readAhead, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, drained, printable } from './output';
@@ -253,8 +254,7 @@ function fileSink(path: string): ReportSink {
     close: () =>
       new Promise((resolve, reject) => {
         const fail = (err: Error): void => {
-          const code = (err as NodeJS.ErrnoException).code;
-          reject(new Error(`Could not write the report to ${path}: ${code === 'ENOENT' ? 'no such folder' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : err.message}`));
+          reject(new Error(`Could not write the report to ${printable(path, 80)}: ${whyNotWritten(err)}`));
         };
         if (failure) return fail(failure);
         stream.end(() => (failure ? fail(failure) : resolve()));
@@ -344,6 +344,8 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     // The report would overwrite a payload before it is read.
     throw new HealthDataError('usage', `--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);
   }
+  // A report that cannot be kept is said before any file is read (a 1 GB file takes seconds).
+  if (flags.out !== undefined && flags.out !== '-') checkWriteTarget('--out', flags.out, { stream: true });
   const tally = new ReportTally(failOn, omit);
   const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;
   const output = blocks((text) => (out ? out.write(text) : o.write(text)));

@@ -159,6 +159,16 @@ describe('command palette requests', function () {
     });
   }
 
+  it('a list of one record says "1 heart rate summary", not "summaries"', async () => {
+    const byDate = new Map<string, number>();
+    for (const r of records('heartRate')) byDate.set(r.date!, (byDate.get(r.date!) ?? 0) + 1);
+    const date = [...byDate].find(([, n]) => n === 1)?.[0];
+    assert.ok(date, 'a date with one heart rate summary');
+    const result = (await vscode.commands.executeCommand('healthData.heartRate.list', { start: date, end: date })) as { records: Rec[] };
+    assert.equal(result.records.length, 1);
+    assert.ok(said('info', `1 heart rate summary from ${date} to ${date}, in one request;`), JSON.stringify(messages.shown));
+  });
+
   it('a list with all: false reads one page only, and a source filter is sent', async () => {
     const before = requestCount();
     const result = (await vscode.commands.executeCommand('healthData.activity.list', { all: false, source: 'fitbit' })) as {

@@ -114,12 +114,13 @@ export function registerRequestCommands(session: Session, tree: RecordRevealer, 
       void vscode.window.showInformationMessage(vscode.l10n.t('No {0} {1}.', plural, range));
       return;
     }
+    const noun = result.records.length === 1 ? def.singular.toLowerCase() : plural;
     const editor = await openAsJsonDocument(result.records);
     const summary = await vscode.commands.executeCommand<PayloadValidationSummary | undefined>(VALIDATE_PAYLOAD_COMMAND, { uri: editor.document.uri, kind: def.kind, quiet: true });
     const parts = [
       result.pages === 1
-        ? vscode.l10n.t('{0} {1} {2}, in one request', result.records.length, plural, range)
-        : vscode.l10n.t('{0} {1} {2}, in {3} requests', result.records.length, plural, range, result.pages),
+        ? vscode.l10n.t('{0} {1} {2}, in one request', result.records.length, noun, range)
+        : vscode.l10n.t('{0} {1} {2}, in {3} requests', result.records.length, noun, range, result.pages),
     ];
     if (result.wrapper !== 'array') parts.push(vscode.l10n.t('the service wrapped the list in "{0}"', result.wrapper));
     if (result.duplicatesDropped > 0) parts.push(vscode.l10n.t('{0} records sent twice were shown once', result.duplicatesDropped));

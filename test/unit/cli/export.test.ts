@@ -166,12 +166,41 @@ describe('CLI export (list --format)', function () {
     assert.equal(readFileSync(file, 'utf8'), 'previous export\n');
   });
 
+  it('a file that cannot be written is refused before anything is sent, in words, and nothing is left behind', async () => {
+    const aFile = join(folder, 'plain.txt');
+    writeFileSync(aFile, 'x');
+    const cases: Array<[string[], RegExp]> = [
+      [['--format', 'csv', '--out', folder], /--out .*: it is a folder: name a file in it\./],
+      [['--format', 'csv', '--out', join(folder, 'missing', 'a.csv')], /--out .*a\.csv: no such folder .*missing\./],
+      [['--format', 'csv', '--out', join(aFile, 'a.csv')], /--out .*: a file stands where a folder should be\./],
+      [['--record', join(folder, 'missing', 'a.har')], /--record .*a\.har: no such folder .*missing\./],
+      [['--record', folder], /--record .*: it is a folder: name a file in it\./],
+    ];
+    for (const [args, says] of cases) {
+      const before = holder.sandbox.requests.length;
+      const listed = readdirSync(folder).sort();
+      const run = await runCliInProcess(['list', 'activity', '--limit', '5', ...args], env());
+      assert.equal(run.code, 2, args.join(' '));
+      assert.match(run.stderr, says);
+      assert.doesNotMatch(run.stderr, /ENOENT|EISDIR|ENOTDIR/);
+      assert.equal(holder.sandbox.requests.length, before, `${args.join(' ')}: nothing sent`);
+      assert.deepEqual(readdirSync(folder).sort(), listed, `${args.join(' ')}: nothing left behind`);
+    }
+  });
+
+  it('counts one record as one: "1 activity summary", in the list and the export', async () => {
+    const table = await runCliInProcess(['list', 'activity', '--limit', '1'], env());
+    assert.match(table.stdout, /^1 activity summary, of \d+, 1 page$/m);
+    const file = join(folder, 'one.ndjson');
+    const exported = await runCliInProcess(['list', 'body-fat', '--limit', '1', '--format', 'ndjson', '--out', file], env());
+    assert.match(exported.stderr, /^1 body fat reading written to .*one\.ndjson \(ndjson, 1 page\)$/m);
+  });
+
   it('refuses unknown formats, --out without a format and --json with another format', async () => {
     for (const [args, pattern] of [
       [['--format', 'xml'], /--format must be one of json, ndjson, csv/],
       [['--out', join(folder, 'x')], /--out needs --format/],
       [['--json', '--format', 'csv'], /cannot go with --format csv/],
-      [['--format', 'csv', '--out', join(folder, 'missing', 'x.csv')], /cannot write there \(ENOENT\)/],
     ] as const) {
       const run = await runCliInProcess(['list', 'activity', ...args], env());
       assert.equal(run.code, 2, run.stderr);

@@ -204,11 +204,23 @@ describe('CLI: validation reports, schemas and types', function () {
       assert.equal(readFileSync(payload, 'utf8'), readFileSync(examples[0], 'utf8'));
     });
 
-    it('says when the report cannot be written (exit 1), and no stack trace', async () => {
-      const r = await cli(['validate', examples[0], '--format', 'junit', '--out', join(dir, 'no', 'such', 'dir', 'r.xml')]);
-      assert.equal(r.code, 1);
-      assert.match(r.stderr, /Could not write the report to .*r\.xml: no such folder/);
-      assertInert(r.stderr, 'stderr');
+    it('says before reading any file when the report cannot be written there (exit 2), and no stack trace', async () => {
+      const blocker = file('blocker.txt', 'x');
+      for (const [out, says] of [
+        [join(dir, 'no', 'such', 'dir', 'r.xml'), /--out .*r\.xml: no such folder .*dir\./],
+        [dir, /--out .*: it is a folder: name a file in it\./],
+        [join(blocker, 'r.xml'), /--out .*r\.xml: a file stands where a folder should be\./],
+      ] as const) {
+        // A missing payload after the good one: had the files been read, it would be named.
+        const r = await cli(['validate', examples[0], join(dir, 'missing.json'), '--format', 'junit', '--out', out]);
+        assert.equal(r.code, 2, r.stderr);
+        assert.match(r.stderr, says);
+        assert.doesNotMatch(r.stderr, /missing\.json|ENOENT|ENOTDIR|EISDIR/);
+        assertInert(r.stderr, 'stderr');
+      }
+      // A stream that is no file takes the report.
+      const sink = await cli(['validate', examples[0], '--out', '/dev/null']);
+      assert.equal(sink.code, 0, sink.stderr);
     });
   });
 
@@ -259,7 +271,7 @@ describe('CLI: validation reports, schemas and types', function () {
       const blocker = file('blocker', 'x');
       const r = await cli(['schemas', '--out', join(blocker, 'schemas')]);
       assert.equal(r.code, 1);
-      assert.match(r.stderr, /Could not write .*blocker/);
+      assert.match(r.stderr, /Could not write .*blocker.*: a file stands where a folder should be/);
     });
   });
 
