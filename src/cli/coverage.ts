@@ -6,6 +6,7 @@ import { HealthDataError } from '../core/errors';
 import { CoverageCounter, CoverageReport, FieldCoverage, computeCoverage, splitByKind } from '../core/insights';
 import { RESOURCES, ResourceDefinition, ResourceKind, findResource } from '../core/resources';
 import { RecordSplitter, SplitError, unitValues } from '../core/streaming';
+import { isFileSystemError, whyNotRead } from './fileTargets';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
 import { otherSourcesHint, rangeProblemText, resolveResource } from './records';
@@ -124,8 +125,7 @@ async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (t
     takeUnits(splitter.end());
   } catch (err) {
     if (err instanceof SplitError) throw new Error(`is not valid JSON (${err.message})`);
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== undefined) throw new Error(code === 'EACCES' ? 'permission denied' : `cannot be read (${code})`);
+    if (isFileSystemError(err)) throw new Error(whyNotRead(err));
     throw err;
   }
   if (splitter.units === 0) throw new Error(splitter.emptyList ? 'holds an empty list: no records' : 'is empty');

@@ -1,34 +1,62 @@
 // Files the CLI writes (`list --out`, `--record`, `validate --out`, `schemas --out`, `types
-// --out`): one check of the place before any work starts, and one wording of why a file could not
-// be written, instead of Node's `ENOENT: no such file or directory, open '…'`.
+// --out`) and reads (payloads, `--replay`, `--records`): one check of a place to write before any
+// work starts, and one wording of why a file could not be written or read, instead of Node's
+// `ENOENT: no such file or directory, open '…'`.
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { HealthDataError } from '../core/errors';
 import { printable } from './output';
 
+/** The file system's codes in words, the same whichever way a file was used. */
+const COMMON_WORDS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a file stands where a folder should be',
+};
+
+/** The codes met only in writing: ENOENT names the folder then (the file is to be made). */
+const WRITE_WORDS: Readonly<Record<string, string>> = {
+  ...COMMON_WORDS,
+  ENOENT: 'no such folder',
+  EEXIST: 'a file stands where a folder should be',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+};
+
+const READ_WORDS: Readonly<Record<string, string>> = { ...COMMON_WORDS, ENOENT: 'no such file' };
+
+const codeOf = (err: unknown): string | undefined => {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /** Why writing failed, in words: `no such folder`, `permission denied`, `it is a folder`, … */
 export function whyNotWritten(err: unknown): string {
-  switch ((err as NodeJS.ErrnoException).code) {
-    case 'ENOENT':
-      return 'no such folder';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'it is a folder';
-    case 'ENOTDIR':
-    case 'EEXIST':
-      return 'a file stands where a folder should be';
-    case 'EROFS':
-      return 'the file system is read-only';
-    case 'ENOSPC':
-      return 'no space left on the device';
-    case 'EDQUOT':
-      return 'the disk quota is used up';
-    default:
-      return err instanceof Error ? err.message : String(err);
-  }
+  const code = codeOf(err);
+  return code !== undefined && Object.hasOwn(WRITE_WORDS, code) ? WRITE_WORDS[code] : messageOf(err);
+}
+
+/** Why reading failed, in words: `no such file`, `permission denied`, `cannot be read (EIO)`, … */
+export function whyNotRead(err: unknown): string {
+  const code = codeOf(err);
+  if (code === undefined) return messageOf(err);
+  return Object.hasOwn(READ_WORDS, code) ? READ_WORDS[code] : `cannot be read (${code})`;
+}
+
+/** An error of the file system (`ENOENT`, `EACCES`), not of Node itself (`ERR_…`) or of our code. */
+export function isFileSystemError(err: unknown): boolean {
+  const code = codeOf(err);
+  return code !== undefined && /^E[A-Z]+$/.test(code);
+}
+
+/** What to say of a failure while reading a file: whyNotRead's words for the file system's. */
+export function readFailureText(err: unknown): string {
+  return isFileSystemError(err) ? whyNotRead(err) : messageOf(err);
 }
 
 export interface WriteTargetOptions {

@@ -3,6 +3,7 @@
 
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { whyNotRead } from './fileTargets';
 
 /** A payload file's size, or why it cannot be read, as the end of "<file> …". */
 export async function statPayloadFile(file: string): Promise<{ size: number }> {
@@ -10,8 +11,7 @@ export async function statPayloadFile(file: string): Promise<{ size: number }> {
   try {
     info = await stat(file);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? 'unknown error'})`);
+    throw new Error(whyNotRead(err));
   }
   if (info.isDirectory()) throw new Error('is a folder with no .json, .ndjson or .jsonl files in it');
   return info;

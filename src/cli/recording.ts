@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { HealthDataError } from '../core/errors';
 import { HarLog, MAX_SHIFT_DAYS, Recorder, ReplayData, pseudonymKeyFrom, readHar, replayDataOf, writeHar } from '../core/recording';
-import { checkWriteTarget, whyNotWritten } from './fileTargets';
+import { checkWriteTarget, whyNotRead, whyNotWritten } from './fileTargets';
 import type { Output } from './output';
 import { paint, printable } from './output';
 
@@ -101,7 +101,7 @@ export function readRecordings(files: readonly string[]): ReplayData {
     try {
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      throw new HealthDataError('usage', `--replay ${printable(file, 80)}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
+      throw new HealthDataError('usage', `--replay ${printable(file, 80)}: ${whyNotRead(err)}.`);
     }
     try {
       return { name: file, har: readHar(text, file) };

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { HealthDataError } from '../core/errors';
 import { DEFAULT_PORT } from '../sandbox/defaults';
 import { ExtraRecords, FaultRule, checkExtraRecords, describeSandbox, parseFaultSpec, startSandbox } from '../sandbox/server';
+import { whyNotRead } from './fileTargets';
 import type { Output } from './output';
 import { readRecordings } from './recording';
 
@@ -37,8 +38,7 @@ export function readRecordsFile(file: string): ExtraRecords {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    fail(`cannot read the file (${e.code ?? e.message}).`);
+    fail(`${whyNotRead(err)}.`);
   }
   let value: unknown;
   try {

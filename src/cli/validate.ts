@@ -35,7 +35,7 @@ import {
 import type { ResourceKind } from '../core/resources';
 import type { FindingKind } from '../core/validation';
 import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
-import { checkWriteTarget, whyNotWritten } from './fileTargets';
+import { checkWriteTarget, readFailureText, whyNotWritten } from './fileTargets';
 import { expandFolders, readAhead, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, drained, printable } from './output';
@@ -192,7 +192,7 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
   if (batch.length > 0) inFlight.push(pool.check(batch));
   while (inFlight.length > 0) await drainOne();
   if (problem instanceof SplitError) sink.problem(streamedProblem(`is not valid JSON (${problem.message})`, problem));
-  else if (problem !== undefined) sink.problem(streamedProblem(problem instanceof Error ? problem.message : String(problem)));
+  else if (problem !== undefined) sink.problem(streamedProblem(readFailureText(problem)));
   else if (wholeError !== undefined) sink.problem(streamedProblem(`is ${wholeError}`));
   else if (splitter.units === 0) sink.problem(streamedProblem(splitter.emptyList ? 'holds an empty list: nothing to validate' : 'is empty'));
 }
@@ -395,7 +395,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
         if ('whole' in payload) await validateWhole(payload.whole, kind, pool, sink);
         else await validateStream(payload.chunks, pool, sink);
       } catch (err) {
-        sink.problem({ message: err instanceof Error ? err.message : String(err) });
+        sink.problem({ message: readFailureText(err) });
       }
       emit(writer.endFile());
       // What is known of a file is shown before the next one is read.

@@ -93,7 +93,7 @@ describe('CLI record and replay', function () {
       [['list', 'activity', '--record', har, '--keep-weekdays'], /--keep-weekdays goes with --shift-dates/],
       [['list', 'activity', '--keep-ids'], /--keep-ids needs --record/],
       [['list', 'activity', '--record', notHar], /cannot be appended to: .*not JSON/],
-      [['sandbox', '--replay', join(folder, 'missing.har')], /cannot read the file \(ENOENT\)/],
+      [['sandbox', '--replay', join(folder, 'missing.har')], /--replay .*missing\.har: no such file\./],
       [['sandbox', '--replay', notHar], /not\.har is not JSON/],
       [['sandbox', '--replay', har, '--days', '3'], /--days does not apply to --replay/],
     ] as const) {

@@ -113,7 +113,7 @@ describe('health-data sandbox --records', function () {
 
   it('exits 2 with a clear message for a file it cannot use', async () => {
     const cases: Array<[string, string | undefined, RegExp]> = [
-      ['missing.json', undefined, /--records .*missing\.json: cannot read the file \(ENOENT\)/],
+      ['missing.json', undefined, /--records .*missing\.json: no such file\./],
       ['bad.json', '{"activity": [', /--records .*bad\.json: not valid JSON/],
       ['array.json', '[]', /--records .*array\.json: expected a JSON object like \{"heartRate"/],
       ['kind.json', '{"activities": []}', /unknown kind "activities" \(expected heartRate, activity, bodyFat\)/],
