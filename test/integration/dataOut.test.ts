@@ -65,6 +65,23 @@ describe('export, recording and replay', function () {
     assert.ok(lines.every((r) => sandbox.dataset.bodyFat.some((b) => b.id === r.id)));
   });
 
+  it('exports one record node as JSON, and says "1 record"', async () => {
+    const api = await withSandbox();
+    const root = await resourceRoot(api, 'heartRate');
+    const [record] = await recordsUnder(api, root);
+    assert.ok(record, 'a heart rate record in the tree');
+    const file = join(folder, 'one.json');
+    const messages = captureMessages(['info']);
+    try {
+      const [outcome] = (await vscode.commands.executeCommand('healthData.exportRecords', record, [record], { uri: file, format: 'json' })) as Outcome[];
+      assert.equal(outcome.records, 1);
+      assert.deepEqual((JSON.parse(readFileSync(file, 'utf8')) as Array<{ id: string }>).map((r) => r.id), [(record.node.record as { id: string }).id]);
+      assert.ok(messages.shown.some((m) => m.text === `Exported 1 record to ${file}.`), JSON.stringify(messages.shown));
+    } finally {
+      messages.restore();
+    }
+  });
+
   it('cancelled mid-export: no file, no partial file, and a message that says so', async () => {
     const api = await withSandbox();
     const sandbox = runningSandbox(api);

@@ -131,7 +131,12 @@ export function registerExportCommands(session: Session, tree: RecordsTreeProvid
     const open = vscode.l10n.t('Open');
     const last = outcomes[outcomes.length - 1];
     void vscode.window
-      .showInformationMessage(vscode.l10n.t('Exported {0} records to {1}.', last.records, vscode.Uri.parse(last.uri).fsPath), open)
+      .showInformationMessage(
+        last.records === 1
+          ? vscode.l10n.t('Exported 1 record to {0}.', vscode.Uri.parse(last.uri).fsPath)
+          : vscode.l10n.t('Exported {0} records to {1}.', last.records, vscode.Uri.parse(last.uri).fsPath),
+        open,
+      )
       .then((answer) => (answer === open ? vscode.window.showTextDocument(vscode.Uri.parse(last.uri)) : undefined));
     return outcomes;
   };

@@ -27,7 +27,7 @@ const toUri = (u: vscode.Uri | string): vscode.Uri => (typeof u === 'string' ? v
 export function registerRecordingCommands(session: Session, sandbox: SandboxController, recording: RecordingController): vscode.Disposable[] {
   const startRecording = async (): Promise<boolean> => {
     if (recording.recording) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Already recording: {0} requests so far.', recording.count));
+      void vscode.window.showInformationMessage(recording.count === 1 ? vscode.l10n.t('Already recording: 1 request so far.') : vscode.l10n.t('Already recording: {0} requests so far.', recording.count));
       return false;
     }
     const settings = readRecordingSettings();
@@ -57,12 +57,12 @@ export function registerRecordingCommands(session: Session, sandbox: SandboxCont
       });
     }
     if (!uri) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('The recording of {0} requests was discarded.', stopped.count));
+      void vscode.window.showWarningMessage(stopped.count === 1 ? vscode.l10n.t('The recording of 1 request was discarded.') : vscode.l10n.t('The recording of {0} requests was discarded.', stopped.count));
       return undefined;
     }
     if (uri.scheme !== 'file') throw new HealthDataError('usage', vscode.l10n.t('Save the recording to a file on this machine (got a {0}: address).', uri.scheme));
     writeHar(uri.fsPath, stopped.har);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Recorded {0} requests to {1}.', stopped.count, uri.fsPath));
+    void vscode.window.showInformationMessage(stopped.count === 1 ? vscode.l10n.t('Recorded 1 request to {0}.', uri.fsPath) : vscode.l10n.t('Recorded {0} requests to {1}.', stopped.count, uri.fsPath));
     return { uri: uri.toString(), exchanges: stopped.count };
   };
 

@@ -110,10 +110,12 @@ export async function exportValidationReport(validator: DocumentValidator, arg?:
   if (text === undefined) return undefined;
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text.report));
   const open = vscode.l10n.t('Open Report');
-  const message =
-    capped
-      ? vscode.l10n.t('Validation report of the first {0} files written to {1} ({2} findings).', uris.length, vscode.workspace.asRelativePath(target), text.results)
-      : vscode.l10n.t('Validation report of {0} files written to {1} ({2} findings).', uris.length, vscode.workspace.asRelativePath(target), text.results);
+  const where = vscode.workspace.asRelativePath(target);
+  const message = capped
+    ? vscode.l10n.t('Validation report of the first {0} files written to {1} ({2} findings).', uris.length, where, text.results)
+    : uris.length === 1
+      ? vscode.l10n.t('Validation report of 1 file written to {0} ({1} findings).', where, text.results)
+      : vscode.l10n.t('Validation report of {0} files written to {1} ({2} findings).', uris.length, where, text.results);
   void vscode.window.showInformationMessage(message, open).then((answer) => {
     if (answer === open) return vscode.commands.executeCommand('vscode.open', target);
   });
