@@ -27,6 +27,9 @@ interface ExchangeDom {
   keyHeaders: string[];
   records: number;
   recordTitles: string[];
+  /** The rows' numbers (`#0`…) and the tooltip of the first. */
+  recordIndices: string[];
+  firstIndexTitle: string;
   countsShown: boolean;
   /** Finding-count badges in the records' rows, and those of them that count 0. */
   rowBadges: number;
@@ -44,6 +47,8 @@ async function readExchange(frame: Frame): Promise<ExchangeDom> {
     keyHeaders: Array.from(document.querySelectorAll('.key-headers th')).map((t) => t.textContent ?? ''),
     records: document.querySelectorAll('.body-records > li').length,
     recordTitles: Array.from(document.querySelectorAll('.body-records .record-title')).map((t) => t.textContent ?? ''),
+    recordIndices: Array.from(document.querySelectorAll('.body-records .record-index')).map((t) => t.textContent ?? ''),
+    firstIndexTitle: document.querySelector('.body-records .record-index')?.getAttribute('title') ?? '',
     countsShown: document.querySelector('.body .counts') !== null,
     rowBadges: document.querySelectorAll('.body-records .count').length,
     rowZeroBadges: document.querySelectorAll('.body-records .count-none').length,
@@ -132,6 +137,9 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         assert.equal(dom.rowZeroBadges, 0);
         assert.ok(dom.records > 0 && dom.records <= 50, `${dom.records} records`);
         assert.ok(dom.recordTitles.some((t) => t.includes('onerror')), `the hostile record is listed: ${dom.recordTitles.join(' | ')}`);
+        // Numbered from 0, as the Problems panel ("(record #0)") and the CLI number them.
+        assert.deepEqual(dom.recordIndices, Array.from({ length: dom.records }, (_, i) => `#${i}`));
+        assert.equal(dom.firstIndexTitle, 'Record 0 of the list, numbered from 0 as the Problems panel and the CLI number records');
         assert.ok(dom.bodyClass.split(/\s+/).includes(theme.bodyClass), dom.bodyClass);
         // The hostile record is on the page: its strings are text, nothing ran.
         assert.deepEqual(dom.foreign, [], 'a payload string became markup');
@@ -176,6 +184,9 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         );
         const dom = await readExchange(frame);
         assert.equal(dom.records, 3);
+        // The pointer off the History view, so no tooltip of a row covers the view (the README shows this one).
+        await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
+        await page.locator('.workbench-hover-container').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
         await wb!.screenshotAs(shot(`new-request-exchange-${theme.slug}`));
       });
     });

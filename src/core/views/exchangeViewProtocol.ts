@@ -21,6 +21,7 @@ export interface ExchangeViewStrings {
   readonly toolbar: string;
   readonly actions: Readonly<Record<(typeof EXCHANGE_ACTIONS)[number], string>>;
   readonly openRecord: string;
+  readonly recordIndex: string; // Record {0} of the list, numbered from 0
   readonly request: string;
   readonly response: string;
   readonly requestHeaders: string;

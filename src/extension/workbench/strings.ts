@@ -15,6 +15,7 @@ export function exchangeViewStrings(): ExchangeViewStrings {
       copyUrl: t('Copy URL'),
     },
     openRecord: t('Open Record'),
+    recordIndex: t('Record {0} of the list, numbered from 0 as the Problems panel and the CLI number records', '{0}'),
     request: t('Request'),
     response: t('Response headers'),
     requestHeaders: t('Headers sent'),

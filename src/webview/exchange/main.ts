@@ -103,7 +103,10 @@ function findingsOf(row: BodyRecordRow, s: ExchangeViewStrings): HTMLElement {
 function recordRow(row: BodyRecordRow, s: ExchangeViewStrings, openable: boolean): HTMLElement {
   const item = el('li', `body-record ${row.valid ? 'record-valid' : 'record-invalid'}`);
   const head = el('div', 'record-head');
-  head.append(el('span', 'record-index', `#${row.index + 1}`), el('span', 'record-title', row.title), verdict(row.valid, s), countsList(row.counts, true));
+  // Numbered from 0, as the record's place in its list, the Problems panel and the CLI number it.
+  const index = el('span', 'record-index', `#${row.index}`);
+  index.title = format(s.recordIndex, row.index);
+  head.append(index, el('span', 'record-title', row.title), verdict(row.valid, s), countsList(row.counts, true));
   if (openable) head.append(button(s.openRecord, 'action action-openRecord', (b) => act('openRecord', b, row.index)));
   item.append(head);
   if (row.findingsTotal > 0) {
