@@ -228,6 +228,12 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     await waitFor('the history to be cut to 3', () => api.history.all().length === 3);
     await api.history.flush();
     assert.equal(api.workspaceState.get<unknown[]>(HISTORY_KEY)?.length, 3);
+    // The day's row counts its requests, one of them as one.
+    const dayDescription = () => api.historyView.getChildren().map((d) => api.historyView.getTreeItem(d).description);
+    assert.deepEqual(dayDescription(), ['3 requests']);
+    await vscode.workspace.getConfiguration('healthData').update('history.size', 1, vscode.ConfigurationTarget.Global);
+    await waitFor('the history to be cut to 1', () => api.history.all().length === 1);
+    assert.deepEqual(dayDescription(), ['1 request']);
     assert.equal(await vscode.commands.executeCommand('healthData.clearHistory', { confirm: false }), true);
     assert.equal(api.history.all().length, 0);
     assert.equal(api.workspaceState.get(HISTORY_KEY), undefined);

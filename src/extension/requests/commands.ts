@@ -123,7 +123,8 @@ export function registerRequestCommands(session: Session, tree: RecordRevealer, 
         : vscode.l10n.t('{0} {1} {2}, in {3} requests', result.records.length, noun, range, result.pages),
     ];
     if (result.wrapper !== 'array') parts.push(vscode.l10n.t('the service wrapped the list in "{0}"', result.wrapper));
-    if (result.duplicatesDropped > 0) parts.push(vscode.l10n.t('{0} records sent twice were shown once', result.duplicatesDropped));
+    if (result.duplicatesDropped === 1) parts.push(vscode.l10n.t('1 record sent twice was shown once'));
+    else if (result.duplicatesDropped > 1) parts.push(vscode.l10n.t('{0} records sent twice were shown once', result.duplicatesDropped));
     if (summary) parts.push(findingsSentence(summary));
     const showProblems = vscode.l10n.t('Show Problems');
     const actions = summary && FINDING_KINDS.some((k) => summary.counts[k] > 0) ? [showProblems] : [];

@@ -93,7 +93,7 @@ export async function exportValidationReport(validator: DocumentValidator, arg?:
   const target = args.target !== undefined ? asUri(args.target) : await askTarget(baseFolder);
   if (target === undefined) return undefined;
   const text = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Validating {0} files for the report…', uris.length), cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: uris.length === 1 ? vscode.l10n.t('Validating 1 file for the report…') : vscode.l10n.t('Validating {0} files for the report…', uris.length), cancellable: true },
     async (progress, cancel) => {
       const entries: ReportEntry[] = [];
       for (const uri of uris) {

@@ -150,7 +150,7 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
         if (history.all().length === 0) return true;
         if (arg?.confirm !== false) {
           const clear = vscode.l10n.t('Clear History');
-          const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Clear the {0} requests of this workspace\'s history?', history.all().length), { modal: true }, clear);
+          const answer = await vscode.window.showWarningMessage(history.all().length === 1 ? vscode.l10n.t('Clear the 1 request of this workspace\'s history?') : vscode.l10n.t('Clear the {0} requests of this workspace\'s history?', history.all().length), { modal: true }, clear);
           if (answer !== clear) return false;
         }
         await history.clear();

@@ -44,7 +44,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
       const label = node.day === today ? vscode.l10n.t('Today') : node.day === addDays(today, -1) ? vscode.l10n.t('Yesterday') : node.day || vscode.l10n.t('Undated');
       const item = new vscode.TreeItem(label, node.day === today ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `day:${node.day}`;
-      item.description = vscode.l10n.t('{0} requests', node.entries.length);
+      item.description = node.entries.length === 1 ? vscode.l10n.t('1 request') : vscode.l10n.t('{0} requests', node.entries.length);
       item.contextValue = 'historyDay';
       return item;
     }

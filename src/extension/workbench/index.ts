@@ -35,7 +35,8 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
   const historyView = new HistoryTreeProvider(history);
   const treeView = vscode.window.createTreeView('healthData.history', { treeDataProvider: historyView, showCollapseAll: true });
   const describe = () => {
-    treeView.description = history.all().length ? vscode.l10n.t('{0} requests', history.all().length) : undefined;
+    const count = history.all().length;
+    treeView.description = count === 0 ? undefined : count === 1 ? vscode.l10n.t('1 request') : vscode.l10n.t('{0} requests', count);
   };
   describe();
   const commands = new LazyFeature({
