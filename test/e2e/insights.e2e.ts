@@ -97,8 +97,22 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
             tabs: Array.from(document.querySelectorAll('.tab[aria-pressed="true"]')).map((b) => b.textContent),
             // The deprecated field is named so in words, and only that one.
             deprecated: Array.from(document.querySelectorAll('th.field')).filter((th) => th.querySelector('.deprecated-tag')).map((th) => th.textContent),
+            sources: Array.from(document.querySelectorAll('ul.sources li')).map((li) => li.textContent ?? ''),
           };
         });
+        // Each source in words: its records and days counted (one as one), its first and last date.
+        const bySource = new Map<string, { records: number; days: Set<string> }>();
+        for (const r of sandbox.dataset.activity) {
+          const s = bySource.get(r.source) ?? { records: 0, days: new Set<string>() };
+          s.records++;
+          s.days.add(r.date);
+          bySource.set(r.source, s);
+        }
+        const counted = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
+        assert.deepEqual(
+          cell.sources.map((line) => line.replace(/, \d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}$/, '')),
+          [...bySource].sort(([a], [b]) => (a < b ? -1 : 1)).map(([source, s]) => `${source} — ${counted(s.records, 'record', 'records')}, ${counted(s.days.size, 'day', 'days')}`),
+        );
         assert.deepEqual(cell.deprecated, ['userId ⊘ deprecated']);
         assert.equal(cell.word, 'never');
         assert.equal(cell.icon, '⊘');

@@ -2,7 +2,7 @@
 // an icon; a count lists its records (each opens in the record view); overlaps and notes.
 
 import type { CoverageNote, CoverageViewModel, FieldCoverage, InsightsHostMessage, Overlap, RecordRef, SourceCoverage, ValueClass, Verdict } from '../../core/views/insightsProtocol';
-import { button, el, keep, post, setStrings, statusLine, t } from './dom';
+import { button, el, keep, post, setStrings, statusLine, t, tn } from './dom';
 
 const ICONS: Record<Verdict, string> = { provided: '✓', sometimes: '◐', never: '⊘' };
 const CLASSES: readonly ValueClass[] = ['nonZero', 'zero', 'null', 'absent'];
@@ -64,7 +64,7 @@ function sourcesList(sources: SourceCoverage[]): HTMLElement {
   const ul = el('ul', 'sources');
   for (const s of sources) {
     const li = el('li');
-    li.append(el('strong', 'source-name', sourceName(s.source)), document.createTextNode(` — ${t('sourceSummary', s.records, s.days, s.firstDate ?? '—', s.lastDate ?? '—')}`));
+    li.append(el('strong', 'source-name', sourceName(s.source)), document.createTextNode(` — ${t('sourceSummary', tn('recordCount', s.records, s.records), tn('dayCount', s.days, s.days), s.firstDate ?? '—', s.lastDate ?? '—')}`));
     ul.append(li);
   }
   return ul;
@@ -118,7 +118,7 @@ function cell(source: SourceCoverage, f: FieldCoverage, zeroDefault: boolean): H
     if (!n) continue;
     const b = button(`${t(which)} ×${n}`, () => post({ type: 'cell', source: source.source, field: f.field, which }), 'count');
     b.dataset.which = which;
-    b.setAttribute('aria-label', t('cellRecords', sourceName(source.source), f.field, t(which), n));
+    b.setAttribute('aria-label', tn('cellRecords', n, sourceName(source.source), f.field, t(which), n));
     counts.append(b);
   }
   td.append(counts);
@@ -128,7 +128,7 @@ function cell(source: SourceCoverage, f: FieldCoverage, zeroDefault: boolean): H
 function showCellRecords(source: string | null, field: string, which: ValueClass, records: RecordRef[], more: number): void {
   if (!cellPanel || !model) return;
   const kind = model.kind;
-  cellPanel.replaceChildren(el('h2', undefined, t('cellRecords', sourceName(source), field, t(which), records.length + more)));
+  cellPanel.replaceChildren(el('h2', undefined, tn('cellRecords', records.length + more, sourceName(source), field, t(which), records.length + more)));
   const ul = el('ul', 'record-list');
   for (const r of records) {
     const li = el('li');
@@ -159,7 +159,7 @@ function overlaps(list: readonly Overlap[]): HTMLElement {
     row.append(el('td', undefined, o.date), el('td', 'mono', o.humanId), el('td', undefined, o.sources.join(' + ')));
     table.tBodies[0].append(row);
   }
-  section.append(el('p', undefined, t('overlapDays', list.length)), table);
+  section.append(el('p', undefined, tn('overlapDays', list.length, list.length)), table);
   if (list.length > MAX_OVERLAP_ROWS) section.append(el('p', undefined, t('cellMore', list.length - MAX_OVERLAP_ROWS)));
   return section;
 }

@@ -35,7 +35,15 @@ export function setStrings(next: InsightsStrings): void {
 
 /** The host's translation of `key`, `{0}`… filled in. */
 export function t(key: string, ...args: Array<string | number>): string {
-  const template = strings[key] ?? key;
+  return fill(strings[key] ?? key, args);
+}
+
+/** As t, for a sentence about `count` things: the host's `key.one` when there is one of them. */
+export function tn(key: string, count: number, ...args: Array<string | number>): string {
+  return fill((count === 1 ? strings[`${key}.one`] : undefined) ?? strings[key] ?? key, args);
+}
+
+function fill(template: string, args: ReadonlyArray<string | number>): string {
   return template.replace(/\{(\d+)\}/g, (match, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : match));
 }
 

@@ -5,7 +5,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { InsightsHostMessage, TrendChart, TrendSeries, TrendsViewModel } from '../../core/views/insightsProtocol';
-import { button, el, keep, post, setStrings, statusLine, t } from './dom';
+import { button, el, keep, post, setStrings, statusLine, t, tn } from './dom';
 
 const PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
 const FALLBACK = ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'];
@@ -103,7 +103,7 @@ function toolbar(m: TrendsViewModel): HTMLElement {
     select.id = 'human';
     label.htmlFor = 'human';
     for (const h of m.humans) {
-      const option = el('option', undefined, t('humanOption', h.humanId, h.records));
+      const option = el('option', undefined, tn('humanOption', h.records, h.humanId, h.records));
       option.value = h.humanId;
       option.selected = h.humanId === m.humanId;
       select.append(option);
