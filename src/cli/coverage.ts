@@ -3,6 +3,7 @@
 
 import { dateRangeProblem } from '../core/dates';
 import { HealthDataError } from '../core/errors';
+import { inertJson } from '../core/reports';
 import { CoverageCounter, CoverageReport, FieldCoverage, computeCoverage, splitByKind } from '../core/insights';
 import { RESOURCES, ResourceDefinition, ResourceKind, findResource } from '../core/resources';
 import { RecordSplitter, SplitError, unitValues } from '../core/streaming';
@@ -45,7 +46,7 @@ export async function serviceCoverageCommand(conn: Connection, o: Output, def: R
   o.progress('');
   const report = computeCoverage(def.kind, result.records, { from: flags.from, to: flags.to });
   if (flags.json) {
-    o.out(JSON.stringify(report, null, 2));
+    o.out(inertJson(JSON.stringify(report, null, 2)));
     return 0;
   }
   printCoverage(o, report);
@@ -95,7 +96,7 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
     return 1;
   }
   const reports = RESOURCES.filter((r) => counters.has(r.kind)).map((r) => counters.get(r.kind)!.report());
-  if (flags.json) o.out(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2));
+  if (flags.json) o.out(inertJson(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)));
   else reports.forEach((report, i) => {
     if (i) o.out();
     printCoverage(o, report);

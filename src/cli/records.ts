@@ -3,6 +3,7 @@
 
 import { DateRangeProblem, dateRangeProblem, isCalendarDate, localDateOf } from '../core/dates';
 import { HealthDataError } from '../core/errors';
+import { inertJson } from '../core/reports';
 import { headlineOf, recordTitle, textField } from '../core/views';
 import { ResourceDefinition, ResourceKind, findResource, RESOURCES } from '../core/resources';
 import { Finding, validate } from '../core/validation';
@@ -26,7 +27,7 @@ export async function tokenCommand(conn: Connection, o: Output, flags: { show?: 
   if (flags.json) {
     const reply: Record<string, unknown> = { expiresAt, expiresIn: token.expiresIn, claims: token.claims ?? null };
     if (flags.show) reply.token = token.token;
-    o.out(JSON.stringify(reply, null, 2));
+    o.out(inertJson(JSON.stringify(reply, null, 2)));
     return 0;
   }
   o.out(paint(o, 'green', 'Client token minted.'));
@@ -91,7 +92,7 @@ export async function getCommand(
   if (sharing && !flags.all) o.err(`${sharing}; this is the one the service answers by date. Add --all to print every one.`);
   let invalid = false;
   if (flags.json) {
-    o.out(JSON.stringify(record, null, 2));
+    o.out(inertJson(JSON.stringify(record, null, 2)));
     invalid = records.some((r) => !validate(r, def.kind).valid);
     return invalid ? 1 : 0;
   }

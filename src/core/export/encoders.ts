@@ -1,8 +1,10 @@
 // The export formats as encoders of text, page by page: JSON (one array, as `--json` always
 // printed it), NDJSON (one record a line) and CSV (RFC 4180, by csv-stringify). Each page's text
-// is produced and handed on at once, so an export holds a page, never the whole list.
+// is produced and handed on at once, so an export holds a page, never the whole list. JSON and
+// NDJSON are written inert (inertJson); CSV has no escape to write them with and keeps them.
 
 import { stringify } from 'csv-stringify/sync';
+import { inertJson } from '../reports/safeText';
 import { ResourceKind } from '../resources';
 import { csvCells, csvColumns } from './csvCells';
 
@@ -32,7 +34,7 @@ export function recordEncoder(format: ExportFormat, kind: ResourceKind): RecordE
     case 'ndjson':
       return {
         begin: () => '',
-        page: (records) => records.map((r) => `${JSON.stringify(r)}\n`).join(''),
+        page: (records) => inertJson(records.map((r) => `${JSON.stringify(r)}\n`).join('')),
         end: () => '',
       };
     case 'csv':
@@ -40,7 +42,11 @@ export function recordEncoder(format: ExportFormat, kind: ResourceKind): RecordE
   }
 }
 
-/** The text JSON.stringify(records, null, 2) gives, written one page at a time. */
+/**
+ * The text JSON.stringify(records, null, 2) gives, written one page at a time, with the characters
+ * JSON.stringify leaves raw in strings (direction overrides, C1 controls, DEL) as \uXXXX: the same
+ * records to a parser, and nothing that turns a terminal's text around when the file is shown.
+ */
 function jsonEncoder(): RecordEncoder {
   let count = 0;
   return {
@@ -50,7 +56,7 @@ function jsonEncoder(): RecordEncoder {
       for (const r of records) {
         text += `${count++ === 0 ? '[\n' : ',\n'}  ${(JSON.stringify(r, null, 2) ?? 'null').replace(/\n/g, '\n  ')}`;
       }
-      return text;
+      return inertJson(text);
     },
     end: () => (count === 0 ? '[]\n' : '\n]\n'),
   };

@@ -121,9 +121,18 @@ describe(`CLI fuzz: hostile records reach the terminal as inert text (seed "${FU
         assertInert(r.stdout, `list ${cliName} stdout`);
         assertInert(r.stderr, `list ${cliName} stderr`);
         assert.match(r.stdout, /^date\s+id\s+source/m);
-        // --json hands the records over as they came, for a program to read.
+        // --json hands the records over as they came, for a program to read, and inert for a
+        // terminal: what JSON.stringify leaves raw (direction overrides, C1 controls) as \uXXXX.
+        const served = JSON.parse(JSON.stringify(sandbox.dataset[kind])) as unknown[];
         const json = await cli(['list', cliName, '--limit', '500', '--json'], env);
-        assert.equal((JSON.parse(json.stdout) as unknown[]).length, sandbox.dataset[kind].length);
+        assertInert(json.stdout, `list ${cliName} --json`);
+        assert.deepEqual(JSON.parse(json.stdout), served);
+        const nd = await cli(['list', cliName, '--limit', '500', '--format', 'ndjson'], env);
+        assertInert(nd.stdout, `list ${cliName} --format ndjson`);
+        assert.deepEqual(nd.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown), served);
+        const coverage = await cli(['coverage', cliName, '--json'], env);
+        assertInert(coverage.stdout, `coverage ${cliName} --json`);
+        assert.equal((JSON.parse(coverage.stdout) as { records: number }).records, served.length);
       });
     }
 
@@ -134,6 +143,9 @@ describe(`CLI fuzz: hostile records reach the terminal as inert text (seed "${FU
         assert.ok(r.code === 0 || r.code === 1, r.stderr);
         assertInert(r.stdout, `get ${resource} ${id}`);
         assertInert(r.stderr, `get ${resource} ${id} stderr`);
+        const json = await cli(['get', resource, id, '--json'], env);
+        assertInert(json.stdout, `get ${resource} ${id} --json`);
+        assert.equal((JSON.parse(json.stdout) as { id: string }).id, id);
       }
       const latest = await cli(['get', 'body-fat', '--no-color'], env);
       assertInert(latest.stdout, 'get body-fat (latest)');
