@@ -3,6 +3,7 @@
 // of a request and why it was retried, `_error` how a request without a reply failed.
 
 import { openPartialFile } from '../export';
+import { inertJson } from '../reports/safeText';
 import type { Exchange, ExchangeAttempt } from '../service';
 
 export interface HarHeader {
@@ -121,7 +122,8 @@ export function readHar(text: string, name: string): HarLog {
 export function writeHar(file: string, har: HarLog): void {
   const out = openPartialFile(file);
   try {
-    out.write(`${JSON.stringify(har, null, 2)}\n`);
+    // Inert as the JSON exports are: a recorded body's direction overrides and C1 controls as \uXXXX.
+    out.write(`${inertJson(JSON.stringify(har, null, 2))}\n`);
     out.commit();
   } finally {
     out.discard();

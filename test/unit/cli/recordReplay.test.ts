@@ -11,6 +11,7 @@ import { readHar } from '../../../src/core/recording';
 import { resource } from '../../../src/core/resources';
 import { parseFaultSpec } from '../../../src/sandbox/server';
 import { runCliInProcess } from '../support/cli';
+import { assertInert } from '../support/inert';
 import { assertNoLeak, assertValidHar, originalIdentifiers, recordedListRecords } from '../support/recording';
 import { startCliSandbox, useSandbox } from '../support/sandbox';
 
@@ -51,6 +52,24 @@ describe('CLI record and replay', function () {
     assert.ok(getEntry, 'the get by date is recorded');
     const byDate = JSON.parse(getEntry.response.content.text!) as { id: string };
     assert.ok(recordedListRecords(second, resource('activity').listPath).some((r) => r.id === byDate.id));
+  });
+
+  it('writes a recorded body\'s direction overrides and C1 controls as \\uXXXX: inert to a terminal, the same body to a parser', async () => {
+    const record = holder.sandbox.dataset.activity[0] as unknown as Record<string, unknown>;
+    const source = record.source;
+    const hostile = 'fit\u202ebit\u009b31m';
+    record.source = hostile;
+    try {
+      const file = join(folder, 'hostile.har');
+      const run = await runCliInProcess(['get', 'activity', String(record.id), '--record', file, '--keep-ids'], env());
+      assert.equal(run.code, 0, run.stderr);
+      const text = readFileSync(file, 'utf8');
+      assertInert(text, 'hostile.har');
+      const entry = readHar(text, file).log.entries.find((e) => new URL(e.request.url).pathname.endsWith(String(record.id)));
+      assert.equal((JSON.parse(entry!.response.content.text!) as { source: string }).source, hostile);
+    } finally {
+      record.source = source;
+    }
   });
 
   it('holds no secret, token or original identifier (leak scan of the recording)', () => {
