@@ -96,14 +96,19 @@ describe('off-thread validation', function () {
 
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  for (const [label, count] of [
-    ['fewer findings than the Problems panel shows', 60],
-    ['more findings than the Problems panel shows', 800],
+  for (const [label, count, broken] of [
+    ['fewer findings than the Problems panel shows', 60, false],
+    ['more findings than the Problems panel shows', 800, false],
+    ['a list with a comma missing in one record: the syntax error and the whole records\' findings', 60, true],
   ] as const) {
     it(`finds on a worker thread what the host finds, at the same places, with the same quick fixes (${label})`, async () => {
       // Without records that do not tell their kind: the command would ask for one.
       const records = variedRecords(count).filter((_, i) => i % 7 !== 5);
-      const uri = file('same.json', listText(records, 2).replace(/\n/g, count > 100 ? '\r\n' : '\n'));
+      const listed = listText(records, 2);
+      // The comma after the first field of the fourth record taken out.
+      const at = broken ? listed.indexOf(',\n', listed.indexOf('{', listed.indexOf('{', listed.indexOf('{', listed.indexOf('{') + 1) + 1) + 1)) : -1;
+      const text = at < 0 ? listed : listed.slice(0, at) + listed.slice(at + 1);
+      const uri = file('same.json', text.replace(/\n/g, count > 100 ? '\r\n' : '\n'));
       const doc = await vscode.workspace.openTextDocument(uri);
       const slices: string[] = [];
       for await (const slice of textSlices(doc)) slices.push(slice);
@@ -134,6 +139,7 @@ describe('off-thread validation', function () {
       assert.equal(onWorker.summary.thread.isMainThread, false);
       assert.notEqual(onWorker.summary.thread.threadId, threadId, 'a worker thread validated');
       assert.ok(inHost.diagnostics.length > 50, `${inHost.diagnostics.length} diagnostics`);
+      assert.equal(inHost.summary.syntaxErrors, broken ? 1 : 0);
       assert.deepEqual(onWorker.diagnostics, inHost.diagnostics);
       assert.deepEqual({ ...onWorker.summary, thread: undefined }, { ...inHost.summary, thread: undefined });
       assert.ok(inHost.fixes.length > 0);

@@ -197,6 +197,29 @@ describe('payload validation', function () {
     assert.ok(messages.shown.some((m) => /^The document is not valid JSON \(1 syntax error\): fix it to validate its records\.$/.test(m.text)), JSON.stringify(messages.shown));
   });
 
+  it('a list with a syntax error in one record: the syntax error, and the other records\' findings where they are', async () => {
+    const first = BODY_FAT('  "userId": "u-1",\n  "humanId": "h-1",\n').trimEnd();
+    // The second record lacks a comma after its first field.
+    const second = BODY_FAT('  "userId": "u-2",\n  "humanId": "h-2",\n').trimEnd().replace(/,\n/, '\n');
+    const third = BODY_FAT('  "userId": "u-3",\n  "humanId": "h-3",\n').trimEnd();
+    const text = `[\n${first},\n${second},\n${third}\n]\n`;
+    const doc = await openFile(text);
+    const summary = await validateDoc(doc);
+    assert.equal(summary?.syntaxErrors, 1);
+    assert.equal(summary?.records, 2);
+    const diagnostics = ours(doc.uri);
+    assert.deepEqual(diagnostics.filter((d) => d.code === 'syntax').map((d) => d.message), ['Not valid JSON: a comma is expected']);
+    // userId of records #0 and #2, on their own lines; none of #1, the broken one.
+    const lines = text.split('\n');
+    const deprecated = diagnostics.filter((d) => d.code === 'deprecated');
+    assert.deepEqual(deprecated.map((d) => d.message), ['userId is deprecated: use humanId (record #0)', 'userId is deprecated: use humanId (record #2)']);
+    assert.deepEqual(deprecated.map((d) => lines[d.range.start.line].trim()), ['"userId": "u-1",', '"userId": "u-3",']);
+    assert.ok(
+      messages.shown.some((m) => m.text === 'The document is not valid JSON (1 syntax error): the 2 records it holds whole were validated; fix it to validate the rest.'),
+      JSON.stringify(messages.shown),
+    );
+  });
+
   it('validates a record that does not tell its kind as the kind given', async () => {
     const doc = await openFile('{\n  "id": "x",\n  "humanId": "h"\n}\n');
     const summary = await validateDoc(doc, { kind: 'body-fat' });

@@ -5,6 +5,7 @@
 import { Finding } from './findings';
 import { PropertyContext, TextEditSpec, propertiesAt, removePropertyEdit, renamePropertyEdit, JsonSyntaxError, JsonTextOptions, PointerSpans, Span, ValueSpan, locatePointers, parentPointer, parseJsonText } from '../json';
 import { RESOURCES, ResourceKind } from '../resources';
+import { intactRecords } from './intactRecords';
 import { RecordValidation, ValidateOptions, schemaFor, validate, validatePayload } from './validator';
 
 export interface PlacedFinding extends Finding, Span {
@@ -18,7 +19,10 @@ export interface PlacedFinding extends Finding, Span {
 }
 
 export interface PayloadTextValidation {
-  /** When not empty the text is no JSON, and nothing else was checked. */
+  /**
+   * When not empty the text is no JSON: `records` and `findings` are then those of the list's
+   * records that hold no syntax error (intactRecords), none when the text is one record.
+   */
   readonly syntaxErrors: readonly JsonSyntaxError[];
   readonly records: readonly RecordValidation[];
   readonly findings: readonly PlacedFinding[];
@@ -74,8 +78,20 @@ function placeOf(spans: PointerSpans, pointer: string, finding: Finding): Span &
  */
 export function validatePayloadText(text: string, options: PayloadTextOptions = {}): PayloadTextValidation {
   const parsed = parseJsonText(text, options);
-  if (parsed.errors.length > 0) return { syntaxErrors: parsed.errors, records: [], findings: [], undetected: 0 };
+  if (parsed.errors.length > 0) return validateBrokenPayloadText(text, parsed.errors, options);
   return validateParsedPayloadText(text, parsed.value, options);
+}
+
+/** validatePayloadText of a text with these syntax errors: the errors, and its list's records that hold none. */
+export function validateBrokenPayloadText(text: string, syntaxErrors: readonly JsonSyntaxError[], options: PayloadTextOptions = {}): PayloadTextValidation {
+  let intact;
+  try {
+    intact = intactRecords(text, syntaxErrors, options);
+  } catch {
+    // Nested too deeply to scan (the scanner recurses): the syntax errors alone.
+    return { syntaxErrors, records: [], findings: [], undetected: 0 };
+  }
+  return { syntaxErrors, records: intact.records, findings: placeFindings(intact.spans, intact.records), undetected: intact.undetected };
 }
 
 /** validatePayloadText once the text has parsed (to `payload`): the same records and places. */

@@ -275,7 +275,7 @@ function idOf(record: unknown): string | undefined {
 }
 
 /** The field of a wrapper object (`{"data": [...]}`) that holds the records, if it is one. */
-function wrapperFieldOf(payload: object): (typeof WRAPPER_FIELDS)[number] | undefined {
+export function wrapperFieldOf(payload: object): (typeof WRAPPER_FIELDS)[number] | undefined {
   for (const field of WRAPPER_FIELDS) {
     if (hasOwn.call(payload, field) && Array.isArray((payload as Record<string, unknown>)[field])) {
       // A record that happens to carry a `data` array is still a record.

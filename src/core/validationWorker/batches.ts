@@ -10,12 +10,13 @@ import {
   payloadRecords,
   placeFindings,
   resolveUndetected,
+  validateBrokenPayloadText,
   validateParsedPayloadText,
   validateRecordAt,
 } from '../validation';
 
 export interface PayloadTextBatch {
-  /** Only in the first (and then only) batch: the text is no JSON and nothing else was checked. */
+  /** Only in the first (and then only) batch: the text is no JSON; the findings are its whole records' (intactRecords). */
   readonly syntaxErrors: readonly JsonSyntaxError[];
   readonly findings: readonly PlacedFinding[];
   /** Records validated in this batch, and of those, how many did not tell their kind. */
@@ -78,7 +79,9 @@ function chunkSpans(text: string, options: PayloadTextOptions, prefix: string, f
 export function* payloadTextBatches(text: string, options: PayloadTextOptions = {}, batchRecords = BATCH_RECORDS): Generator<PayloadTextBatch> {
   const parsed = parseJsonText(text, options);
   if (parsed.errors.length > 0) {
-    yield { syntaxErrors: parsed.errors, findings: [], records: 0, undetected: 0, done: 0, total: 0 };
+    const broken = validateBrokenPayloadText(text, parsed.errors, options);
+    const n = broken.records.length;
+    yield { syntaxErrors: parsed.errors, findings: broken.findings, records: n, undetected: broken.undetected, done: n, total: n };
     return;
   }
   const payload = parsed.value;

@@ -75,9 +75,15 @@ async function pickKind(undetected: number, records: number): Promise<ResourceKi
 
 function summaryText(summary: PayloadValidationSummary): string {
   if (summary.syntaxErrors > 0) {
-    return summary.syntaxErrors === 1
-      ? vscode.l10n.t('The document is not valid JSON (1 syntax error): fix it to validate its records.')
-      : vscode.l10n.t('The document is not valid JSON ({0} syntax errors): fix it to validate its records.', summary.syntaxErrors);
+    const broken =
+      summary.syntaxErrors === 1
+        ? vscode.l10n.t('The document is not valid JSON (1 syntax error)')
+        : vscode.l10n.t('The document is not valid JSON ({0} syntax errors)', summary.syntaxErrors);
+    if (summary.records === 0) return vscode.l10n.t('{0}: fix it to validate its records.', broken);
+    // A list whose other records are whole: they were validated, their findings are in the panel.
+    return summary.records === 1
+      ? vscode.l10n.t('{0}: the 1 record it holds whole was validated; fix it to validate the rest.', broken)
+      : vscode.l10n.t('{0}: the {1} records it holds whole were validated; fix it to validate the rest.', broken, summary.records);
   }
   if (summary.records === 0) return vscode.l10n.t('The document holds an empty list: nothing to validate.');
   const labels: Record<FindingKind, string> = {

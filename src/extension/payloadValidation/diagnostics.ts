@@ -119,8 +119,10 @@ export function findingDiagnostic(document: vscode.TextDocument, finding: Rangea
 
 /** The diagnostics of one validation, at most MAX_DIAGNOSTICS of them (then a note says so). */
 export function diagnosticsOf(document: vscode.TextDocument, validation: PayloadTextValidation, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
-  if (validation.syntaxErrors.length > 0) return validation.syntaxErrors.map((e) => syntaxDiagnostic(document, e));
-  return findingDiagnostics(document, validation.findings, validation.findings.length, unknownSeverity);
+  // A text that is no JSON: its syntax errors first, then the findings of the records it still holds
+  // whole, in the room the syntax errors leave under VS Code's limit.
+  const findings = findingDiagnostics(document, validation.findings, validation.findings.length, unknownSeverity, MAX_DIAGNOSTICS - validation.syntaxErrors.length);
+  return validation.syntaxErrors.length > 0 ? [...validation.syntaxErrors.map((e) => syntaxDiagnostic(document, e)), ...findings] : findings;
 }
 
 /** The note that says only the `shown` most severe findings are shown. */
@@ -139,13 +141,13 @@ function tooManyNote(shown: number, total: number): vscode.Diagnostic {
  * or when there are too many the MAX_DIAGNOSTICS most severe and a note. The first
  * MAX_DIAGNOSTICS findings of each kind are all it takes to choose those.
  */
-export function findingDiagnostics(document: vscode.TextDocument, findings: readonly RangeableFinding[], total: number, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
-  if (total <= MAX_DIAGNOSTICS) return findings.map((f) => findingDiagnostic(document, f, unknownSeverity));
+export function findingDiagnostics(document: vscode.TextDocument, findings: readonly RangeableFinding[], total: number, unknownSeverity = SEVERITY.unknown, limit = MAX_DIAGNOSTICS): vscode.Diagnostic[] {
+  if (total <= limit) return findings.map((f) => findingDiagnostic(document, f, unknownSeverity));
   const diagnostics = [...findings]
     .sort((a, b) => RANK[a.kind] - RANK[b.kind])
-    .slice(0, MAX_DIAGNOSTICS)
+    .slice(0, limit)
     .map((f) => findingDiagnostic(document, f, unknownSeverity));
-  diagnostics.push(tooManyNote(MAX_DIAGNOSTICS, total));
+  diagnostics.push(tooManyNote(limit, total));
   return diagnostics;
 }
 

@@ -189,10 +189,14 @@ export class DocumentValidator implements vscode.Disposable {
     let limit = FIRST_SHOWN;
     let complete = false;
     const refresh = async () => {
-      const shown = limit;
+      // A text that is no JSON: its syntax errors first, then the findings of the records it holds
+      // whole, in the room the syntax errors leave under VS Code's limit.
+      const room = MAX_DIAGNOSTICS - syntaxErrors.length;
+      const shown = Math.min(limit, room);
       limit = Math.min(MAX_DIAGNOSTICS, limit * 2);
-      const diagnostics = syntaxErrors.length > 0 ? syntaxErrors.map((e) => syntaxDiagnostic(document, e)) : await streamed.diagnostics(nextTurn, shown);
-      complete = syntaxErrors.length > 0 || shown >= MAX_DIAGNOSTICS || streamed.found <= shown;
+      const findings = await streamed.diagnostics(nextTurn, shown);
+      const diagnostics = syntaxErrors.length > 0 ? [...syntaxErrors.map((e) => syntaxDiagnostic(document, e)), ...findings] : findings;
+      complete = shown >= room || streamed.found <= shown;
       if (current()) this.collection.set(document.uri, diagnostics);
     };
     const show = (): Promise<void> => {

@@ -8,6 +8,7 @@ import { applyTextEdits } from '../../../../src/core/json';
 import { PlacedFinding, deprecatedFieldFixes, deprecatedReplacement, validatePayloadText, SCHEMA_DOCUMENTS, compiledSchema } from '../../../../src/core/validation';
 import { RESOURCES } from '../../../../src/core/resources';
 import { ACTIVITY } from '../../../fixtures/payloads';
+import { variedRecords } from '../../../fixtures/variedRecords';
 import { repoRoot } from '../../support/repo';
 
 const root = repoRoot;
@@ -92,6 +93,59 @@ describe('payloadText', () => {
       assert.deepEqual(r.syntaxErrors, [{ code: 'CommaExpected', offset: 16, length: 8 }]);
       assert.deepEqual(r.findings, []);
       assert.deepEqual(r.records, []);
+    });
+
+    describe('a list with a syntax error: its records that hold none are still validated, in place', () => {
+      const records = variedRecords(12);
+      const whole = JSON.stringify(records, null, 2);
+      const valid = validatePayloadText(whole, { now: NOW });
+      /** The findings of the whole text's records but `skip`, each shifted by `shift` past `from`. */
+      const expected = (skip: (index: number) => boolean, from: number, shift: number) =>
+        valid.findings.filter((f) => !skip(f.index!)).map((f) => ({ ...f, offset: f.offset >= from ? f.offset + shift : f.offset }));
+
+      it('a comma missing inside one record: every other record\'s findings, at the same places', () => {
+        // Take out the comma after record 5's first field.
+        const at = whole.indexOf('\n', whole.indexOf(`"id": ${JSON.stringify((records[5] as { id: string }).id)}`)) - 1;
+        assert.equal(whole[at], ',');
+        const broken = whole.slice(0, at) + whole.slice(at + 1);
+        const r = validatePayloadText(broken, { now: NOW });
+        assert.equal(r.syntaxErrors[0].code, 'CommaExpected');
+        assert.deepEqual(r.records.map((x) => x.index), [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11]);
+        assert.deepEqual(r.records.map((x) => x.pointer), r.records.map((x) => `/${x.index}`));
+        assert.ok(r.findings.length > 20, `${r.findings.length} findings`);
+        assert.deepEqual(r.findings, expected((i) => i === 5, at, -1));
+      });
+
+      it('a comma missing between two records: both are whole and validated', () => {
+        const second = whole.indexOf('\n  {', whole.indexOf(`"id": ${JSON.stringify((records[3] as { id: string }).id)}`));
+        assert.equal(whole[second - 1], ',');
+        const broken = whole.slice(0, second - 1) + whole.slice(second);
+        const r = validatePayloadText(broken, { now: NOW });
+        assert.equal(r.syntaxErrors.length, 1);
+        assert.equal(r.records.length, records.length);
+        assert.deepEqual(r.findings, expected(() => false, second - 1, -1));
+      });
+
+      it('a list cut short: the records before the cut; a wrapper\'s list too', () => {
+        const cut = whole.indexOf(`"id": ${JSON.stringify((records[8] as { id: string }).id)}`) + 12;
+        const r = validatePayloadText(whole.slice(0, cut), { now: NOW });
+        assert.deepEqual(r.records.map((x) => x.index), [0, 1, 2, 3, 4, 5, 6, 7]);
+        assert.deepEqual(r.findings, expected((i) => i >= 8, cut, 0));
+        const wrapped = JSON.stringify({ data: records, next: null }, null, 2);
+        const w = validatePayloadText(wrapped.slice(0, wrapped.indexOf('"next"') - 10), { now: NOW });
+        assert.ok(w.syntaxErrors.length > 0);
+        assert.deepEqual(w.records.map((x) => x.pointer), records.slice(0, 11).map((_, i) => `/data/${i}`));
+        assert.deepEqual(w.findings, validatePayloadText(wrapped, { now: NOW }).findings.filter((f) => f.index! < 11));
+      });
+
+      it('one record with a syntax error, or no list at all: nothing but the syntax errors', () => {
+        for (const text of ['{\n  "id": "x"\n  "source": 1\n}', '{"data": [{"steps": 1}', '[[1, 2', '"x" "y"']) {
+          const r = validatePayloadText(text, { now: NOW });
+          assert.ok(r.syntaxErrors.length > 0, text);
+          if (text.startsWith('{"data"')) assert.equal(r.records.length, 1, text);
+          else assert.deepEqual([r.records, r.findings], [[], []], text);
+        }
+      });
     });
 
     it('comments are syntax errors in JSON, allowed in JSON with comments', () => {

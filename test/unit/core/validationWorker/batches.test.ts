@@ -64,6 +64,10 @@ describe('validationWorker/batches', () => {
     assert.equal(sameAsWhole(ACTIVITY, { now: NOW }, 10), 1);
     assert.equal(sameAsWhole(JSON.stringify(RECORDS.slice(0, 5)), { now: NOW }, 10), 1);
     assert.equal(sameAsWhole('[{"steps": 1},', { now: NOW }, 10), 1);
+    // A long list with one broken record: its whole records' findings, in one batch.
+    const broken = JSON.stringify(RECORDS, null, 2).replace(/,\n {4}"/, '\n    "');
+    assert.equal(sameAsWhole(broken, { now: NOW }, 37), 1);
+    assert.ok([...payloadTextBatches(broken, { now: NOW }, 37)][0].findings.length > 100);
     assert.ok([...payloadTextBatches('[{"steps": 1},')][0].syntaxErrors.length > 0);
   });
 });
