@@ -13,6 +13,8 @@ import { Workbench, codeServerModule, packagedVsix, screenshotOnFailure } from '
 /** Records that each have one schema error: more errors than VS Code passes on. */
 const RECORDS = 1_200;
 const FILE = 'many-errors.health.json';
+/** Three records, the middle one without a comma after its first field: as while typing. */
+const TYPING = 'typing.health.json';
 
 describe('e2e: the Problems panel with more findings than it lists', function () {
   this.timeout(240_000);
@@ -28,6 +30,8 @@ describe('e2e: the Problems panel with more findings than it lists', function ()
     // `steps` as a string: an error in each record, besides the fixture's own findings.
     const record = JSON.stringify({ ...(JSON.parse(ACTIVITY) as object), steps: 'many' });
     fs.writeFileSync(path.join(folder, FILE), `[\n${new Array<string>(RECORDS).fill(record).join(',\n')}\n]\n`);
+    const whole = JSON.stringify(JSON.parse(ACTIVITY), null, 2);
+    fs.writeFileSync(path.join(folder, TYPING), `[\n${[whole, whole.replace(/,\n/, '\n'), whole].join(',\n')}\n]\n`);
     wb = await Workbench.open({
       vsix: packagedVsix(),
       folder,
@@ -46,16 +50,22 @@ describe('e2e: the Problems panel with more findings than it lists', function ()
   const problemRows = () =>
     wb!.page.evaluate(() => Array.from(document.querySelectorAll('.markers-panel .monaco-list-row')).map((r) => r.textContent ?? ''));
 
-  it('shows our note on how many findings there are, not VS Code\'s "Not showing N further"', async () => {
+  /** Opens a file of the workspace with Quick Open, as Ctrl+P does. */
+  const openFile = async (name: string) => {
     const page = wb!.page;
-    // Quick Open, as Ctrl+P: the palette's input without its '>' looks for files.
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible', timeout: 20_000 });
-    await input.fill(FILE);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: FILE }).first().waitFor({ timeout: 20_000 });
+    // The palette's input without its '>' looks for files.
+    await input.fill(name);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20_000 });
     await page.keyboard.press('Enter');
-    await page.locator(`.tabs-container .tab[aria-label^="${FILE}"]`).waitFor({ timeout: 20_000 });
+    await page.locator(`.tabs-container .tab[aria-label^="${name}"]`).waitFor({ timeout: 20_000 });
+  };
+
+  it('shows our note on how many findings there are, not VS Code\'s "Not showing N further"', async () => {
+    const page = wb!.page;
+    await openFile(FILE);
     await wb!.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
     const filter = page.locator('.markers-panel-container .viewpane-filter input, .part.panel .viewpane-filter input').first();
     await filter.waitFor({ timeout: 20_000 });
@@ -80,5 +90,27 @@ describe('e2e: the Problems panel with more findings than it lists', function ()
     await filter.fill('further errors');
     await page.waitForFunction(() => !Array.from(document.querySelectorAll('.markers-panel .monaco-list-row')).some((r) => /Showing 999 of/.test(r.textContent ?? '')), undefined, { timeout: 10_000 });
     assert.deepEqual((await problemRows()).filter((r) => /further errors/.test(r)), []);
+  });
+
+  it('a list with a comma missing in one record lists the syntax error and the other records\' findings', async () => {
+    const page = wb!.page;
+    await openFile(TYPING);
+    await wb!.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
+    const filter = page.locator('.markers-panel-container .viewpane-filter input, .part.panel .viewpane-filter input').first();
+    // Only this file's rows (the other file's thousand would push them out of the virtual list).
+    await filter.fill(`**/${TYPING}`);
+    const rows = async () => (await problemRows()).filter((r) => r.includes('record #') || r.includes('Not valid JSON'));
+    await page
+      .waitForFunction(() => Array.from(document.querySelectorAll('.markers-panel .monaco-list-row')).some((r) => /Not valid JSON: a comma is expected/.test(r.textContent ?? '')), undefined, { timeout: 60_000 })
+      .catch(async (err: Error) => {
+        throw new Error(`${err.message}; rows: ${JSON.stringify(await problemRows())}`);
+      });
+    await filter.fill(`userId, **/${TYPING}`);
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('.markers-panel .monaco-list-row')).some((r) => /\(record #2\)/.test(r.textContent ?? '')), undefined, { timeout: 20_000 });
+    const deprecated = (await rows()).filter((r) => r.includes(TYPING) || r.includes('userId is deprecated'));
+    assert.ok(deprecated.some((r) => r.includes('(record #0)')) && deprecated.some((r) => r.includes('(record #2)')), JSON.stringify(deprecated));
+    assert.ok(!deprecated.some((r) => r.includes('(record #1)')), `the broken record is not checked: ${JSON.stringify(deprecated)}`);
+    await filter.fill(`**/${TYPING}`);
+    await wb!.screenshot('problems-syntax-error');
   });
 });
