@@ -117,12 +117,28 @@ export function findingDiagnostic(document: vscode.TextDocument, finding: Rangea
   return d;
 }
 
+/**
+ * VS Code's JSON language support reports the syntax errors of a JSON or JSON with Comments
+ * document itself (`Expected comma`), unless `json.validate.enable` is off: ours beside them would
+ * list each error twice.
+ */
+export function syntaxReportedByVsCode(document: vscode.TextDocument): boolean {
+  if (document.languageId !== 'json' && document.languageId !== 'jsonc') return false;
+  if (vscode.extensions.getExtension('vscode.json-language-features') === undefined) return false;
+  return vscode.workspace.getConfiguration('json', document).get<boolean>('validate.enable', true) !== false;
+}
+
+/** Our diagnostics of a text's syntax errors: none where VS Code's JSON support lists them already. */
+export function syntaxDiagnostics(document: vscode.TextDocument, errors: readonly JsonSyntaxError[]): vscode.Diagnostic[] {
+  return errors.length === 0 || syntaxReportedByVsCode(document) ? [] : errors.map((e) => syntaxDiagnostic(document, e));
+}
+
 /** The diagnostics of one validation, at most MAX_DIAGNOSTICS of them (then a note says so). */
 export function diagnosticsOf(document: vscode.TextDocument, validation: PayloadTextValidation, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
   // A text that is no JSON: its syntax errors first, then the findings of the records it still holds
   // whole, in the room the syntax errors leave under VS Code's limit.
-  const findings = findingDiagnostics(document, validation.findings, validation.findings.length, unknownSeverity, MAX_DIAGNOSTICS - validation.syntaxErrors.length);
-  return validation.syntaxErrors.length > 0 ? [...validation.syntaxErrors.map((e) => syntaxDiagnostic(document, e)), ...findings] : findings;
+  const syntax = syntaxDiagnostics(document, validation.syntaxErrors);
+  return [...syntax, ...findingDiagnostics(document, validation.findings, validation.findings.length, unknownSeverity, MAX_DIAGNOSTICS - syntax.length)];
 }
 
 /** The note that says only the `shown` most severe findings are shown. */

@@ -9,7 +9,7 @@ import type { JsonSyntaxError } from '../../core/json';
 import { PayloadTextOptions, validatePayloadText } from '../../core/validation';
 import { FindingCounts, ValidationWorkers, WorkerThread, nextTurn, warmUpValidationInSteps } from '../../core/validationWorker';
 import { ResourceKind } from '../../core/resources';
-import { MAX_DIAGNOSTICS, StreamedDiagnostics, countFindings, diagnosticsOf, syntaxDiagnostic, unknownFieldSeverity } from './diagnostics';
+import { MAX_DIAGNOSTICS, StreamedDiagnostics, countFindings, diagnosticsOf, syntaxDiagnostics, unknownFieldSeverity } from './diagnostics';
 
 /** How a document's records get their kind: given for all, or for those whose kind is not detected. */
 export interface KindChoice {
@@ -191,11 +191,12 @@ export class DocumentValidator implements vscode.Disposable {
     const refresh = async () => {
       // A text that is no JSON: its syntax errors first, then the findings of the records it holds
       // whole, in the room the syntax errors leave under VS Code's limit.
-      const room = MAX_DIAGNOSTICS - syntaxErrors.length;
+      const syntax = syntaxDiagnostics(document, syntaxErrors);
+      const room = MAX_DIAGNOSTICS - syntax.length;
       const shown = Math.min(limit, room);
       limit = Math.min(MAX_DIAGNOSTICS, limit * 2);
       const findings = await streamed.diagnostics(nextTurn, shown);
-      const diagnostics = syntaxErrors.length > 0 ? [...syntaxErrors.map((e) => syntaxDiagnostic(document, e)), ...findings] : findings;
+      const diagnostics = [...syntax, ...findings];
       complete = shown >= room || streamed.found <= shown;
       if (current()) this.collection.set(document.uri, diagnostics);
     };
