@@ -8,7 +8,7 @@ import type * as Sarif from 'sarif';
 import * as vscode from 'vscode';
 import type { ValidationReportSummary } from '../../src/extension/validationReport/exportReport';
 import { ACTIVITY } from '../fixtures/payloads';
-import { captureMessages, extensionApi } from './support/extension';
+import { captureMessages, extensionApi, waitFor } from './support/extension';
 import { repoRoot } from '../unit/support/repo';
 
 const COMMAND = 'healthData.exportValidationReport';
@@ -123,7 +123,11 @@ describe('export validation report', function () {
       const results = byFile.get(uri.toString()) ?? [];
       if (uri.path.endsWith('broken.health.json')) {
         assert.deepEqual(results.map((r) => r.ruleId), ['file-not-validated']);
-        const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'Health Data');
+        // The syntax error as the Problems panel lists it: VS Code's JSON support's, for a JSON document.
+        const d = await waitFor('the syntax error in the Problems panel', () => {
+          const found = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'json');
+          return found.length > 0 && found;
+        });
         assert.equal(d[0].range.start.line + 1, results[0].locations?.[0].physicalLocation?.region?.startLine);
         continue;
       }
