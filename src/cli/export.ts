@@ -35,6 +35,17 @@ export function exportFormatOf(flags: ExportFlags): ExportFormat | undefined {
  * only when writing a file, so stdout stays the data. Exit 1 when a record is invalid or the
  * list is incomplete.
  */
+/** The file `--out` names, opened under a temporary name beside it: refused before any request when it cannot be written. */
+function openOut(out: string): PartialFile {
+  if (!out.trim()) throw new HealthDataError('usage', '--out is empty.');
+  checkWriteTarget('--out', out);
+  try {
+    return openPartialFile(out);
+  } catch (err) {
+    throw new HealthDataError('usage', `--out ${printable(out, 80)}: ${whyNotWritten(err)}.`);
+  }
+}
+
 export async function exportCommand(
   conn: Connection,
   o: Output,
@@ -45,16 +56,7 @@ export async function exportCommand(
   writeStdout: (text: string) => void,
   signal: AbortSignal,
 ): Promise<number> {
-  let file: PartialFile | undefined;
-  if (flags.out !== undefined) {
-    if (!flags.out.trim()) throw new HealthDataError('usage', '--out is empty.');
-    checkWriteTarget('--out', flags.out);
-    try {
-      file = openPartialFile(flags.out);
-    } catch (err) {
-      throw new HealthDataError('usage', `--out ${printable(flags.out, 80)}: ${whyNotWritten(err)}.`);
-    }
-  }
+  const file = flags.out === undefined ? undefined : openOut(flags.out);
   /** A failure of the file itself (a full disk), said as such rather than as Node's error. */
   const onFile = <T>(work: () => T): T => {
     try {
@@ -79,9 +81,8 @@ export async function exportCommand(
       const what = file ? `nothing was written to ${printable(flags.out ?? '', 80)}` : 'the output above is incomplete';
       throw new HealthDataError('http', `The list is incomplete: ${summary.stopReason ?? 'paging stopped early'}; ${what}.`);
     }
-    const done = file;
-    if (done) onFile(() => done.commit());
     if (file) {
+      onFile(() => file.commit());
       const parts = [`${recordCount(summary.records, def)} written to ${printable(flags.out ?? '', 80)} (${format}, ${summary.pages} page${summary.pages === 1 ? '' : 's'})`];
       if (summary.duplicatesDropped) parts.push(`${summary.duplicatesDropped} duplicate${summary.duplicatesDropped === 1 ? '' : 's'} dropped`);
       if (invalid) parts.push(paint(o, 'red', `${invalid} invalid`));

@@ -41,22 +41,20 @@ export function whyNotWritten(err: unknown): string {
   return code !== undefined && Object.hasOwn(WRITE_WORDS, code) ? WRITE_WORDS[code] : messageOf(err);
 }
 
-/** Why reading failed, in words: `no such file`, `permission denied`, `cannot be read (EIO)`, … */
-export function whyNotRead(err: unknown): string {
-  const code = codeOf(err);
-  if (code === undefined) return messageOf(err);
-  return Object.hasOwn(READ_WORDS, code) ? READ_WORDS[code] : `cannot be read (${code})`;
-}
-
 /** An error of the file system (`ENOENT`, `EACCES`), not of Node itself (`ERR_…`) or of our code. */
 export function isFileSystemError(err: unknown): boolean {
   const code = codeOf(err);
   return code !== undefined && /^E[A-Z]+$/.test(code);
 }
 
-/** What to say of a failure while reading a file: whyNotRead's words for the file system's. */
-export function readFailureText(err: unknown): string {
-  return isFileSystemError(err) ? whyNotRead(err) : messageOf(err);
+/**
+ * Why reading failed, in words: `no such file`, `permission denied`, `cannot be read (EIO)`, …;
+ * an error that is not the file system's, as its message.
+ */
+export function whyNotRead(err: unknown): string {
+  if (!isFileSystemError(err)) return messageOf(err);
+  const code = codeOf(err)!;
+  return Object.hasOwn(READ_WORDS, code) ? READ_WORDS[code] : `cannot be read (${code})`;
 }
 
 export interface WriteTargetOptions {

@@ -35,7 +35,7 @@ import {
 import type { ResourceKind } from '../core/resources';
 import type { FindingKind } from '../core/validation';
 import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
-import { checkWriteTarget, readFailureText, whyNotWritten } from './fileTargets';
+import { checkWriteTarget, whyNotRead, whyNotWritten } from './fileTargets';
 import { expandFolders, readAhead, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, drained, printable } from './output';
@@ -192,7 +192,7 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
   if (batch.length > 0) inFlight.push(pool.check(batch));
   while (inFlight.length > 0) await drainOne();
   if (problem instanceof SplitError) sink.problem(streamedProblem(`is not valid JSON (${problem.message})`, problem));
-  else if (problem !== undefined) sink.problem(streamedProblem(readFailureText(problem)));
+  else if (problem !== undefined) sink.problem(streamedProblem(whyNotRead(problem)));
   else if (wholeError !== undefined) sink.problem(streamedProblem(`is ${wholeError}`));
   else if (splitter.units === 0) sink.problem(streamedProblem(splitter.emptyList ? 'holds an empty list: nothing to validate' : 'is empty'));
 }
@@ -243,6 +243,8 @@ interface ReportSink {
 }
 
 function fileSink(path: string): ReportSink {
+  // Made before any payload is read: a report that cannot be kept is said first (a 1 GB file takes seconds).
+  checkWriteTarget('--out', path, { stream: true });
   const stream = createWriteStream(path);
   let failure: Error | undefined;
   stream.on('error', (err) => (failure ??= err));
@@ -344,8 +346,6 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     // The report would overwrite a payload before it is read.
     throw new HealthDataError('usage', `--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);
   }
-  // A report that cannot be kept is said before any file is read (a 1 GB file takes seconds).
-  if (flags.out !== undefined && flags.out !== '-') checkWriteTarget('--out', flags.out, { stream: true });
   const tally = new ReportTally(failOn, omit);
   const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;
   const output = blocks((text) => (out ? out.write(text) : o.write(text)));
@@ -395,7 +395,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
         if ('whole' in payload) await validateWhole(payload.whole, kind, pool, sink);
         else await validateStream(payload.chunks, pool, sink);
       } catch (err) {
-        sink.problem({ message: readFailureText(err) });
+        sink.problem({ message: whyNotRead(err) });
       }
       emit(writer.endFile());
       // What is known of a file is shown before the next one is read.

@@ -5,8 +5,7 @@
 
 import { visit } from 'jsonc-parser';
 import { JsonSyntaxError, JsonTextOptions, PointerSpans, ValueSpan, locatePointers, parseJsonText, parseOptions } from '../json';
-import type { ResourceKind } from '../resources';
-import { RecordValidation, ValidateOptions, validateRecordAt, wrapperFieldOf } from './validator';
+import { KindOptions, RecordValidation, ValidateOptions, validateRecordAt, withFallbackKind, wrapperFieldOf } from './validator';
 
 /** Where an element of the list is in the text. */
 interface ElementSpan {
@@ -93,13 +92,7 @@ export interface IntactRecords {
   readonly spans: PointerSpans;
 }
 
-export interface IntactRecordsOptions extends JsonTextOptions, ValidateOptions {
-  readonly kind?: ResourceKind;
-  /** The kind of the records whose kind cannot be detected (as validatePayloadText takes it). */
-  readonly fallbackKind?: ResourceKind;
-}
-
-const isPlainObject = (value: unknown): boolean => value !== null && typeof value === 'object' && !Array.isArray(value);
+export interface IntactRecordsOptions extends JsonTextOptions, ValidateOptions, KindOptions {}
 
 /**
  * The records of a list text with syntax errors that hold none of them, each validated at its
@@ -124,9 +117,10 @@ export function intactRecords(text: string, errors: readonly JsonSyntaxError[], 
     if (parsed.errors.length > 0) continue;
     const pointer = `${list.prefix}/${el.index}`;
     let record = validateRecordAt(parsed.value, options.kind, options, el.index, pointer);
-    if (options.kind === undefined && record.kind === undefined && isPlainObject(parsed.value)) {
-      if (options.fallbackKind === undefined) undetected++;
-      else record = validateRecordAt(parsed.value, options.fallbackKind, options, el.index, pointer);
+    if (options.kind === undefined && record.kind === undefined) {
+      const resolved = withFallbackKind(record, parsed.value, options);
+      record = resolved.record;
+      if (resolved.undetected) undetected++;
     }
     records.push(record);
     const wanted = [''];
@@ -139,7 +133,7 @@ export function intactRecords(text: string, errors: readonly JsonSyntaxError[], 
       const slash = pointer.indexOf('/', list.prefix.length + 1);
       const recordPointer = slash < 0 ? pointer : pointer.slice(0, slash);
       const at = placed.get(recordPointer);
-      if (!at || recordPointer.length <= list.prefix.length) return undefined;
+      if (!at) return undefined;
       const span = at.spans.get(slash < 0 ? '' : pointer.slice(slash));
       if (!span) return undefined;
       const move = (s: { offset: number; length: number }) => ({ offset: s.offset + at.offset, length: s.length });

@@ -4,9 +4,9 @@
 
 import { Finding } from './findings';
 import { PropertyContext, TextEditSpec, propertiesAt, removePropertyEdit, renamePropertyEdit, JsonSyntaxError, JsonTextOptions, PointerSpans, Span, ValueSpan, locatePointers, parentPointer, parseJsonText } from '../json';
-import { RESOURCES, ResourceKind } from '../resources';
+import { RESOURCES } from '../resources';
 import { intactRecords } from './intactRecords';
-import { RecordValidation, ValidateOptions, schemaFor, validate, validatePayload } from './validator';
+import { KindOptions, RecordValidation, ValidateOptions, schemaFor, validatePayload, withFallbackKind } from './validator';
 
 export interface PlacedFinding extends Finding, Span {
   /** JSON Pointer of the field in the whole payload: `/3/value` for the fourth record's value. */
@@ -32,12 +32,7 @@ export interface PayloadTextValidation {
   readonly payload?: unknown;
 }
 
-export interface PayloadTextOptions extends JsonTextOptions, ValidateOptions {
-  /** Every record is of this kind: no detection. */
-  readonly kind?: ResourceKind;
-  /** The kind of the records whose kind cannot be detected from their fields. */
-  readonly fallbackKind?: ResourceKind;
-}
+export interface PayloadTextOptions extends JsonTextOptions, ValidateOptions, KindOptions {}
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -112,15 +107,10 @@ export function resolveUndetected(payload: unknown, records: RecordValidation[],
   let undetected = 0;
   if (options.kind !== undefined) return 0;
   for (let i = 0; i < records.length; i++) {
-    const r = records[i];
-    if (r.kind !== undefined) continue;
-    const record = recordAt(payload, r.pointer);
-    if (!isPlainObject(record)) continue;
-    if (options.fallbackKind === undefined) {
-      undetected++;
-    } else {
-      records[i] = { ...validate(record, options.fallbackKind, options), index: r.index, pointer: r.pointer, id: r.id };
-    }
+    if (records[i].kind !== undefined) continue;
+    const resolved = withFallbackKind(records[i], recordAt(payload, records[i].pointer), options);
+    records[i] = resolved.record;
+    if (resolved.undetected) undetected++;
   }
   return undetected;
 }

@@ -274,6 +274,25 @@ function idOf(record: unknown): string | undefined {
   }
 }
 
+/** The kinds a payload's records are validated as: all of one kind, or detected with a fallback. */
+export interface KindOptions {
+  /** Every record is of this kind: no detection. */
+  readonly kind?: ResourceKind;
+  /** The kind of the records whose kind cannot be detected from their fields. */
+  readonly fallbackKind?: ResourceKind;
+}
+
+/**
+ * A record validated without a kind given whose kind was not detected (`r.kind` undefined), and
+ * its value: validated again as `fallbackKind` when one is given; else it stays, and an object is
+ * `undetected` (a value that is no object is an error whatever its kind).
+ */
+export function withFallbackKind(r: RecordValidation, value: unknown, options: KindOptions & ValidateOptions): { record: RecordValidation; undetected: boolean } {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { record: r, undetected: false };
+  if (options.fallbackKind === undefined) return { record: r, undetected: true };
+  return { record: { ...validate(value, options.fallbackKind, options), index: r.index, pointer: r.pointer, id: r.id }, undetected: false };
+}
+
 /** The field of a wrapper object (`{"data": [...]}`) that holds the records, if it is one. */
 export function wrapperFieldOf(payload: object): (typeof WRAPPER_FIELDS)[number] | undefined {
   for (const field of WRAPPER_FIELDS) {

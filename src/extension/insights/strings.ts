@@ -31,8 +31,6 @@ export function coverageStrings(): InsightsStrings {
     records: vscode.l10n.t('{0} records'),
     overlaps: vscode.l10n.t('Overlaps: days with two or more sources for one human (summing them double counts)'),
     noOverlaps: vscode.l10n.t('No day has two sources for one human.'),
-    overlapDays: vscode.l10n.t('{0} days'),
-    'overlapDays.one': vscode.l10n.t('1 day'),
     date: vscode.l10n.t('Date'),
     human: vscode.l10n.t('Human'),
     sources: vscode.l10n.t('Sources'),

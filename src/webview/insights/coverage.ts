@@ -159,7 +159,7 @@ function overlaps(list: readonly Overlap[]): HTMLElement {
     row.append(el('td', undefined, o.date), el('td', 'mono', o.humanId), el('td', undefined, o.sources.join(' + ')));
     table.tBodies[0].append(row);
   }
-  section.append(el('p', undefined, tn('overlapDays', list.length, list.length)), table);
+  section.append(el('p', undefined, tn('dayCount', list.length, list.length)), table);
   if (list.length > MAX_OVERLAP_ROWS) section.append(el('p', undefined, t('cellMore', list.length - MAX_OVERLAP_ROWS)));
   return section;
 }

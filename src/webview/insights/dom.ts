@@ -2,6 +2,7 @@
 // a string, so no record string can become markup), the host's strings, and messages.
 
 import type { InsightsStrings, InsightsWebviewMessage, PersistedInsightsView } from '../../core/views/insightsProtocol';
+import { format } from '../dom';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -35,16 +36,12 @@ export function setStrings(next: InsightsStrings): void {
 
 /** The host's translation of `key`, `{0}`… filled in. */
 export function t(key: string, ...args: Array<string | number>): string {
-  return fill(strings[key] ?? key, args);
+  return format(strings[key] ?? key, ...args);
 }
 
 /** As t, for a sentence about `count` things: the host's `key.one` when there is one of them. */
 export function tn(key: string, count: number, ...args: Array<string | number>): string {
-  return fill((count === 1 ? strings[`${key}.one`] : undefined) ?? strings[key] ?? key, args);
-}
-
-function fill(template: string, args: ReadonlyArray<string | number>): string {
-  return template.replace(/\{(\d+)\}/g, (match, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : match));
+  return format((count === 1 ? strings[`${key}.one`] : undefined) ?? strings[key] ?? key, ...args);
 }
 
 export function button(text: string, onClick: () => void, className = 'button'): HTMLButtonElement {

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkWriteTarget, readFailureText, whyNotRead, whyNotWritten } from '../../../src/cli/fileTargets';
+import { checkWriteTarget, whyNotRead, whyNotWritten } from '../../../src/cli/fileTargets';
 import { HealthDataError } from '../../../src/core/errors';
 import { runCliInProcess } from '../support/cli';
 
@@ -23,8 +23,8 @@ describe('CLI file targets', () => {
     assert.equal(whyNotWritten(errno('ENOSPC')), 'no space left on the device');
     assert.equal(whyNotWritten(errno('ENOTDIR')), 'a file stands where a folder should be');
     // Not the file system's: said as it is.
-    assert.equal(readFailureText(Object.assign(new Error('the worker stopped'), { code: 'ERR_WORKER_EXIT' })), 'the worker stopped');
-    assert.equal(readFailureText(errno('EACCES')), 'permission denied');
+    assert.equal(whyNotRead(Object.assign(new Error('the worker stopped'), { code: 'ERR_WORKER_EXIT' })), 'the worker stopped');
+    assert.equal(whyNotRead(errno('EACCES')), 'permission denied');
   });
 
   it('checks a place to write: a new file in a folder, or a file there, pass; the rest is refused naming the flag', () => {
