@@ -3,7 +3,8 @@
 
 import { dateRangeProblem } from '../core/dates';
 import { HealthDataError } from '../core/errors';
-import { inertJson } from '../core/reports';
+import { inertJson, payloadProblem } from '../core/reports';
+import { recordAt, validatePayloadText } from '../core/validation';
 import { CoverageCounter, CoverageReport, FieldCoverage, computeCoverage, splitByKind } from '../core/insights';
 import { RESOURCES, ResourceDefinition, ResourceKind, findResource } from '../core/resources';
 import { RecordSplitter, SplitError, unitValues } from '../core/streaming';
@@ -11,7 +12,7 @@ import { isFileSystemError, whyNotRead } from './fileTargets';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
 import { otherSourcesHint, rangeProblemText, resolveResource } from './records';
-import { expandFolders, payloadChunks } from './payloadFiles';
+import { SMALL_FILE_BYTES, expandFolders, payloadChunks } from './payloadFiles';
 
 export interface CoverageFlags {
   from?: string;
@@ -108,28 +109,70 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
  * A payload file's records as `validate` splits them (an array, a wrapped list, NDJSON or one
  * record), parsed and handed to `take` a chunk of the file at a time, whatever the file's size. A
  * record that is no JSON is left out and `problem` says where; a file that cannot be split throws
- * (the records before the place it broke are counted).
+ * (the records before the place it broke are counted). A list up to SMALL_FILE_BYTES that is no
+ * JSON is read as `validate` and the editor read it: the records it holds whole, after the place
+ * it broke too, then its syntax error.
  */
 async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (text: string) => void, take: (values: readonly unknown[]) => void): Promise<void> {
   const splitter = new RecordSplitter();
+  // A small input is held (its bytes, records and problems) until it is read whole: a list that
+  // is no JSON is then read as `validate` and the editor read it.
+  let held: { chunks: Buffer[]; bytes: number; values: unknown[]; problems: string[] } | undefined = { chunks: [], bytes: 0, values: [], problems: [] };
+  const release = (): void => {
+    if (!held) return;
+    if (held.values.length) take(held.values);
+    for (const p of held.problems) problem(p);
+    held = undefined;
+  };
   const takeUnits = (units: ReadonlyArray<Parameters<typeof unitValues>[0]>): void => {
-    const values: unknown[] = [];
+    const values: unknown[] = held?.values ?? [];
     for (const unit of units) {
       const parsed = unitValues(unit);
       for (const v of parsed.values) values.push(v);
-      for (const p of parsed.problems) problem(p);
+      for (const p of parsed.problems) {
+        if (held) held.problems.push(p);
+        else problem(p);
+      }
     }
-    if (values.length) take(values);
+    if (!held && values.length) take(values);
   };
+  let broken: SplitError | undefined;
   try {
-    for await (const chunk of await payloadChunks(file, stdin)) takeUnits(splitter.push(chunk));
+    for await (const chunk of await payloadChunks(file, stdin)) {
+      if (held) {
+        held.chunks.push(chunk);
+        held.bytes += chunk.length;
+        if (held.bytes > SMALL_FILE_BYTES) release();
+      }
+      takeUnits(splitter.push(chunk));
+    }
     takeUnits(splitter.end());
   } catch (err) {
-    if (err instanceof SplitError) throw new Error(`is not valid JSON (${err.message})`);
-    if (isFileSystemError(err)) throw new Error(whyNotRead(err));
-    throw err;
+    if (!(err instanceof SplitError)) {
+      release();
+      throw isFileSystemError(err) ? new Error(whyNotRead(err)) : err;
+    }
+    broken = err;
   }
+  if (held && (broken || held.problems.length > 0)) {
+    const whole = intactValues(Buffer.concat(held.chunks).toString('utf8'));
+    if (whole) {
+      take(whole.values);
+      throw new Error(whole.problem);
+    }
+  }
+  release();
+  if (broken) throw new Error(`is not valid JSON (${broken.message})`);
   if (splitter.units === 0) throw new Error(splitter.emptyList ? 'holds an empty list: no records' : 'is empty');
+}
+
+/** The records a list that is no JSON holds whole, as `validate` reports them, and its syntax error in its words. */
+function intactValues(text: string): { values: unknown[]; problem: string } | undefined {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const validation = validatePayloadText(body);
+  const problem = payloadProblem(body, validation);
+  if (validation.records.length === 0 || !problem) return undefined;
+  return { values: validation.records.map((r) => recordAt(validation.payload, r.pointer)), problem: problem.message };
 }
 
 /** `provided 90/90`, `never 0/90 (0 ×90)`, `sometimes 84/90 (0 ×6)`: words, colour only helps. */

@@ -18,6 +18,12 @@ export async function statPayloadFile(file: string): Promise<{ size: number }> {
 }
 
 /** A payload's bytes as they are read: a file (after statPayloadFile's checks) or standard input. */
+/**
+ * Files (and standard input) up to this size are read whole and validated as the editor validates
+ * them, findings at the exact ranges of the Problems panel; larger ones are streamed.
+ */
+export const SMALL_FILE_BYTES = 16 * 1024 * 1024;
+
 export async function payloadChunks(file: string, stdin: NodeJS.ReadableStream): Promise<AsyncIterable<Buffer>> {
   if (file !== '-') {
     await statPayloadFile(file);

@@ -175,6 +175,8 @@ export class TextReportWriter implements ReportWriter {
   private headed = false;
   /** In the grouped form: what is kept of the file's records so far. */
   private groups = new FindingGroups();
+  /** In the grouped form: the problem that ended a file after its records, written after their summary. */
+  private after = '';
 
   /** Findings are placed at a line and column only where they are listed one by one. */
   get placesFindings(): boolean {
@@ -200,7 +202,11 @@ export class TextReportWriter implements ReportWriter {
   }
 
   problem(problem: FileProblem): string {
-    return `${mark(this.o, 'error')} ${printable(`${this.file_?.name ?? 'file'} ${problem.message}`, 200)}\n`;
+    const line = `${mark(this.o, 'error')} ${printable(`${this.file_?.name ?? 'file'} ${problem.message}`, 200)}\n`;
+    if (this.allFindings || this.groups.records === 0) return line;
+    // After records (a file that breaks off): below their summary, where it is read last.
+    this.after = line;
+    return '';
   }
 
   record(record: ReportRecord): string {
@@ -235,8 +241,9 @@ export class TextReportWriter implements ReportWriter {
   }
 
   endFile(): string {
-    const out = this.allFindings || this.groups.records === 0 ? '' : this.summary();
+    const out = (this.allFindings || this.groups.records === 0 ? '' : this.summary()) + this.after;
     this.file_ = undefined;
+    this.after = '';
     return out;
   }
 

@@ -12,6 +12,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { HealthDataError } from '../core/errors';
 import {
+  type BatchContext,
   type FileProblem,
   JsonReportWriter,
   GITHUB_SARIF_RESULTS_LIMIT,
@@ -24,30 +25,27 @@ import {
   ReportTally,
   type ReportWriter,
   createReportWriter,
+  isBatchWriter,
   parseFailOn,
   parseOmit,
   payloadReport,
   reportFileFor,
   streamedProblem,
   streamedRecord,
+  takeBatch,
   withoutOmitted,
 } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import type { FindingKind } from '../core/validation';
 import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
 import { checkWriteTarget, whyNotRead, whyNotWritten } from './fileTargets';
-import { expandFolders, readAhead, statPayloadFile } from './payloadFiles';
+import { SMALL_FILE_BYTES, expandFolders, readAhead, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, drained, printable } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
-import { type GroupedBatch, type RenderedBatch, UnitPool } from './validateWorkers';
+import { type GroupedBatch, type RenderedBatch, type ReportBatch, UnitPool } from './validateWorkers';
 import { VERSION } from './version';
 
-/**
- * Files (and standard input) up to this size are read whole and validated as the editor validates
- * them, findings at the exact ranges of the Problems panel; larger ones are streamed.
- */
-export const SMALL_FILE_BYTES = 16 * 1024 * 1024;
 /** Records handed to a worker at once, and the bytes that close a batch early. */
 const BATCH_RECORDS = 2_000;
 const BATCH_BYTES = 1024 * 1024;
@@ -130,6 +128,8 @@ interface FileSink {
   rendered(batch: RenderedBatch): void;
   /** Records the pool gathered for the grouped text (UnitPool reducing to 'groups'). */
   grouped(batch: GroupedBatch): void;
+  /** Records the pool wrote for a SARIF, JUnit or GitHub writer (UnitPool reducing to 'report'). */
+  reported(batch: ReportBatch): void;
   problem(p: FileProblem): void;
   /** Undefined, or a promise of the moment the report's reader has taken what was written. */
   backlog?(): Promise<void> | undefined;
@@ -137,9 +137,10 @@ interface FileSink {
 
 /**
  * Splits a payload read in chunks into records and validates them on the pool, handing each
- * record to the sink in file order, then the problem that stopped the file, if any.
+ * record to the sink in file order, then the problem that stopped the file, if any. `context`:
+ * the report writer's context of the file, when the pool writes its records.
  */
-async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sink: FileSink): Promise<void> {
+async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sink: FileSink, context?: BatchContext): Promise<void> {
   const splitter = new RecordSplitter();
   const inFlight: Array<ReturnType<UnitPool['check']>> = [];
   let batch: RecordUnit[] = [];
@@ -157,6 +158,11 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
       wholeError = batch.grouped.syntaxError ?? wholeError;
       return;
     }
+    if ('report' in batch) {
+      sink.reported(batch.report);
+      wholeError = batch.report.syntaxError ?? wholeError;
+      return;
+    }
     for (const result of batch.results) {
       if ('syntaxError' in result) wholeError = result.syntaxError;
       else for (const r of result.records) sink.record(streamedRecord(r));
@@ -164,7 +170,7 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
   };
   const send = async (): Promise<void> => {
     if (batch.length === 0) return;
-    inFlight.push(pool.check(batch));
+    inFlight.push(pool.check(batch, context));
     batch = [];
     batchBytes = 0;
     while (inFlight.length >= pool.jobs * IN_FLIGHT_PER_JOB) await drainOne();
@@ -189,7 +195,7 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
     problem = err;
   }
   // The records read before a problem are reported before it.
-  if (batch.length > 0) inFlight.push(pool.check(batch));
+  if (batch.length > 0) inFlight.push(pool.check(batch, context));
   while (inFlight.length > 0) await drainOne();
   if (problem instanceof SplitError) sink.problem(streamedProblem(`is not valid JSON (${problem.message})`, problem));
   else if (problem !== undefined) sink.problem(streamedProblem(whyNotRead(problem)));
@@ -198,12 +204,13 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
 }
 
 /**
- * A payload read whole: validated as the editor validates it. A text that is no JSON may be
- * NDJSON, which the editor does not read: it is then validated as a stream of its lines; its
- * records (of at most SMALL_FILE_BYTES) are gathered first. A text that breaks off keeps the
- * editor's message and range, after the records read before the break.
+ * A payload read whole: validated as the editor validates it. A list that is no JSON has the
+ * records it holds whole reported, then its syntax error, as the editor shows them. Another text
+ * that is no JSON may be NDJSON, which the editor does not read: it is then validated as a stream
+ * of its lines; its records (of at most SMALL_FILE_BYTES) are gathered first. A text that breaks
+ * off keeps the editor's message and range, after the records read before the break.
  */
-async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool: UnitPool, sink: FileSink): Promise<void> {
+async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool: UnitPool, sink: FileSink, context?: BatchContext): Promise<void> {
   if (startsAsUtf16(bytes)) return sink.problem({ message: UTF16_MESSAGE });
   const text = bytes.toString('utf8');
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -213,23 +220,32 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
     for (const record of report.records) sink.record(record);
     return;
   }
+  if (report.records !== undefined) {
+    // A list with a syntax error: the records it holds whole, after the error too, placed as the
+    // Problems panel places them, then the error (the editor and its export say the same).
+    for (const record of report.records) sink.record(record);
+    return sink.problem(report.problem);
+  }
   if (report.problem.range === undefined) return sink.problem(report.problem);
   const records: ReportRecord[] = [];
   const rendered: RenderedBatch[] = [];
   const grouped: GroupedBatch[] = [];
+  const reported: ReportBatch[] = [];
   let problem: FileProblem | undefined;
   await validateStream(
     (async function* () {
       yield bytes;
     })(),
     pool,
-    { record: (r) => records.push(r), rendered: (b) => rendered.push(b), grouped: (b) => grouped.push(b), problem: (p) => (problem = p) },
+    { record: (r) => records.push(r), rendered: (b) => rendered.push(b), grouped: (b) => grouped.push(b), reported: (b) => reported.push(b), problem: (p) => (problem = p) },
+    context,
   );
-  const reduced = [...rendered, ...grouped].some((b) => b.tally.records > 0);
+  const reduced = [...rendered, ...grouped, ...reported].some((b) => b.tally.records > 0);
   if (records.length === 0 && !reduced) return sink.problem(report.problem);
   for (const r of records) sink.record(r);
   for (const b of rendered) sink.rendered(b);
   for (const b of grouped) sink.grouped(b);
+  for (const b of reported) sink.reported(b);
   // A text that breaks off (cut short, brackets that do not close): the records before the break
   // are reported, as they are from a large file, then the editor's message with its place.
   if (problem !== undefined) sink.problem(report.problem);
@@ -357,9 +373,11 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
       : createReportWriter(format, { baseFolder: cwd, failOn, toolVersion: VERSION });
   // Workers start on the first streamed batch: a run of small files starts none. For the JSON
   // report they write the records' text too, and for the grouped text they group the findings.
+  // For SARIF, JUnit and GitHub they write the records in the report's format.
   const json = writer instanceof JsonReportWriter ? writer : undefined;
   const grouping = writer instanceof TextReportWriter && !writer.placesFindings ? writer : undefined;
-  const reduce = json ? { as: 'json' as const, failOn } : grouping ? { as: 'groups' as const, failOn } : undefined;
+  const batchWriter = isBatchWriter(writer) ? writer : undefined;
+  const reduce = json ? { as: 'json' as const, failOn } : grouping ? { as: 'groups' as const, failOn } : batchWriter ? { as: 'report' as const, failOn } : undefined;
   const pool = new UnitPool(jobs, kind, writer.placesFindings !== false, reduce, omit);
   const sink: FileSink = {
     record(whole) {
@@ -379,6 +397,13 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
       tally.addRecords(batch.tally);
       grouping!.gathered(batch.groups);
     },
+    reported(batch) {
+      if (batch.tally.records === 0) return;
+      tally.addRecords(batch.tally);
+      const text = takeBatch(batchWriter!, batch.written);
+      if (typeof text === 'string') emit(text);
+      else output.emitBytes(text);
+    },
     problem(problem) {
       tally.problem();
       emit(writer.problem(problem));
@@ -392,8 +417,9 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
       emit(writer.file(file === '-' ? { name: 'standard input' } : reportFileFor(file, cwd, file)));
       try {
         const payload = await openPayload(file, stdin);
-        if ('whole' in payload) await validateWhole(payload.whole, kind, pool, sink);
-        else await validateStream(payload.chunks, pool, sink);
+        const context = batchWriter?.batchContext();
+        if ('whole' in payload) await validateWhole(payload.whole, kind, pool, sink, context);
+        else await validateStream(payload.chunks, pool, sink, context);
       } catch (err) {
         sink.problem({ message: whyNotRead(err) });
       }

@@ -1,12 +1,12 @@
 // Spreads the validation of a payload's records over worker threads (`validate --jobs N`), or
 // validates them in place with one job. Results come back in the order the records were read:
 // as records, or already reduced to what the report keeps, with the batch's tally (the JSON
-// report's text of the batch; the grouped text's counts and groups), so the thread that writes
-// the report does little more than write.
+// report's text of the batch; the grouped text's counts and groups; the SARIF, JUnit or GitHub
+// text of its records), so the thread that writes the report does little more than write.
 // The same file is the workers' script: in the bundle that is dist/cli.js itself.
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { type FailOn, type OmitKinds, ReportTally, streamedJsonBytes, withoutOmitted } from '../core/reports';
+import { type BatchContext, type FailOn, batchBuffers, type OmitKinds, type ReportRecord, ReportTally, type WrittenBatch, streamedJsonBytes, streamedRecord, withoutOmitted, writeBatch } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import { type PositionedFinding, RecordReport, RecordUnit, UnitResult, checkUnit } from '../core/streaming';
 import type { FindingKind } from '../core/validation';
@@ -24,8 +24,11 @@ interface WorkerSetup {
   reduce: { as: Reduction; failOn: FindingKind[] } | undefined;
 }
 
-/** `json`: the JSON report's text of a batch; `groups`: what the grouped text keeps of it. */
-export type Reduction = 'json' | 'groups';
+/**
+ * `json`: the JSON report's text of a batch; `groups`: what the grouped text keeps of it;
+ * `report`: its records written for a SARIF, JUnit or GitHub writer (writeBatch).
+ */
+export type Reduction = 'json' | 'groups' | 'report';
 
 /** A batch as the JSON report's text of its records (streamedJsonBytes), with their tally. */
 export interface RenderedBatch {
@@ -42,7 +45,14 @@ export interface GroupedBatch {
   readonly syntaxError?: string;
 }
 
-export type CheckedBatch = { readonly results: UnitResult[] } | { readonly rendered: RenderedBatch } | { readonly grouped: GroupedBatch };
+/** A batch's records written for the report's writer (writeBatch), with their tally. */
+export interface ReportBatch {
+  readonly written: WrittenBatch;
+  readonly tally: Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'counts'>;
+  readonly syntaxError?: string;
+}
+
+export type CheckedBatch = { readonly results: UnitResult[] } | { readonly rendered: RenderedBatch } | { readonly grouped: GroupedBatch } | { readonly report: ReportBatch };
 
 /** The records of a batch's results, each tallied and handed to `each`; the tally and the syntax error, if any. */
 function tallied(results: readonly UnitResult[], failOn: FailOn, each: (r: RecordReport) => void): Pick<RenderedBatch, 'tally' | 'syntaxError'> {
@@ -66,9 +76,18 @@ function groupBatch(results: readonly UnitResult[], failOn: FailOn): GroupedBatc
   return { groups: groups.data(), ...batch };
 }
 
-/** A batch's results reduced as asked. */
-function reduceBatch(results: readonly UnitResult[], reduce: Reduction, failOn: FailOn): CheckedBatch {
-  return reduce === 'json' ? { rendered: renderBatch(results, failOn) } : { grouped: groupBatch(results, failOn) };
+function reportBatch(results: readonly UnitResult[], failOn: FailOn, context: BatchContext): ReportBatch {
+  const records: ReportRecord[] = [];
+  const batch = tallied(results, failOn, (r) => records.push(streamedRecord(r)));
+  return { written: writeBatch(context, records), ...batch };
+}
+
+/** A batch's results reduced as asked; `report` needs the writer's context of the file. */
+function reduceBatch(results: readonly UnitResult[], reduce: Reduction, failOn: FailOn, context: BatchContext | undefined): CheckedBatch {
+  if (reduce === 'json') return { rendered: renderBatch(results, failOn) };
+  if (reduce === 'groups') return { grouped: groupBatch(results, failOn) };
+  if (context === undefined) throw new Error('a batch to write for a report without its file');
+  return { report: reportBatch(results, failOn, context) };
 }
 
 function renderBatch(results: readonly UnitResult[], failOn: FailOn): RenderedBatch {
@@ -82,10 +101,12 @@ function renderBatch(results: readonly UnitResult[], failOn: FailOn): RenderedBa
 interface BatchMessage {
   id: number;
   bytes: Uint8Array;
+  /** The report writer's context of the file, when its records are written on the worker. */
+  context?: BatchContext;
   units: Array<Omit<RecordUnit, 'bytes'> & { start: number; end: number }>;
 }
 
-function pack(id: number, units: readonly RecordUnit[]): BatchMessage {
+function pack(id: number, units: readonly RecordUnit[], context: BatchContext | undefined): BatchMessage {
   let total = 0;
   for (const u of units) total += u.bytes.length;
   // Its own ArrayBuffer (not Node's shared pool), so it can be transferred instead of copied.
@@ -96,7 +117,7 @@ function pack(id: number, units: readonly RecordUnit[]): BatchMessage {
     at += u.bytes.copy(bytes, at);
     return { shape: u.shape, index: u.index, pointer: u.pointer, line: u.line, column: u.column, start, end: at };
   });
-  return { id, bytes, units: meta };
+  return context === undefined ? { id, bytes, units: meta } : { id, bytes, units: meta, context };
 }
 
 function checkBatch(message: BatchMessage, kind: ResourceKind | undefined, places: boolean, omit: OmitKinds): UnitResult[] {
@@ -140,9 +161,10 @@ if (!isMainThread && (workerData as WorkerSetup | undefined)?.role === ROLE) {
   parentPort!.on('message', (message: BatchMessage) => {
     const results = checkBatch(message, kind, places, omit);
     if (reduce && failOn) {
-      const batch = reduceBatch(results, reduce.as, failOn);
+      const batch = reduceBatch(results, reduce.as, failOn, message.context);
       // The JSON report's bytes are transferred (not copied) to the thread that writes them.
       if ('rendered' in batch) parentPort!.postMessage({ id: message.id, rendered: batch.rendered }, [batch.rendered.bytes.buffer as ArrayBuffer]);
+      else if ('report' in batch) parentPort!.postMessage({ id: message.id, report: batch.report }, batchBuffers(batch.report.written));
       else parentPort!.postMessage({ id: message.id, ...batch });
       return;
     }
@@ -174,13 +196,14 @@ export class UnitPool {
     private readonly omit: OmitKinds = new Set(),
   ) {}
 
-  check(units: readonly RecordUnit[]): Promise<CheckedBatch> {
+  /** `context`: the report writer's context of the file, when batches are reduced to its text (`report`). */
+  check(units: readonly RecordUnit[], context?: BatchContext): Promise<CheckedBatch> {
     if (this.jobs <= 1) {
       const results = omitted(
         units.map((u) => checkUnit(u, this.kind, undefined, this.places)),
         this.omit,
       );
-      return Promise.resolve(this.reduce ? reduceBatch(results, this.reduce.as, this.reduce.failOn) : { results });
+      return Promise.resolve(this.reduce ? reduceBatch(results, this.reduce.as, this.reduce.failOn, context) : { results });
     }
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
@@ -194,7 +217,7 @@ export class UnitPool {
         },
         reject,
       });
-      const message = pack(id, units);
+      const message = pack(id, units, context);
       slot.worker.postMessage(message, [message.bytes.buffer as ArrayBuffer]);
     });
   }
@@ -208,10 +231,10 @@ export class UnitPool {
       const setup: WorkerSetup = { role: ROLE, kind: this.kind, places: this.places, omit: [...this.omit], reduce };
       const worker = new Worker(__filename, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       worker.unref();
-      worker.on('message', (m: { id: number; results?: string; rendered?: RenderedBatch; grouped?: GroupedBatch }) => {
+      worker.on('message', (m: { id: number; results?: string; rendered?: RenderedBatch; grouped?: GroupedBatch; report?: ReportBatch }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
-        p?.resolve(m.rendered ? { rendered: m.rendered } : m.grouped ? { grouped: m.grouped } : { results: JSON.parse(m.results ?? '[]') as UnitResult[] });
+        p?.resolve(m.rendered ? { rendered: m.rendered } : m.grouped ? { grouped: m.grouped } : m.report ? { report: m.report } : { results: JSON.parse(m.results ?? '[]') as UnitResult[] });
       });
       const fail = (err: Error) => {
         this.failure = new Error(`a validation worker failed: ${err.message}`);

@@ -83,6 +83,8 @@ describe('export validation report', function () {
       ['hostile.health.json', fs.readFileSync(path.join(repoRoot, 'test/fixtures/hostile-records.json'), 'utf8')],
       ['crlf.health.json', ACTIVITY.replace(/\n/g, '\r\n')],
       ['broken.health.json', '{"id": "x",\n  "steps": }'],
+      // A list with a comma missing inside its second record: the other two are whole.
+      ['broken-list.health.json', `[\n${ACTIVITY},\n${ACTIVITY.replace(',', '')},\n${ACTIVITY}\n]`],
     ];
     return files.map(([name, text]) => {
       const p = path.join(dir, name);
@@ -121,14 +123,23 @@ describe('export validation report', function () {
     for (const uri of uris) {
       assert.ok(summary.files >= uris.length);
       const results = byFile.get(uri.toString()) ?? [];
-      if (uri.path.endsWith('broken.health.json')) {
-        assert.deepEqual(results.map((r) => r.ruleId), ['file-not-validated']);
-        // The syntax error as the Problems panel lists it: VS Code's JSON support's, for a JSON document.
+      if (/broken(-list)?\.health\.json$/.test(uri.path)) {
+        // Last, the syntax error as the Problems panel lists it: VS Code's JSON support's, for a JSON document.
+        const notValidated = results[results.length - 1];
+        assert.equal(notValidated?.ruleId, 'file-not-validated');
         const d = await waitFor('the syntax error in the Problems panel', () => {
           const found = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'json');
           return found.length > 0 && found;
         });
-        assert.equal(d[0].range.start.line + 1, results[0].locations?.[0].physicalLocation?.region?.startLine);
+        assert.equal(d[0].range.start.line + 1, notValidated.locations?.[0].physicalLocation?.region?.startLine);
+        // Before it, the findings of the records the list holds whole, where the Problems panel shows them.
+        const whole = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'Health Data');
+        assert.deepEqual(results.slice(0, -1).map(resultKey).sort(), whole.map(diagnosticKey).sort(), uri.path);
+        if (uri.path.endsWith('broken-list.health.json')) {
+          assert.ok(whole.length > 0, 'the whole records have findings');
+          assert.deepEqual([...new Set(results.slice(0, -1).map((r) => r.properties?.recordIndex))], [0, 2]);
+        }
+        compared += whole.length;
         continue;
       }
       const diagnostics = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Health Data');

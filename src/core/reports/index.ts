@@ -10,4 +10,5 @@ export * from './safeText';
 export * from './sarif';
 export * from './textPositions';
 export * from './writers';
+export * from './batches';
 export * from './streamedRecords';

@@ -5,10 +5,12 @@
 // SUITE_CASES records is written as suites of that many (named by their records' range), so a
 // report of any size holds a bounded number of cases.
 
+import type { FindingKind } from '../validation';
 import { DEFAULT_FAIL_ON, type FailOn, findingFails, recordFails } from './failOn';
 import type { FileProblem, ReportFile, ReportFinding, ReportRecord, ReportWriter } from './model';
 import { lineColumn, recordName } from './place';
 import { xmlText } from './safeText';
+import { ByteSink } from './textSinks';
 
 export interface JunitOptions {
   readonly failOn?: FailOn;
@@ -22,9 +24,66 @@ function findingLine(f: ReportFinding): string {
 /** Cases in one testsuite: past this, a file's records go on in another suite. */
 export const SUITE_CASES = 10_000;
 
+/** What a record's testcase needs of its file: the class name (XML text already) and the kinds that fail. */
+export interface JunitFileContext {
+  readonly format: 'junit';
+  readonly className: string;
+  readonly failOn: readonly FindingKind[];
+}
+
+/**
+ * Records' testcases as UTF-8, one after another: where each ends, whether it failed and its
+ * record's index (-1: none), for the suites that will hold them.
+ */
+export interface JunitCases {
+  readonly format: 'junit';
+  readonly bytes: Uint8Array;
+  readonly ends: Int32Array;
+  readonly failed: Uint8Array;
+  readonly indices: Int32Array;
+}
+
+/** The testcase of a record of the file `context` describes, and whether it is a failure. */
+function testCase(className: string, failOn: FailOn, record: ReportRecord): { text: string; fails: boolean } {
+  const fails = recordFails(record, failOn);
+  let body = '';
+  if (fails) {
+    const failing = record.findings.filter((f) => findingFails(f, failOn));
+    const counts = failing.length === 1 ? '1 finding' : `${failing.length} findings`;
+    const type = failing.some((f) => f.kind === 'error') ? 'error' : failing[0]?.kind ?? 'error';
+    body += `      <failure message="${xmlText(`${counts}: ${failing[0]?.message ?? 'invalid'}`)}" type="${type}">${xmlText(failing.map(findingLine).join('\n'), true)}</failure>\n`;
+  }
+  const others = record.findings.filter((f) => !fails || !findingFails(f, failOn));
+  if (others.length > 0) body += `      <system-out>${xmlText(others.map(findingLine).join('\n'), true)}</system-out>\n`;
+  const name = xmlText(recordName(record));
+  const text = body ? `    <testcase name="${name}" classname="${className}">\n${body}    </testcase>\n` : `    <testcase name="${name}" classname="${className}"/>\n`;
+  return { text, fails };
+}
+
+/** The testcases of records of the file `context` describes, as bytes: the same text on any thread. */
+export function junitCases(context: JunitFileContext, records: readonly ReportRecord[]): JunitCases {
+  const failOn: FailOn = new Set(context.failOn);
+  const sink = new ByteSink(records.length * 1024);
+  const ends = new Int32Array(records.length);
+  const failed = new Uint8Array(records.length);
+  const indices = new Int32Array(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const { text, fails } = testCase(context.className, failOn, records[i]);
+    sink.write(text);
+    ends[i] = sink.length;
+    failed[i] = fails ? 1 : 0;
+    indices[i] = records[i].index ?? -1;
+  }
+  return { format: 'junit', bytes: sink.done(), ends, failed, indices };
+}
+
+const utf8 = new TextDecoder();
+
 export class JunitWriter implements ReportWriter {
   private file_: ReportFile | undefined;
-  private cases: string[] = [];
+  /** The suite's testcases as written: a record's, or a run of a batch's (JunitCases) as bytes. */
+  private cases: Array<string | Uint8Array> = [];
+  private caseCount = 0;
   private failures = 0;
   private errors = 0;
   /** Whether this file's records were cut into suites, and the first and last index of this suite's. */
@@ -47,6 +106,7 @@ export class JunitWriter implements ReportWriter {
 
   private reset(): void {
     this.cases = [];
+    this.caseCount = 0;
     this.failures = 0;
     this.errors = 0;
     this.firstIndex = undefined;
@@ -57,7 +117,8 @@ export class JunitWriter implements ReportWriter {
   private suite(): string {
     let name = this.file_?.name ?? 'payload';
     if (this.parted && this.firstIndex !== undefined) name += `, records #${this.firstIndex}–#${this.lastIndex}`;
-    return `  <testsuite name="${xmlText(name)}" tests="${this.cases.length}" failures="${this.failures}" errors="${this.errors}" skipped="0">\n${this.cases.join('')}  </testsuite>\n`;
+    const cases = this.cases.map((c) => (typeof c === 'string' ? c : utf8.decode(c))).join('');
+    return `  <testsuite name="${xmlText(name)}" tests="${this.caseCount}" failures="${this.failures}" errors="${this.errors}" skipped="0">\n${cases}  </testsuite>\n`;
   }
 
   private get className(): string {
@@ -66,6 +127,7 @@ export class JunitWriter implements ReportWriter {
 
   problem(problem: FileProblem): string {
     this.errors++;
+    this.caseCount++;
     const message = `${this.file_?.name ?? 'file'} ${problem.message}`;
     this.cases.push(
       `    <testcase name="file" classname="${this.className}">\n` +
@@ -76,30 +138,51 @@ export class JunitWriter implements ReportWriter {
   }
 
   record(record: ReportRecord): string {
+    const before = this.room();
+    if (record.index !== undefined) this.indexed(record.index);
+    const { text, fails } = testCase(this.className, this.options.failOn ?? DEFAULT_FAIL_ON, record);
+    if (fails) this.failures++;
+    this.cases.push(text);
+    this.caseCount++;
+    return before;
+  }
+
+  /** Room for one more case: when the suite is full, its text (the file is then cut into suites). */
+  private room(): string {
+    if (this.caseCount < SUITE_CASES) return '';
+    this.parted = true;
+    const full = this.suite();
+    this.reset();
+    return full;
+  }
+
+  private indexed(index: number): void {
+    this.firstIndex ??= index;
+    this.lastIndex = index;
+  }
+
+  /** What the testcases of the current file's records need to be written elsewhere (junitCases). */
+  batchContext(): JunitFileContext {
+    return { format: 'junit', className: this.className, failOn: [...(this.options.failOn ?? DEFAULT_FAIL_ON)] };
+  }
+
+  /** Testcases written elsewhere, in order: held in the suite, which is written when full. */
+  takeBatch(batch: JunitCases): string {
     let before = '';
-    if (this.cases.length >= SUITE_CASES) {
-      this.parted = true;
-      before = this.suite();
-      this.reset();
+    let runStart = 0;
+    for (let i = 0; i < batch.ends.length; i++) {
+      const start = i === 0 ? 0 : batch.ends[i - 1];
+      if (this.caseCount >= SUITE_CASES) {
+        if (start > runStart) this.cases.push(batch.bytes.subarray(runStart, start));
+        runStart = start;
+        before += this.room();
+      }
+      if (batch.indices[i] >= 0) this.indexed(batch.indices[i]);
+      if (batch.failed[i] === 1) this.failures++;
+      this.caseCount++;
     }
-    if (record.index !== undefined) {
-      this.firstIndex ??= record.index;
-      this.lastIndex = record.index;
-    }
-    const failOn = this.options.failOn ?? DEFAULT_FAIL_ON;
-    const fails = recordFails(record, failOn);
-    let body = '';
-    if (fails) {
-      this.failures++;
-      const failing = record.findings.filter((f) => findingFails(f, failOn));
-      const counts = failing.length === 1 ? '1 finding' : `${failing.length} findings`;
-      const type = failing.some((f) => f.kind === 'error') ? 'error' : failing[0]?.kind ?? 'error';
-      body += `      <failure message="${xmlText(`${counts}: ${failing[0]?.message ?? 'invalid'}`)}" type="${type}">${xmlText(failing.map(findingLine).join('\n'), true)}</failure>\n`;
-    }
-    const others = record.findings.filter((f) => !fails || !findingFails(f, failOn));
-    if (others.length > 0) body += `      <system-out>${xmlText(others.map(findingLine).join('\n'), true)}</system-out>\n`;
-    const name = xmlText(recordName(record));
-    this.cases.push(body ? `    <testcase name="${name}" classname="${this.className}">\n${body}    </testcase>\n` : `    <testcase name="${name}" classname="${this.className}"/>\n`);
+    const end = batch.ends.length === 0 ? 0 : batch.ends[batch.ends.length - 1];
+    if (end > runStart) this.cases.push(batch.bytes.subarray(runStart, end));
     return before;
   }
 

@@ -88,5 +88,8 @@ export interface ReportWriter {
   end(): string;
 }
 
-/** One file's whole content for the one-call form (`writeReport`). */
-export type ReportEntry = { readonly file: ReportFile } & ({ readonly problem: FileProblem } | { readonly records: Iterable<ReportRecord> });
+/**
+ * One file's whole content for the one-call form (`writeReport`): its records, or a problem, or
+ * both (a list that is no JSON: the records it holds whole, then the syntax error).
+ */
+export type ReportEntry = { readonly file: ReportFile } & ({ readonly problem: FileProblem; readonly records?: Iterable<ReportRecord> } | { readonly records: Iterable<ReportRecord> });

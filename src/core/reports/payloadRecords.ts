@@ -43,8 +43,12 @@ function reportRecord(r: RecordValidation, payload: unknown, findings: readonly 
   return { index: r.index, pointer: r.pointer, kind: r.kind, id: r.id, date, valid: r.valid, findings };
 }
 
-/** What a report says of one payload text: a file problem, or its records. */
-export type PayloadReport = { readonly problem: FileProblem } | { readonly records: Iterable<ReportRecord> };
+/**
+ * What a report says of one payload text: its records, or a file problem. A list that is no JSON
+ * has both: the records it holds whole (validated as the editor validates them), then the
+ * syntax error.
+ */
+export type PayloadReport = { readonly problem: FileProblem; readonly records?: readonly ReportRecord[] } | { readonly records: Iterable<ReportRecord> };
 
 /**
  * Validates a payload text for a report: findings placed on the text as the Problems panel places
@@ -61,7 +65,9 @@ export function payloadReport(text: string, options: PayloadTextOptions = {}): P
   }
   const lines = new LineIndex(text);
   const problem = payloadProblem(text, validation, lines);
-  return problem ? { problem } : { records: payloadRecords(text, validation, lines) };
+  if (!problem) return { records: payloadRecords(text, validation, lines) };
+  // The records of a list with a syntax error that hold none (intactRecords), before it.
+  return validation.records.length > 0 ? { problem, records: [...payloadRecords(text, validation, lines)] } : { problem };
 }
 
 function unplacedReport(text: string, options: PayloadTextOptions): PayloadReport {

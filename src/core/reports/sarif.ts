@@ -8,6 +8,7 @@ import type * as Sarif from 'sarif';
 import type { FindingKind } from '../validation';
 import type { FileProblem, ReportFile, ReportRecord, ReportWriter, TextRange } from './model';
 import { inertJson } from './safeText';
+import { ByteSink, StringSink, type TextSink } from './textSinks';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 /** The uriBaseId of paths relative to the report's base folder. */
@@ -102,13 +103,85 @@ export const GITHUB_SARIF_RESULTS_LIMIT = 25_000;
 
 /** Distinct messages and pointers kept as inert JSON strings; past this many the memo starts again. */
 const MEMO_LIMIT = 4096;
+/** Messages and pointers repeat on most records: each is quoted and made inert once. */
+const quotedMemo = new Map<string, string>();
+
+/** `text` as an inert JSON string. */
+function quoted(text: string): string {
+  let json = quotedMemo.get(text);
+  if (json === undefined) {
+    json = inertJson(JSON.stringify(text));
+    if (quotedMemo.size >= MEMO_LIMIT) quotedMemo.clear();
+    quotedMemo.set(text, json);
+  }
+  return json;
+}
+
+/**
+ * One result as JSON.stringify writes the Sarif.Result { ruleId, ruleIndex, level, message,
+ * locations, properties } (a test holds the two equal), from pieces already inert, after
+ * `,\n    `: a result per finding is most of a large report, and building and stringifying the
+ * objects was most of its time. `artifactJson`: the file's artifact location, when it has a path.
+ */
+function resultJson(rule: RuleText & { index: number }, messageJson: string, artifactJson: string | undefined, range: TextRange | undefined, pointer?: string, propertiesJson?: string): string {
+  let out = `,\n    {"ruleId":"${rule.id}","ruleIndex":${rule.index},"level":"${rule.level}","message":{"text":${messageJson}}`;
+  if (artifactJson !== undefined) {
+    out += `,"locations":[{"physicalLocation":{"artifactLocation":${artifactJson}${range !== undefined ? `,"region":${regionJson(range)}` : ''}}`;
+    if (pointer) out += `,"logicalLocations":[{"fullyQualifiedName":${quoted(pointer)},"kind":"property"}]`;
+    out += '}]';
+  }
+  if (propertiesJson !== undefined) out += `,"properties":${propertiesJson}`;
+  return `${out}}`;
+}
+
+/** What a SARIF result of a record needs of its file: its artifact's location, when it has a path. */
+export interface SarifFileContext {
+  readonly format: 'sarif';
+  readonly artifactJson?: string;
+}
+
+/** Records' results as UTF-8, each after `,\n    `, and how many there are. */
+export interface SarifResults {
+  readonly format: 'sarif';
+  readonly bytes: Uint8Array;
+  readonly results: number;
+}
+
+/**
+ * The results of records of the file `context` describes, each after `,\n    `, into `sink`: the
+ * same text on any thread. Returns how many there are.
+ */
+export function writeSarifResults(context: SarifFileContext, records: readonly ReportRecord[], sink: TextSink): number {
+  let results = 0;
+  for (const record of records) {
+    const properties: Sarif.PropertyBag = {};
+    if (record.index !== undefined) properties.recordIndex = record.index;
+    if (record.id !== undefined) properties.recordId = record.id;
+    if (record.kind !== undefined) properties.recordKind = record.kind;
+    if (record.date !== undefined) properties.recordDate = record.date;
+    const propertiesJson = inertJson(JSON.stringify(properties));
+    // "<message> (record #N)": the message's memoized JSON string, reopened for the suffix.
+    const suffix = record.index === undefined ? '' : ` (record #${record.index})"`;
+    for (const f of record.findings) {
+      const message = quoted(f.message);
+      sink.write(resultJson(RULES[f.kind], suffix === '' ? message : message.slice(0, -1) + suffix, context.artifactJson, f.range, f.pointer, propertiesJson));
+      results++;
+    }
+  }
+  return results;
+}
+
+/** The results of records as bytes (writeSarifResults), for SarifWriter.takeBatch. */
+export function sarifResults(context: SarifFileContext, records: readonly ReportRecord[]): SarifResults {
+  const sink = new ByteSink(records.length * 1536);
+  const results = writeSarifResults(context, records, sink);
+  return { format: 'sarif', bytes: sink.done(), results };
+}
 
 export class SarifWriter implements ReportWriter {
   private readonly artifacts: Sarif.Artifact[] = [];
-  private current: { file: ReportFile; index: number | undefined; artifactJson: string | undefined } | undefined;
+  private current: { file: ReportFile; context: SarifFileContext } | undefined;
   private results = 0;
-  /** Messages and pointers repeat on most records: each is quoted and made inert once. */
-  private readonly quotedMemo = new Map<string, string>();
 
   constructor(private readonly options: SarifOptions = {}) {}
 
@@ -143,66 +216,45 @@ export class SarifWriter implements ReportWriter {
   }
 
   file(file: ReportFile): string {
-    let index: number | undefined;
     let artifactJson: string | undefined;
     if (file.path !== undefined) {
-      index = this.artifacts.length;
+      const index = this.artifacts.length;
       const location = artifactLocation(file.path);
       this.artifacts.push({ location, mimeType: 'application/json', sourceLanguage: 'json' });
       // Written once per file: a result repeats it, and making it (a file URL) cost more than the result.
       artifactJson = inertJson(JSON.stringify({ ...location, index }));
     }
-    this.current = { file, index, artifactJson };
+    this.current = { file, context: artifactJson === undefined ? { format: 'sarif' } : { format: 'sarif', artifactJson } };
     return '';
   }
 
-  /** `text` as an inert JSON string. */
-  private quoted(text: string): string {
-    let json = this.quotedMemo.get(text);
-    if (json === undefined) {
-      json = inertJson(JSON.stringify(text));
-      if (this.quotedMemo.size >= MEMO_LIMIT) this.quotedMemo.clear();
-      this.quotedMemo.set(text, json);
-    }
-    return json;
-  }
-
-  /**
-   * One result as JSON.stringify writes the Sarif.Result { ruleId, ruleIndex, level, message,
-   * locations, properties } (a test holds the two equal), from pieces already inert: a result per
-   * finding is most of a large report, and building and stringifying the objects was most of its time.
-   */
-  private result(rule: RuleText & { index: number }, messageJson: string, range: TextRange | undefined, pointer?: string, propertiesJson?: string): string {
-    let out = `${this.results++ === 0 ? '\n' : ',\n'}    {"ruleId":"${rule.id}","ruleIndex":${rule.index},"level":"${rule.level}","message":{"text":${messageJson}}`;
-    const artifact = this.current?.artifactJson;
-    if (artifact !== undefined) {
-      out += `,"locations":[{"physicalLocation":{"artifactLocation":${artifact}${range !== undefined ? `,"region":${regionJson(range)}` : ''}}`;
-      if (pointer) out += `,"logicalLocations":[{"fullyQualifiedName":${this.quoted(pointer)},"kind":"property"}]`;
-      out += '}]';
-    }
-    if (propertiesJson !== undefined) out += `,"properties":${propertiesJson}`;
-    return `${out}}`;
-  }
-
   problem(problem: FileProblem): string {
-    return this.result(RULES.file, inertJson(JSON.stringify(`${this.current?.file.name ?? 'file'} ${problem.message}`)), problem.range);
+    const message = inertJson(JSON.stringify(`${this.current?.file.name ?? 'file'} ${problem.message}`));
+    return this.taken(resultJson(RULES.file, message, this.current?.context.artifactJson, problem.range), 1);
   }
 
   record(record: ReportRecord): string {
-    let out = '';
-    const properties: Sarif.PropertyBag = {};
-    if (record.index !== undefined) properties.recordIndex = record.index;
-    if (record.id !== undefined) properties.recordId = record.id;
-    if (record.kind !== undefined) properties.recordKind = record.kind;
-    if (record.date !== undefined) properties.recordDate = record.date;
-    const propertiesJson = inertJson(JSON.stringify(properties));
-    // "<message> (record #N)": the message's memoized JSON string, reopened for the suffix.
-    const suffix = record.index === undefined ? '' : ` (record #${record.index})"`;
-    for (const f of record.findings) {
-      const message = this.quoted(f.message);
-      out += this.result(RULES[f.kind], suffix === '' ? message : message.slice(0, -1) + suffix, f.range, f.pointer, propertiesJson);
-    }
-    return out;
+    const sink = new StringSink();
+    const results = writeSarifResults(this.batchContext(), [record], sink);
+    return this.taken(sink.text(), results);
+  }
+
+  /** What the results of the current file's records need to be written elsewhere (sarifResults). */
+  batchContext(): SarifFileContext {
+    return this.current?.context ?? { format: 'sarif' };
+  }
+
+  /** Results written elsewhere, in order: the first of the report loses its comma. */
+  takeBatch(batch: SarifResults): Uint8Array {
+    return this.taken(batch.bytes, batch.results);
+  }
+
+  /** Results each after `,\n`, counted: the first of the report written after `\n` alone. */
+  private taken<T extends string | Uint8Array>(text: T, results: number): T {
+    if (results === 0) return text.slice(0, 0) as T;
+    const first = this.results === 0;
+    this.results += results;
+    return first ? (text.slice(1) as T) : text;
   }
 
   endFile(): string {

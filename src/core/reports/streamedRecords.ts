@@ -7,6 +7,7 @@ import type { ResourceKind } from '../resources';
 import type { PositionedFinding, RecordReport } from '../streaming';
 import { JSON_RECORD_CLOSING, JSON_RECORD_SEPARATOR, jsonFindingsText, jsonRecordOpening } from './jsonReport';
 import type { FileProblem, ReportRecord, TextRange } from './model';
+import { ByteSink } from './textSinks';
 
 /** The empty range at a 1-based line and column. */
 export function pointRange(line: number, column: number): TextRange {
@@ -44,8 +45,7 @@ const CLOSING = Buffer.from(JSON_RECORD_CLOSING);
  * to encode afterwards cost more than validating the record.
  */
 export function streamedJsonBytes(records: readonly RecordReport[]): Buffer {
-  let out = Buffer.allocUnsafeSlow(Math.max(1024, records.length * 768));
-  let at = 0;
+  const out = new ByteSink(records.length * 768);
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
     let findings = sharedFindingsBytes.get(r.findings);
@@ -53,26 +53,12 @@ export function streamedJsonBytes(records: readonly RecordReport[]): Buffer {
       findings = Buffer.from(jsonFindingsText(r.findings, pathOf));
       if (Object.isFrozen(r.findings)) sharedFindingsBytes.set(r.findings, findings);
     }
-    const opening = jsonRecordOpening(r);
-    // At most 3 UTF-8 bytes per UTF-16 code unit.
-    const need = SEPARATOR.length + opening.length * 3 + findings.length + CLOSING.length;
-    if (at + need > out.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(out.length * 2, at + need));
-      bigger.set(out.subarray(0, at));
-      out = bigger;
-    }
-    // set, not copy: Buffer#copy checks its arguments in JS, a cost per record.
-    if (i > 0) {
-      out.set(SEPARATOR, at);
-      at += SEPARATOR.length;
-    }
-    at += out.write(opening, at);
-    out.set(findings, at);
-    at += findings.length;
-    out.set(CLOSING, at);
-    at += CLOSING.length;
+    if (i > 0) out.bytes(SEPARATOR);
+    out.write(jsonRecordOpening(r));
+    out.bytes(findings);
+    out.bytes(CLOSING);
   }
-  return out.subarray(0, at);
+  return out.done();
 }
 
 /** A streamed file's problem, placed when the reader knows where it is. */

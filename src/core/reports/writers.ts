@@ -33,8 +33,8 @@ export function writeReport(writer: ReportWriter, entries: Iterable<ReportEntry>
   const parts = [writer.start()];
   for (const entry of entries) {
     parts.push(writer.file(entry.file));
+    for (const record of entry.records ?? []) parts.push(writer.record(record));
     if ('problem' in entry) parts.push(writer.problem(entry.problem));
-    else for (const record of entry.records) parts.push(writer.record(record));
     parts.push(writer.endFile());
   }
   parts.push(writer.end());

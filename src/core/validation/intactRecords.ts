@@ -90,6 +90,12 @@ export interface IntactRecords {
   readonly undetected: number;
   /** Per record, where it starts in the text: its findings' spans are found in its own text. */
   readonly spans: PointerSpans;
+  /**
+   * The payload as far as it is whole: the list (or the wrapper holding it) with each intact
+   * record at its index and holes for the others, so a record's pointer finds its value
+   * (recordAt), as reports need for the day they name a record by. Undefined when there is no list.
+   */
+  readonly payload?: unknown;
 }
 
 export interface IntactRecordsOptions extends JsonTextOptions, ValidateOptions, KindOptions {}
@@ -106,6 +112,7 @@ export function intactRecords(text: string, errors: readonly JsonSyntaxError[], 
   if (!list) return { records, undetected: 0, spans: { get: () => undefined } };
   let e = 0;
   let undetected = 0;
+  const values: unknown[] = [];
   for (const el of list.elements) {
     const end = el.offset + el.length;
     // Syntax errors come in text order: skip those before this element (one at its first character,
@@ -123,6 +130,7 @@ export function intactRecords(text: string, errors: readonly JsonSyntaxError[], 
       if (resolved.undetected) undetected++;
     }
     records.push(record);
+    values[el.index] = parsed.value;
     const wanted = [''];
     for (const f of record.findings) wanted.push(f.path);
     placed.set(pointer, { offset: el.offset, spans: locatePointers(slice, wanted, options) });
@@ -140,5 +148,6 @@ export function intactRecords(text: string, errors: readonly JsonSyntaxError[], 
       return { key: span.key && move(span.key), value: move(span.value), container: span.container } satisfies ValueSpan;
     },
   };
-  return { records, undetected, spans };
+  const payload = list.prefix === '' ? values : { [list.prefix.slice(1)]: values };
+  return { records, undetected, spans, payload };
 }

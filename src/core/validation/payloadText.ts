@@ -28,7 +28,10 @@ export interface PayloadTextValidation {
   readonly findings: readonly PlacedFinding[];
   /** Records that are objects whose kind could not be detected (and none was given). */
   readonly undetected: number;
-  /** The parsed payload (undefined when the text is no JSON), for what reports name a record by. */
+  /**
+   * The parsed payload, for what reports name a record by. For a text that is no JSON, the list
+   * as far as it is whole (intactRecords: its intact records at their places), or undefined.
+   */
   readonly payload?: unknown;
 }
 
@@ -86,7 +89,7 @@ export function validateBrokenPayloadText(text: string, syntaxErrors: readonly J
     // Nested too deeply to scan (the scanner recurses): the syntax errors alone.
     return { syntaxErrors, records: [], findings: [], undetected: 0 };
   }
-  return { syntaxErrors, records: intact.records, findings: placeFindings(intact.spans, intact.records), undetected: intact.undetected };
+  return { syntaxErrors, records: intact.records, findings: placeFindings(intact.spans, intact.records), undetected: intact.undetected, payload: intact.payload };
 }
 
 /** validatePayloadText once the text has parsed (to `payload`): the same records and places. */

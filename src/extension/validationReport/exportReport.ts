@@ -70,7 +70,8 @@ async function entryOf(uri: vscode.Uri, validator: DocumentValidator, baseFolder
   }
   if (!payload.text.trim()) return { file, problem: { message: vscode.l10n.t('is empty') } };
   const report = payloadReport(payload.text, validator.optionsFor(payload));
-  return 'problem' in report ? { file, problem: report.problem } : { file, records: [...report.records] };
+  // A list with a syntax error: the records it holds whole, as the Problems panel shows them, then the error.
+  return 'problem' in report ? { file, problem: report.problem, records: report.records ?? [] } : { file, records: [...report.records] };
 }
 
 async function askTarget(baseFolder: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
@@ -126,7 +127,7 @@ function countResults(entries: readonly ReportEntry[]): number {
   let n = 0;
   for (const e of entries) {
     if ('problem' in e) n++;
-    else for (const r of e.records) n += r.findings.length;
+    for (const r of e.records ?? []) n += r.findings.length;
   }
   return n;
 }

@@ -358,6 +358,41 @@ describe('health-data CLI', function () {
       assert.match(r.stdout, /record Body fat reading/);
     });
 
+    it('a list with a comma missing between two records: every record it holds whole, after the break too, then where it is, as the editor shows them; coverage counts the same', async () => {
+      const records = sandbox.dataset.activity.slice(0, 5).map((r, i) => (i === 3 ? { ...r, steps: -1 } : r));
+      const whole = JSON.stringify(records, null, 2);
+      // The comma after record #1 is gone: the list no longer splits into records there.
+      const comma = whole.indexOf('\n  },', whole.indexOf(`"id": ${JSON.stringify(records[1].id)}`)) + '\n  }'.length;
+      const broken = file('comma-missing.json', whole.slice(0, comma) + whole.slice(comma + 1));
+      const line = whole.slice(0, comma).split('\n').length + 1;
+      const json = await run(['validate', broken, '--json']);
+      assert.equal(json.code, 1);
+      const report = JSON.parse(json.stdout) as { files: Array<{ error?: string; records: Array<{ index: number; id: string; valid: boolean; findings: Array<{ path: string }> }> }> };
+      assert.deepEqual(report.files[0].records.map((r) => [r.index, r.id, r.valid]), records.map((r, i) => [i, r.id, i !== 3]));
+      assert.ok(report.files[0].records[3].findings.some((f) => f.path === '/3/steps'));
+      assert.equal(report.files[0].error, `${broken} is not valid JSON (a comma is expected at line ${line}, column 3)`);
+      // The grouped text: the records' summary, then the error; every finding at its line with --all-findings.
+      const grouped = await run(['validate', broken, '--no-color']);
+      assert.match(grouped.stdout, /comma-missing\.json: 5 records, 1 invalid\n[^]*\n\[error\] \S*comma-missing\.json is not valid JSON \(a comma is expected[^\n]*\n5 records in 1 file, 1 invalid, 1 file not validated\n$/);
+      const text = await run(['validate', broken, '--no-color', '--all-findings']);
+      const stepsLine = whole.split('\n').findIndex((l) => l.includes('"steps": -1')) + 1;
+      assert.match(text.stdout, new RegExp(`\\[error\\] /3/steps \\(line ${stepsLine}, column 5\\)`));
+      const coverage = await run(['coverage', broken, '--json']);
+      assert.equal(coverage.code, 1);
+      assert.equal((JSON.parse(coverage.stdout) as { records: number }).records, 5);
+      assert.match(coverage.stderr, new RegExp(`comma-missing\\.json is not valid JSON \\(a comma is expected at line ${line}, column 3\\)`));
+      // A comma missing inside record #1: the other records, and the error at its place; coverage counts the same four.
+      const idLine = whole.indexOf(`"id": ${JSON.stringify(records[1].id)},`);
+      const inside = whole.indexOf(',', idLine);
+      const one = file('comma-missing-inside.json', whole.slice(0, inside) + whole.slice(inside + 1));
+      const within = JSON.parse((await run(['validate', one, '--json'])).stdout) as typeof report;
+      assert.deepEqual(within.files[0].records.map((r) => [r.index, r.valid]), [[0, true], [2, true], [3, false], [4, true]]);
+      assert.match(within.files[0].error ?? '', /is not valid JSON \(a comma is expected at line \d+, column 5\)$/);
+      const counted = await run(['coverage', one, '--json']);
+      assert.equal((JSON.parse(counted.stdout) as { records: number }).records, 4);
+      assert.match(counted.stderr, /comma-missing-inside\.json is not valid JSON \(a comma is expected at line \d+, column 5\)/);
+    });
+
     it('a file cut short inside a string: its records before the cut are validated, and the message names where the string opens', async () => {
       const records = sandbox.dataset.activity.slice(0, 3);
       const whole = JSON.stringify(records, null, 2);
@@ -441,6 +476,15 @@ describe('health-data CLI', function () {
       const two = await run(['validate', input, '--json', '--jobs', '2']);
       assert.equal(one.code, 1);
       assert.equal(two.stdout, one.stdout);
+      // SARIF, JUnit and GitHub are written on the workers too (a batch crosses as bytes): the same text.
+      for (const format of ['sarif', 'junit', 'github']) {
+        const [inPlace, onWorkers] = await Promise.all(['1', '2'].map((jobs) => run(['validate', input, '--format', format, '--jobs', jobs])));
+        assert.equal(onWorkers.code, 1, format);
+        assert.equal(onWorkers.stdout, inPlace.stdout, format);
+        // The multi-byte id (SARIF's properties, JUnit's case names) and the line that is no JSON, at its line.
+        if (format !== 'github') assert.match(onWorkers.stdout, /é😀-0/, format);
+        assert.match(onWorkers.stdout, /line=5,|"startLine":5,|line 5, column 1/, format);
+      }
       const records = JSON.parse(one.stdout).files[0].records as Array<{ index: number; id: string | null; valid: boolean; findings: Array<{ path: string; message: string }> }>;
       assert.deepEqual(records.map((r) => [r.index, r.id, r.valid]), [[0, 'é😀-0', true], [1, base[1].id, false], [2, null, false], [3, 'ü-2', true], [4, null, false]]);
       assert.match(records[2].findings[0].message, /^the record is not valid JSON/);
@@ -480,6 +524,7 @@ describe('health-data CLI', function () {
         alone.findings.map((f: { kind: string; path: string; message: string }) => [f.kind, f.path.replace(/^\/0/, '/7'), f.message]),
       );
       const sarif = await report('sarif', '2');
+      assert.equal(sarif, await report('sarif', '1'));
       const textLines = content.split('\n');
       for (const [index, pointer] of [[7, '/7/steps'], [count - 1, `/${count - 1}/steps`]] as const) {
         const opening = textLines.lastIndexOf('  {', textLines.indexOf(`    "id": "big-${index}",`));

@@ -20,11 +20,13 @@ import {
   SarifWriter,
   artifactLocation,
   createReportWriter,
+  isBatchWriter,
+  takeBatch,
+  writeBatch,
   githubData,
   githubProperty,
   parseFailOn,
-  payloadProblem,
-  payloadRecords,
+  payloadReport,
   reportFileFor,
   writeReport,
   xmlText,
@@ -43,12 +45,12 @@ function shippedPayloads(): string[] {
   return dirs.flatMap((d) => readdirSync(join(repoRoot, d)).filter((n) => n.endsWith('.json')).map((n) => `${d}/${n}`));
 }
 
+/** A payload as the CLI and the export report it (payloadReport), its records in an array. */
 function entryOf(path: string, text: string): ReportEntry {
-  const validation = validatePayloadText(text, { now: NOW });
-  const lines = new LineIndex(text);
   const file = reportFileFor(path, repoRoot);
-  const problem = payloadProblem(text, validation, lines);
-  return problem ? { file, problem } : { file, records: [...payloadRecords(text, validation, lines)] };
+  const report = payloadReport(text, { now: NOW });
+  const records = [...(report.records ?? [])];
+  return 'problem' in report ? { file, problem: report.problem, records } : { file, records };
 }
 
 const entries = (paths: string[]): ReportEntry[] => paths.map((p) => entryOf(p, readFileSync(join(repoRoot, p), 'utf8')));
@@ -108,8 +110,12 @@ describe('validation reports', function () {
       assert.deepEqual(run.tool.driver.rules?.map((r) => r.id), ['schema-error', 'implausible-value', 'zero-value', 'deprecated-field', 'unknown-field', 'file-not-validated']);
       assert.equal(run.originalUriBaseIds?.SRCROOT.uri, `file://${repoRoot}/`);
       let findings = 0;
-      for (const e of input) if ('records' in e) for (const r of e.records) findings += r.findings.length;
-      assert.equal(run.results?.length, findings);
+      let problems = 0;
+      for (const e of input) {
+        for (const r of e.records ?? []) findings += r.findings.length;
+        if ('problem' in e) problems++;
+      }
+      assert.equal(run.results?.length, findings + problems);
       assert.ok(findings > 20);
       const levels = new Set(run.results?.map((r) => `${r.ruleId}:${r.level}`));
       for (const expected of ['schema-error:error', 'zero-value:note', 'deprecated-field:note']) assert.ok(levels.has(expected), expected);
@@ -240,8 +246,8 @@ describe('validation reports', function () {
       suites.forEach((suite, i) => {
         const entry = input[i];
         assert.equal(suite.name, entry.file.name);
-        const records = 'records' in entry ? [...entry.records] : [];
-        assert.equal(suite.testcase.length, records.length || 1);
+        const records = [...(entry.records ?? [])];
+        assert.equal(suite.testcase.length, records.length + ('problem' in entry ? 1 : 0));
         assert.equal(Number(suite.tests), suite.testcase.length);
         assert.equal(Number(suite.failures), records.filter((r) => !r.valid).length);
         assert.equal(suite.testcase.filter((c) => c.failure).length, Number(suite.failures));
@@ -347,6 +353,63 @@ describe('validation reports', function () {
     });
   });
 
+  describe('records written on a worker thread (writeBatch, takeBatch)', () => {
+    /** Every entry's records fed to `writer` in batches of `size`, each crossing as a structured clone, as `--jobs` sends them. */
+    function inBatches(writer: ReturnType<typeof createBatchWriter>, all: ReportEntry[], size: number): Buffer {
+      const parts: Array<string | Uint8Array> = [writer.start()];
+      for (const entry of all) {
+        parts.push(writer.file(entry.file));
+        const records = [...(entry.records ?? [])];
+        for (let i = 0; i < records.length; i += size) {
+          const written = structuredClone(writeBatch(structuredClone(writer.batchContext()), records.slice(i, i + size)));
+          parts.push(takeBatch(writer, written));
+        }
+        if ('problem' in entry) parts.push(writer.problem(entry.problem));
+        parts.push(writer.endFile());
+      }
+      parts.push(writer.end());
+      return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+    }
+
+    function createBatchWriter(format: 'sarif' | 'junit' | 'github') {
+      const writer = createReportWriter(format, { baseFolder: repoRoot, failOn: parseFailOn(['deprecated']) });
+      assert.ok(isBatchWriter(writer));
+      return writer;
+    }
+
+    it('give the text the writer gives record by record, in every format, for any batch size, suites cut inside a batch', () => {
+      const many: ReportRecord[] = Array.from({ length: SUITE_CASES + 1_234 }, (_, i) => ({
+        index: i,
+        kind: 'activity',
+        id: `a${i}-é😀`,
+        date: '2026-11-20',
+        valid: i % 97 !== 0,
+        findings: [
+          ...(i % 97 === 0 ? [{ kind: 'error' as const, pointer: '/steps', message: 'steps must be ≥ 0', range: { start: { line: i, character: 3 }, end: { line: i, character: 3 } } }] : []),
+          { kind: 'deprecated' as const, pointer: '/userId', message: 'userId is deprecated: use humanId' },
+        ],
+      }));
+      const all = [
+        ...entries(shippedPayloads()),
+        ...hostileTexts().map(({ path, text }) => entryOf(path, text)),
+        { file: { name: 'many.ndjson', path: 'many.ndjson' }, records: many },
+        { file: { name: 'standard input' }, records: many.slice(0, 40) },
+      ];
+      for (const format of ['sarif', 'junit', 'github'] as const) {
+        const whole = writeReport(createBatchWriter(format), all);
+        assert.ok(whole.length > 100_000, format);
+        // As bytes, as both reach a file: a lone surrogate in a hostile text is U+FFFD in UTF-8 either way.
+        const wholeBytes = Buffer.from(whole);
+        for (const size of [1, 7, 2_000, 4_999]) {
+          const batched = inBatches(createBatchWriter(format), all, size);
+          let at = 0;
+          while (at < wholeBytes.length && batched[at] === wholeBytes[at]) at++;
+          assert.ok(batched.equals(wholeBytes), `${format}, batches of ${size}: differs at byte ${at}: ${JSON.stringify(wholeBytes.subarray(at - 80, at + 80).toString())}`);
+        }
+      }
+    });
+  });
+
   describe('JSON', () => {
     it('keeps the shape of `--json` and is inert on hostile payloads', () => {
       for (const { path, text } of hostileTexts()) {
@@ -360,11 +423,46 @@ describe('validation reports', function () {
       }
     });
 
+    it('a list with a syntax error: the records it holds whole, at the Problems panel\'s ranges and with their days, then the error', () => {
+      const records = ['activity-wrist-tracker', 'activity-all-zeros', 'activity-steps-calories-sedentary', 'activity-duration-distance-calories'].map(
+        (name) => JSON.parse(readFileSync(join(repoRoot, `test/fixtures/${name}.json`), 'utf8')) as Record<string, unknown>,
+      );
+      for (const [prefix, wrap] of [['', (t: string) => t], ['/data', (t: string) => `{"data": ${t}, "links": {}}`]] as const) {
+        const whole = wrap(JSON.stringify(records, null, 2));
+        // A comma missing inside record #1: the other records hold no syntax error.
+        const at = whole.indexOf('"source"', whole.indexOf(`"id": ${JSON.stringify(records[1].id)}`));
+        const broken = `${whole.slice(0, at - 1).trimEnd().replace(/,$/, '')}${whole.slice(at - 1)}`;
+        const report = payloadReport(broken, { now: NOW });
+        assert.ok('problem' in report && report.records, prefix);
+        assert.match(report.problem.message, /^is not valid JSON \(a comma is expected at line \d+, column \d+\)$/);
+        const fixed = [...(payloadReport(whole, { now: NOW }).records ?? [])];
+        const kept = fixed.filter((r) => r.index !== 1);
+        // The same records, findings and days as in the fixed text; each finding where the Problems panel has it in the broken one.
+        assert.deepEqual(
+          report.records.map((r) => [r.index, r.pointer, r.id, r.date, r.findings.map((f) => [f.kind, f.pointer, f.message])]),
+          kept.map((r) => [r.index, r.pointer, r.id, r.date, r.findings.map((f) => [f.kind, f.pointer, f.message])]),
+        );
+        assert.ok(report.records.every((r) => r.date !== undefined && r.pointer === `${prefix}/${r.index}`));
+        const lines = new LineIndex(broken);
+        const panel = validatePayloadText(broken, { now: NOW }).findings.map((f) => [f.pointer, lines.rangeOf(f.offset, f.length)]);
+        assert.deepEqual(report.records.flatMap((r) => r.findings.map((f) => [f.pointer, f.range])), panel);
+        // Every format: the records' findings, then the error.
+        const entry: ReportEntry = { file: reportFileFor('broken.json', repoRoot), problem: report.problem, records: report.records };
+        const sarif = JSON.parse(writeReport(createReportWriter('sarif'), [entry])) as Sarif.Log;
+        const results = sarif.runs[0].results ?? [];
+        assert.equal(results.length, panel.length + 1);
+        assert.equal(results[results.length - 1].ruleId, 'file-not-validated');
+        const json = JSON.parse(writeReport(createReportWriter('json'), [entry])) as { files: Array<{ records: Array<{ index: number }>; error: string }> };
+        assert.deepEqual(json.files[0].records.map((r) => r.index), kept.map((r) => r.index));
+        assert.match(json.files[0].error, /^broken\.json is not valid JSON/);
+      }
+    });
+
     it('a file that breaks off after its records (cut short): the records, then its error, and the whole still parses', () => {
       const text = readFileSync(join(repoRoot, 'test/fixtures/activity-wrist-tracker.json'), 'utf8');
       const entry = entryOf('cut.json', `[${text},${text}]`);
       assert.ok('records' in entry);
-      const records = [...entry.records];
+      const records = [...(entry.records ?? [])];
       const problem = { message: 'is not valid JSON (the string opened at line 40, column 11 is not closed)' };
       const byHand = (format: 'json' | 'sarif' | 'junit'): string => {
         const writer = createReportWriter(format);
@@ -401,7 +499,7 @@ describe('validation reports', function () {
         const writer = createReportWriter('json');
         writer.start();
         writer.file(entry.file);
-        [...entry.records].forEach((r, i) => {
+        [...(entry.records ?? [])].forEach((r, i) => {
           const head = i === 0 ? ',\n      "records": [\n        ' : ',\n        ';
           assert.equal(writer.record(r), head + reference(r), `${path} record ${i}`);
           compared++;
