@@ -7,7 +7,7 @@ import type { ResourceDefinition } from '../core/resources';
 import type { ListQuery } from '../core/service';
 import { validate } from '../core/validation';
 import type { Connection } from './connection';
-import { checkWriteTarget, whyNotWritten } from './fileTargets';
+import { FileTargetError, checkWriteTarget, whyNotWritten } from './fileTargets';
 import { Output, paint, printable, recordCount } from './output';
 
 export interface ExportFlags {
@@ -42,7 +42,7 @@ function openOut(out: string): PartialFile {
   try {
     return openPartialFile(out);
   } catch (err) {
-    throw new HealthDataError('usage', `--out ${printable(out, 80)}: ${whyNotWritten(err)}.`);
+    throw new FileTargetError(`--out ${printable(out, 80)}: ${whyNotWritten(err)}.`);
   }
 }
 

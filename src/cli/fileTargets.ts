@@ -57,6 +57,16 @@ export function whyNotRead(err: unknown): string {
   return Object.hasOwn(READ_WORDS, code) ? READ_WORDS[code] : `cannot be read (${code})`;
 }
 
+/**
+ * A file a flag names that cannot be used: a usage error (exit 2) whose words say what to change,
+ * so no pointer to `--help` follows it.
+ */
+export class FileTargetError extends HealthDataError {
+  constructor(message: string) {
+    super('usage', message);
+  }
+}
+
 export interface WriteTargetOptions {
   /** The target may already be something other than a regular file (`/dev/null`, a pipe): a stream writes into it. */
   readonly stream?: boolean;
@@ -69,7 +79,7 @@ export interface WriteTargetOptions {
  */
 export function checkWriteTarget(flag: string, target: string, options: WriteTargetOptions = {}): void {
   const fail = (why: string): never => {
-    throw new HealthDataError('usage', `${flag} ${printable(target, 80)}: ${why}.`);
+    throw new FileTargetError(`${flag} ${printable(target, 80)}: ${why}.`);
   };
   const full = resolve(target);
   const stat = (path: string) => {

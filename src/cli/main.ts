@@ -14,6 +14,7 @@ import { sandboxCommand } from './sandbox';
 import { schemasCommand, typesCommand } from './schemas';
 import { CliRecording, RECORD_OPTIONS, recordingFrom } from './recording';
 import { validateCommand } from './validate';
+import { FileTargetError } from './fileTargets';
 import { VERSION } from './version';
 
 export const USAGE = `health-data: the health-data service from the command line
@@ -230,7 +231,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const usage = err instanceof HealthDataError && err.kind === 'usage';
     const message = err instanceof Error ? err.message : String(err);
     o.err(`health-data: ${redact(message, [...secrets, io.env.HEALTH_DATA_CLIENT_SECRET, io.env.HEALTH_DATA_ACCESS_TOKEN])}`);
-    if (usage) o.err('Run `health-data --help` for usage.');
+    if (usage && !(err instanceof FileTargetError)) o.err('Run `health-data --help` for usage.');
     return usage ? 2 : 1;
   }
   return 2;

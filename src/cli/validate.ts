@@ -38,7 +38,7 @@ import {
 import type { ResourceKind } from '../core/resources';
 import type { FindingKind } from '../core/validation';
 import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
-import { checkWriteTarget, whyNotRead, whyNotWritten } from './fileTargets';
+import { FileTargetError, checkWriteTarget, whyNotRead, whyNotWritten } from './fileTargets';
 import { SMALL_FILE_BYTES, expandFolders, readAhead, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, drained, printable } from './output';
@@ -360,7 +360,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   files = await expandFolders(files, flags.out === undefined || flags.out === '-' ? undefined : resolve(cwd, flags.out));
   if (flags.out !== undefined && files.some((f) => f !== '-' && resolve(cwd, f) === resolve(cwd, flags.out ?? ''))) {
     // The report would overwrite a payload before it is read.
-    throw new HealthDataError('usage', `--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);
+    throw new FileTargetError(`--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);
   }
   const tally = new ReportTally(failOn, omit);
   const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;

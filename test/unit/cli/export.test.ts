@@ -182,6 +182,8 @@ describe('CLI export (list --format)', function () {
       const run = await runCliInProcess(['list', 'activity', '--limit', '5', ...args], env());
       assert.equal(run.code, 2, args.join(' '));
       assert.match(run.stderr, says);
+      // One line that says what to change: no pointer to --help after it.
+      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
       assert.doesNotMatch(run.stderr, /ENOENT|EISDIR|ENOTDIR/);
       assert.equal(holder.sandbox.requests.length, before, `${args.join(' ')}: nothing sent`);
       assert.deepEqual(readdirSync(folder).sort(), listed, `${args.join(' ')}: nothing left behind`);
