@@ -123,6 +123,24 @@ describe('record view panel', function () {
     assert.deepEqual(panel.currentRecord, JSON.parse(JSON.stringify(record)));
   });
 
+  it('Validate says in the status line what the record has, each kind counted, one as one', async () => {
+    const record = records('activity')[2];
+    const open = async (r: object, id: string) => {
+      await vscode.commands.executeCommand('healthData.openRecord', { kind: 'activity', record: { ...r, id } });
+      const panel = api.recordViews.get(`activity/${id}`);
+      assert.ok(panel);
+      return panel;
+    };
+    // steps -1 (one error), every zero-default number 0, userId (deprecated), a field of the source's own.
+    const zeros = { distance: 0, vigorous: 0, moderate: 0, light: 0, sedentary: 0, calories: 0 };
+    const marked = await open({ ...record, ...zeros, duration: 600, steps: -1, userId: 'u1', vendorScore: 3 }, 'validate-status-1');
+    assert.equal(marked.validateAgain(), 'Validated: 1 error, 6 zero, 1 deprecated, 1 unknown.');
+    // Without the deprecated field and without a source's own field.
+    const { userId: _dropped, activeMinutes: _own, ...clean } = record as unknown as Record<string, unknown>;
+    const plain = await open({ ...clean, duration: 600, steps: 1, distance: 1, vigorous: 1, moderate: 1, light: 1, sedentary: 1, calories: 1 }, 'validate-status-2');
+    assert.equal(plain.validateAgain(), 'Validated: no findings.');
+  });
+
   it('restores a panel from its webview state after a reload', async () => {
     const record = records('activity')[5];
     const restored = vscode.window.createWebviewPanel('healthData.record', 'restoring', vscode.ViewColumn.Active, {});

@@ -280,8 +280,7 @@ export class RecordPanel implements vscode.Disposable {
         await openAsJsonDocument(this.record);
         return undefined;
       case 'validate':
-        this.render();
-        return this.summary();
+        return this.validateAgain();
       case 'refetch':
         return this.refetch(true);
       case 'showRequest':
@@ -293,9 +292,22 @@ export class RecordPanel implements vscode.Disposable {
     }
   }
 
+  /** Validates the record again (the Validate button); what the status line says of it. */
+  validateAgain(): string {
+    this.render();
+    return this.summary();
+  }
+
+  /** `Validated: 1 error, 2 zero, 1 deprecated.`: the kinds found, each counted; or that there is none. */
   private summary(): string {
     const c = this.model.counts;
-    return vscode.l10n.t('Validated: {0} errors, {1} warnings, {2} zero, {3} deprecated, {4} unknown.', c.error, c.warning, c.zero, c.deprecated, c.unknown);
+    const parts: string[] = [];
+    if (c.error > 0) parts.push(c.error === 1 ? vscode.l10n.t('1 error') : vscode.l10n.t('{0} errors', c.error));
+    if (c.warning > 0) parts.push(c.warning === 1 ? vscode.l10n.t('1 warning') : vscode.l10n.t('{0} warnings', c.warning));
+    if (c.zero > 0) parts.push(vscode.l10n.t('{0} zero', c.zero));
+    if (c.deprecated > 0) parts.push(vscode.l10n.t('{0} deprecated', c.deprecated));
+    if (c.unknown > 0) parts.push(vscode.l10n.t('{0} unknown', c.unknown));
+    return parts.length === 0 ? vscode.l10n.t('Validated: no findings.') : vscode.l10n.t('Validated: {0}.', parts.join(', '));
   }
 
   /** Why the environment in use is not the one the record came from, if it is not. */
