@@ -192,6 +192,13 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         // drawn whole, not cut in half by the plot's edge.
         const [xMin, xMax] = await frame.locator('figure[data-chart="steps"]').evaluate((f) => [Number((f as HTMLElement).dataset.xMin), Number((f as HTMLElement).dataset.xMax)]);
         assert.ok(xMin <= steps.xs[0] - 43_200 && xMax >= steps.xs[steps.xs.length - 1] + 43_200, `x from ${xMin} to ${xMax}, days from ${steps.xs[0]} to ${steps.xs[steps.xs.length - 1]}`);
+        // The axis spans the whole range loaded, days without data too, and the charts line up.
+        const [from, to] = await Promise.all(['#range-from', '#range-to'].map((s) => frame.locator(s).inputValue()));
+        const dayOf = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
+        assert.ok(xMin <= dayOf(from) - 43_200 && xMax >= dayOf(to) + 43_200, `x from ${xMin} to ${xMax}, the range ${from} to ${to}`);
+        const extents = await frame.locator('section[data-kind="activity"] figure.chart').evaluateAll((figures) => figures.map((f) => `${(f as HTMLElement).dataset.xMin} ${(f as HTMLElement).dataset.xMax}`));
+        assert.equal(extents.length, 3);
+        assert.equal(new Set(extents).size, 1, `the activity charts line up: ${extents.join(', ')}`);
 
         // The chart's table view, reached from the keyboard, lists the gap as a gap.
         const summary = frame.locator('figure[data-chart="steps"] details.table-view summary');

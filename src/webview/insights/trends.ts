@@ -79,7 +79,8 @@ function render(): void {
     s.append(el('h2', undefined, section.label));
     if (section.message) s.append(el('p', 'hint', section.message));
     app.append(s);
-    for (const chart of section.charts) s.append(chartFigure(chart));
+    const span = spanOf(model);
+    for (const chart of section.charts) s.append(chartFigure(chart, span));
   }
 }
 
@@ -129,7 +130,39 @@ function dateInput(id: string, text: string, value: string): { label: HTMLLabelE
   return { label, input };
 }
 
-function chartFigure(chart: TrendChart): HTMLElement {
+/** The range the charts were loaded for, in the axis' seconds (UTC midnight of its first and last day); undefined parts are not known. */
+interface Span {
+  start?: number;
+  end?: number;
+}
+
+function spanOf(m: TrendsViewModel): Span {
+  const day = (date: string): number | undefined => {
+    const ms = /^\d{4}-\d{2}-\d{2}$/.test(date) ? Date.parse(`${date}T00:00:00Z`) : NaN;
+    return Number.isNaN(ms) ? undefined : ms / 1000;
+  };
+  return { start: day(m.start), end: day(m.end) };
+}
+
+/**
+ * The x range of a chart: the whole range loaded, so days without data show as such and the
+ * charts of one panel line up; a zoom (a range within the data) as it is. Half a day (a few
+ * minutes for readings) more on each side, so the first and last points, and the gap markers
+ * there, are drawn whole instead of cut in half by the plot's edge.
+ */
+function xRange(chart: TrendChart, span: Span, min: number, max: number): [number, number] {
+  const first = chart.xs[0];
+  const last = chart.xs[chart.xs.length - 1];
+  const whole = chart.xs.length > 0 && min <= first && max >= last;
+  // Readings are placed at their local time: the last day of the range runs to its end.
+  const end = span.end === undefined ? undefined : chart.time === 'day' ? span.end : span.end + 86_400;
+  const lo = whole && span.start !== undefined ? Math.min(min, span.start) : min;
+  const hi = whole && end !== undefined ? Math.max(max, end) : max;
+  const edge = edgeOf(chart, lo, hi);
+  return [lo - edge, hi + edge];
+}
+
+function chartFigure(chart: TrendChart, span: Span): HTMLElement {
   const figure = el('figure', 'chart');
   figure.id = `chart-${chart.id}`;
   figure.dataset.chart = chart.id;
@@ -154,9 +187,7 @@ function chartFigure(chart: TrendChart): HTMLElement {
     legend: { show: false },
     cursor: { focus: { prox: 30 }, drag: { x: true, y: false } },
     focus: { alpha: 0.4 },
-    // Half a day (a few minutes for readings) on each side, so the first and last points, and the
-    // gap markers there, are drawn whole instead of cut in half by the plot's edge.
-    scales: { x: { time: true, range: (_u, min, max) => (min === null || max === null ? [min, max] : [min - edgeOf(chart, min, max), max + edgeOf(chart, min, max)]) } },
+    scales: { x: { time: true, range: (_u, min, max) => (min === null || max === null ? [min, max] : xRange(chart, span, min, max)) } },
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     axes: [
       { stroke: c.text, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid } },
