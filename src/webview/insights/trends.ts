@@ -5,6 +5,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { InsightsHostMessage, TrendChart, TrendSeries, TrendsViewModel } from '../../core/views/insightsProtocol';
+import { type Span, spanOf, xRange } from './axis';
 import { button, el, keep, post, setStrings, statusLine, t, tn } from './dom';
 
 const PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
@@ -130,38 +131,6 @@ function dateInput(id: string, text: string, value: string): { label: HTMLLabelE
   return { label, input };
 }
 
-/** The range the charts were loaded for, in the axis' seconds (UTC midnight of its first and last day); undefined parts are not known. */
-interface Span {
-  start?: number;
-  end?: number;
-}
-
-function spanOf(m: TrendsViewModel): Span {
-  const day = (date: string): number | undefined => {
-    const ms = /^\d{4}-\d{2}-\d{2}$/.test(date) ? Date.parse(`${date}T00:00:00Z`) : NaN;
-    return Number.isNaN(ms) ? undefined : ms / 1000;
-  };
-  return { start: day(m.start), end: day(m.end) };
-}
-
-/**
- * The x range of a chart: the whole range loaded, so days without data show as such and the
- * charts of one panel line up; a zoom (a range within the data) as it is. Half a day (a few
- * minutes for readings) more on each side, so the first and last points, and the gap markers
- * there, are drawn whole instead of cut in half by the plot's edge.
- */
-function xRange(chart: TrendChart, span: Span, min: number, max: number): [number, number] {
-  const first = chart.xs[0];
-  const last = chart.xs[chart.xs.length - 1];
-  const whole = chart.xs.length > 0 && min <= first && max >= last;
-  // Readings are placed at their local time: the last day of the range runs to its end.
-  const end = span.end === undefined ? undefined : chart.time === 'day' ? span.end : span.end + 86_400;
-  const lo = whole && span.start !== undefined ? Math.min(min, span.start) : min;
-  const hi = whole && end !== undefined ? Math.max(max, end) : max;
-  const edge = edgeOf(chart, lo, hi);
-  return [lo - edge, hi + edge];
-}
-
 function chartFigure(chart: TrendChart, span: Span): HTMLElement {
   const figure = el('figure', 'chart');
   figure.id = `chart-${chart.id}`;
@@ -245,9 +214,6 @@ function chartFigure(chart: TrendChart, span: Span): HTMLElement {
 }
 
 /** The room left beside the first and last x: half a day, or 2 % of the span of readings (at least 30 minutes). */
-function edgeOf(chart: TrendChart, min: number, max: number): number {
-  return chart.time === 'day' ? 43_200 : Math.max(1_800, (max - min) * 0.02);
-}
 
 /**
  * Marked gaps: where a source sent a defaulted 0, a hollow ring just above the x axis and a
