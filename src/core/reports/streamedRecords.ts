@@ -54,7 +54,7 @@ export function streamedJsonBytes(records: readonly RecordReport[]): Buffer {
       if (Object.isFrozen(r.findings)) sharedFindingsBytes.set(r.findings, findings);
     }
     if (i > 0) out.bytes(SEPARATOR);
-    out.write(jsonRecordOpening(r));
+    out.writeNow(jsonRecordOpening(r));
     out.bytes(findings);
     out.bytes(CLOSING);
   }

@@ -28,7 +28,7 @@ const PENDING_CHARS = 16_384;
 export class ByteSink implements TextSink {
   private out: Buffer;
   private at = 0;
-  private pending: string[] = [];
+  private readonly pending: string[] = [];
   private pendingChars = 0;
 
   constructor(expected = 64 * 1024) {
@@ -51,7 +51,8 @@ export class ByteSink implements TextSink {
   private encode(): void {
     if (this.pendingChars === 0) return;
     const text = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
-    this.pending = [];
+    // Emptied in place: the JSON report encodes once per record, and a new array each time shows.
+    this.pending.length = 0;
     this.pendingChars = 0;
     // At most 3 UTF-8 bytes per UTF-16 code unit.
     this.room(text.length * 3);
@@ -62,6 +63,16 @@ export class ByteSink implements TextSink {
     this.pending.push(text);
     this.pendingChars += text.length;
     if (this.pendingChars >= PENDING_CHARS) this.encode();
+  }
+
+  /**
+   * Text encoded at once, for a writer that puts bytes between its pieces (the JSON report: a
+   * record's opening, then its findings' shared bytes): gathering would only add work there.
+   */
+  writeNow(text: string): void {
+    this.encode();
+    this.room(text.length * 3);
+    this.at += this.out.write(text, this.at);
   }
 
   /** Bytes already encoded (`set`, not `copy`: Buffer#copy checks its arguments in JS, a cost per call). */
