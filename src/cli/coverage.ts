@@ -13,6 +13,7 @@ import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
 import { otherSourcesHint, rangeProblemText, resolveResource } from './records';
 import { SMALL_FILE_BYTES, expandFolders, payloadChunks } from './payloadFiles';
+import { withoutBom } from '../core/json';
 
 export interface CoverageFlags {
   from?: string;
@@ -168,7 +169,7 @@ async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (t
 
 /** The records a list that is no JSON holds whole, as `validate` reports them, and its syntax error in its words. */
 function intactValues(text: string): { values: unknown[]; problem: string } | undefined {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = withoutBom(text);
   const validation = validatePayloadText(body);
   const problem = payloadProblem(body, validation);
   if (validation.records.length === 0 || !problem) return undefined;

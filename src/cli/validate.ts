@@ -45,6 +45,7 @@ import { Output, drained, printable } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
 import { type GroupedBatch, type RenderedBatch, type ReportBatch, UnitPool } from './validateWorkers';
 import { VERSION } from './version';
+import { withoutBom } from '../core/json';
 
 /** Records handed to a worker at once, and the bytes that close a batch early. */
 const BATCH_RECORDS = 2_000;
@@ -213,7 +214,7 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
 async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool: UnitPool, sink: FileSink, context?: BatchContext): Promise<void> {
   if (startsAsUtf16(bytes)) return sink.problem({ message: UTF16_MESSAGE });
   const text = bytes.toString('utf8');
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = withoutBom(text);
   if (!body.trim()) return sink.problem({ message: 'is empty' });
   const report = payloadReport(body, { kind });
   if (!('problem' in report)) {

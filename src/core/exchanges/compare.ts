@@ -4,7 +4,7 @@
 // in the order of its schema, so a diff editor shows only what really differs.
 
 import { HealthDataError } from '../errors';
-import { pointerToken } from '../json';
+import { pointerToken, withoutBom } from '../json';
 import type { ResourceKind } from '../resources';
 import type { Exchange, ExchangeEndpoint, ListWrapper } from '../service';
 import { ObjectShape, detectKind, shapeFor } from '../validation';
@@ -48,7 +48,7 @@ const MAX_IDS = 100;
 export function parsePayloadText(text: string, what: string): unknown {
   if (text.trim() === '') throw new HealthDataError('parse', `${what} is empty.`);
   try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+    return JSON.parse(withoutBom(text)) as unknown;
   } catch (err) {
     throw new HealthDataError('parse', `${what} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -22,3 +22,8 @@ export function lineCharacterAt(starts: ArrayLike<number>, offset: number): [lin
   }
   return [lo, offset - starts[lo]];
 }
+
+/** A text without the byte order mark some editors write at its start (JSON.parse refuses it). */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
