@@ -7,7 +7,7 @@ import { inertJson, payloadProblem } from '../core/reports';
 import { recordAt, validatePayloadText } from '../core/validation';
 import { CoverageCounter, CoverageReport, FieldCoverage, computeCoverage, splitByKind } from '../core/insights';
 import { RESOURCES, ResourceDefinition, ResourceKind, findResource } from '../core/resources';
-import { RecordSplitter, SplitError, unitValues } from '../core/streaming';
+import { RecordSplitter, unitValues } from '../core/streaming';
 import { isFileSystemError, whyNotRead } from './fileTargets';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
@@ -109,8 +109,9 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
 /**
  * A payload file's records as `validate` splits them (an array, a wrapped list, NDJSON or one
  * record), parsed and handed to `take` a chunk of the file at a time, whatever the file's size. A
- * record that is no JSON is left out and `problem` says where; a file that cannot be split throws
- * (the records before the place it broke are counted). A list up to SMALL_FILE_BYTES that is no
+ * record that is no JSON is left out and `problem` says where; a file that is not JSON throws once
+ * its records are counted (those before the place it broke, and those after a comma its list
+ * lacks or has too many). A list up to SMALL_FILE_BYTES that is no
  * JSON is read as `validate` and the editor read it: the records it holds whole, after the place
  * it broke too, then its syntax error.
  */
@@ -137,7 +138,6 @@ async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (t
     }
     if (!held && values.length) take(values);
   };
-  let broken: SplitError | undefined;
   try {
     for await (const chunk of await payloadChunks(file, stdin)) {
       if (held) {
@@ -146,16 +146,17 @@ async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (t
         if (held.bytes > SMALL_FILE_BYTES) release();
       }
       takeUnits(splitter.push(chunk));
+      // Past a place that stops the split nothing more is a record; a small file is read whole
+      // all the same, to count the records the editor finds after it.
+      if (splitter.stopped && !held) break;
     }
     takeUnits(splitter.end());
   } catch (err) {
-    if (!(err instanceof SplitError)) {
-      release();
-      throw isFileSystemError(err) ? new Error(whyNotRead(err)) : err;
-    }
-    broken = err;
+    release();
+    throw isFileSystemError(err) ? new Error(whyNotRead(err)) : err;
   }
-  if (held && (broken || held.problems.length > 0)) {
+  const broken = splitter.syntaxErrorText;
+  if (held && (broken !== undefined || held.problems.length > 0)) {
     const whole = intactValues(Buffer.concat(held.chunks).toString('utf8'));
     if (whole) {
       take(whole.values);
@@ -163,7 +164,7 @@ async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (t
     }
   }
   release();
-  if (broken) throw new Error(`is not valid JSON (${broken.message})`);
+  if (broken !== undefined) throw new Error(`is not valid JSON (${broken})`);
   if (splitter.units === 0) throw new Error(splitter.emptyList ? 'holds an empty list: no records' : 'is empty');
 }
 

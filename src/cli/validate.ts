@@ -37,7 +37,7 @@ import {
 } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import type { FindingKind } from '../core/validation';
-import { RecordSplitter, RecordUnit, SplitError, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
+import { RecordSplitter, RecordUnit, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
 import { FileTargetError, checkWriteTarget, whyNotRead, whyNotWritten } from './fileTargets';
 import { SMALL_FILE_BYTES, expandFolders, readAhead, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
@@ -187,6 +187,8 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
   try {
     for await (const chunk of source) {
       await take(splitter.push(chunk));
+      // Past a place that stops the split nothing more is a record: the rest is not read.
+      if (splitter.stopped) break;
       // A reader slower than validation (a pipe): wait for it, reading no further meanwhile.
       const backlog = sink.backlog?.();
       if (backlog) await backlog;
@@ -195,11 +197,12 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
   } catch (err) {
     problem = err;
   }
-  // The records read before a problem are reported before it.
+  // The records read before a problem are reported before it (and those after a missing comma).
   if (batch.length > 0) inFlight.push(pool.check(batch, context));
   while (inFlight.length > 0) await drainOne();
-  if (problem instanceof SplitError) sink.problem(streamedProblem(`is not valid JSON (${problem.message})`, problem));
-  else if (problem !== undefined) sink.problem(streamedProblem(whyNotRead(problem)));
+  const syntax = splitter.syntaxError;
+  if (problem !== undefined) sink.problem(streamedProblem(whyNotRead(problem)));
+  else if (syntax !== undefined) sink.problem(streamedProblem(`is not valid JSON (${splitter.syntaxErrorText})`, syntax));
   else if (wholeError !== undefined) sink.problem(streamedProblem(`is ${wholeError}`));
   else if (splitter.units === 0) sink.problem(streamedProblem(splitter.emptyList ? 'holds an empty list: nothing to validate' : 'is empty'));
 }

@@ -3,6 +3,7 @@
 // blocks of whole lines), each with the line and column where it starts. Memory holds one record
 // (or one chunk's lines) at a time, whatever the file's size.
 
+import { syntaxWords } from '../json';
 import { RESOURCES } from '../resources';
 
 /** One piece of the payload to parse and validate on its own. */
@@ -24,7 +25,7 @@ export interface RecordUnit {
   readonly column: number;
 }
 
-/** A payload that cannot be split: not JSON at this place. Positions are 1-based. */
+/** A place where a payload is not JSON. Positions are 1-based. */
 export class SplitError extends Error {
   constructor(
     message: string,
@@ -103,6 +104,8 @@ export class RecordSplitter {
   private index = 0;
   /** In a list: the element just ended, so only `,` or `]` may come. */
   private elementDone = false;
+  /** In a list: a comma came last, so an element must come (JSON has no trailing comma). */
+  private afterComma = false;
   /** In a top-level object: a key is expected at depth 1, its bytes, a signature field seen. */
   private expectKey = false;
   private keyParts: number[] | undefined;
@@ -114,6 +117,22 @@ export class RecordSplitter {
   private newlineSinceWhole = false;
   /** Units emitted so far. */
   units = 0;
+  /**
+   * The first place the payload is not JSON, in file order. A list goes on being split past a
+   * comma that is missing or one too many, as the editor reads it (the records on either side
+   * are whole); anything else stops the split there (`stopped`).
+   */
+  syntaxError: SplitError | undefined;
+  /** How many more places are not JSON after `syntaxError` (up to the one that stopped the split). */
+  moreSyntaxErrors = 0;
+  /** Nothing after `syntaxError`'s last place can be split: push and end give no more units. */
+  stopped = false;
+  /** `a comma is expected at line 3, column 2, and 2 more`, as a file's problem names them; undefined when all was JSON. */
+  get syntaxErrorText(): string | undefined {
+    const first = this.syntaxError;
+    if (first === undefined) return undefined;
+    return this.moreSyntaxErrors > 0 ? `${first.message}, and ${this.moreSyntaxErrors} more` : first.message;
+  }
   /** The payload was a list (or a wrapper's list): when it had no element, it is an empty list. */
   get emptyList(): boolean {
     return this.units === 0 && (this.mode === 'list' || this.mode === 'afterList');
@@ -125,8 +144,17 @@ export class RecordSplitter {
    */
   push(chunk: Buffer): RecordUnit[] {
     const out: RecordUnit[] = [];
-    if (this.mode === 'lines') this.lines(chunk, 0, out);
-    else this.scan(chunk, 0, out);
+    if (this.stopped) return out;
+    try {
+      if (this.mode === 'lines') this.lines(chunk, 0, out);
+      else this.scan(chunk, 0, out);
+    } catch (err) {
+      // The units before the place that stopped the split are still records.
+      if (!(err instanceof SplitError)) throw err;
+      this.stop(err);
+      this.units += out.length;
+      return out;
+    }
     if (this.unitStart >= 0) {
       // The unit goes on in the next chunk: keep its bytes so far (a copy, so a long record does
       // not hold every chunk it spans whole).
@@ -139,9 +167,10 @@ export class RecordSplitter {
     return out;
   }
 
-  /** The last units, once the input has ended; throws SplitError when it ended inside a value. */
+  /** The last units, once the input has ended (an input that ends inside a value stops the split). */
   end(): RecordUnit[] {
     const out: RecordUnit[] = [];
+    if (this.stopped) return out;
     if (this.mode === 'lines') {
       if (this.unitStart >= 0) this.emitLine(Buffer.alloc(0), 0, out);
     } else if (this.mode === 'start') {
@@ -153,7 +182,7 @@ export class RecordSplitter {
       this.endWhole(Buffer.alloc(0), 0);
       this.flushWhole(out, 'whole');
     } else if (this.mode !== 'afterList') {
-      throw new SplitError(this.inString ? 'the JSON ends inside a string' : 'the JSON ends inside a value', this.line, this.base - this.lineStart + 1);
+      this.stop(new SplitError(this.inString ? 'the JSON ends inside a string' : 'the JSON ends inside a value', this.line, this.base - this.lineStart + 1));
     }
     this.units += out.length;
     return out;
@@ -181,6 +210,23 @@ export class RecordSplitter {
 
   private fail(message: string, chunkOffset: number): never {
     throw new SplitError(message, this.line, this.column(this.base + chunkOffset));
+  }
+
+  /** A place that is not JSON but after which the list reads on, as the editor reads it. */
+  private note(message: string, chunkOffset: number): void {
+    this.noteError(new SplitError(message, this.line, this.column(this.base + chunkOffset)));
+  }
+
+  private noteError(error: SplitError): void {
+    if (this.syntaxError === undefined) this.syntaxError = error;
+    else this.moreSyntaxErrors++;
+  }
+
+  private stop(error: SplitError): void {
+    this.noteError(error);
+    this.stopped = true;
+    this.unitStart = -1;
+    this.parts.length = 0;
   }
 
   private emitElement(chunk: Buffer, endInChunk: number, out: RecordUnit[]): void {
@@ -296,8 +342,9 @@ export class RecordSplitter {
     // At the elements' depth.
     if (b === COMMA || b === CLOSE_BRACKET) {
       if (this.unitStart >= 0) this.emitElement(chunk, i, out);
-      else if (b === COMMA || this.index > 0) this.fail(b === COMMA ? 'a list element is missing before ","' : 'a list element is missing before "]"', i);
+      else if (b === COMMA || this.afterComma) this.note(syntaxWords('ValueExpected'), i); // `[,` `,,` `, ]`
       this.elementDone = false;
+      this.afterComma = b === COMMA;
       if (b === CLOSE_BRACKET) {
         this.depth--;
         // What follows the list in a wrapper is skipped at any depth.
@@ -307,7 +354,13 @@ export class RecordSplitter {
       return;
     }
     if (isSpace(b)) return;
-    if (this.elementDone) this.fail('"," or "]" expected after a list element', i);
+    if (this.elementDone) {
+      // `} {`: a comma is missing between two elements; both are read, as the editor reads them.
+      this.note(syntaxWords('CommaExpected'), i);
+      this.emitElement(chunk, i, out);
+      this.elementDone = false;
+    }
+    this.afterComma = false;
     if (this.unitStart < 0) this.startUnit(this.base + i);
     if (b === QUOTE) this.inString = true;
     else if (b === OPEN_BRACE || b === OPEN_BRACKET) this.depth++;

@@ -544,6 +544,48 @@ describe('health-data CLI', function () {
       assert.match(text, new RegExp(`\\[deprecated\\] /userId .* — all ${count} records$`, 'm'));
     });
 
+    it('streams a list over 16 MB that lacks commas or has one too many: every record, after each break too, then the first break and a count of the rest', async function () {
+      this.timeout(600_000);
+      const base = sandbox.dataset.activity;
+      const count = 60_000;
+      const records = Array.from({ length: count }, (_, i) => ({ ...base[i % base.length], id: `gap-${i}`, ...(i === 40_000 ? { steps: -1 } : {}) }));
+      let content = JSON.stringify(records, null, 2);
+      assert.ok(Buffer.byteLength(content) > 16 * 1024 * 1024, `${Buffer.byteLength(content)} bytes`);
+      /** The offset of the comma after record #i. */
+      const commaAfter = (i: number): number => content.indexOf('\n  },', content.indexOf(`"id": "gap-${i}"`)) + '\n  }'.length;
+      // Commas gone after #2 (in the first chunk read) and #30000, one doubled after #50000, and one gone inside #45000.
+      const doubled = commaAfter(50_000);
+      content = `${content.slice(0, doubled)},${content.slice(doubled)}`;
+      const inside = content.indexOf(',', content.indexOf('"id": "gap-45000"'));
+      content = content.slice(0, inside) + content.slice(inside + 1);
+      // The first break: the next record's "{", on the line after the "}" that lacks its comma.
+      const firstLine = content.slice(0, commaAfter(2)).split('\n').length + 1;
+      for (const i of [30_000, 2]) {
+        const at = commaAfter(i);
+        content = content.slice(0, at) + content.slice(at + 1);
+      }
+      const gaps = file('gaps-list.json', content);
+      const json = await run(['validate', gaps, '--json', '--jobs', '2']);
+      assert.equal(json.code, 1, json.stderr);
+      const report = JSON.parse(json.stdout).files[0] as { error: string; records: Array<{ index: number; id: string | null; valid: boolean; findings: Array<{ path: string; message: string }> }> };
+      assert.equal(report.records.length, count);
+      assert.deepEqual(report.records.map((r) => r.index), records.map((_, i) => i));
+      assert.deepEqual(report.records.filter((_, i) => i !== 45_000).map((r) => r.id), records.filter((_, i) => i !== 45_000).map((r) => r.id));
+      assert.ok(report.records[40_000].findings.some((f) => f.path === '/40000/steps'));
+      assert.match(report.records[45_000].findings[0].message, /^the record is not valid JSON \(a comma is expected/);
+      assert.equal(report.error, `${gaps} is not valid JSON (a comma is expected at line ${firstLine}, column 3, and 2 more)`);
+      const coverage = await run(['coverage', gaps, '--json']);
+      assert.equal(coverage.code, 1);
+      assert.equal((JSON.parse(coverage.stdout) as { records: number }).records, count - 1);
+      assert.match(coverage.stderr, new RegExp(`gaps-list\\.json is not valid JSON \\(a comma is expected at line ${firstLine}, column 3, and 2 more\\)`));
+      // What no reading can go past (a brace that closes nothing) stops the file there; the
+      // records before it, in the same chunk read as it too, are reported.
+      const stray = file('stray-brace.json', `${content.slice(0, commaAfter(5) + 1)} },${content.slice(commaAfter(5) + 1)}`);
+      const stopped = JSON.parse((await run(['validate', stray, '--json'])).stdout).files[0] as typeof report;
+      assert.deepEqual(stopped.records.map((r) => r.id), records.slice(0, 6).map((r) => r.id));
+      assert.match(stopped.error, /is not valid JSON \(a comma is expected at line \d+, column 3, and 1 more\)$/);
+    });
+
     it('waits for a slow reader of its report: reading the input no further ahead, then finishing it whole', async function () {
       this.timeout(300_000);
       // 48 MB of NDJSON on standard input (past 16 MB it is streamed), counted as it is taken.

@@ -118,23 +118,70 @@ describe('RecordSplitter', () => {
     assert.equal(blank.emptyList, false);
   });
 
-  it('refuses what is no JSON at the place it goes wrong', () => {
-    const failure = (text: string): [string, number, number] => {
-      try {
-        split(text);
-      } catch (err) {
-        assert.ok(err instanceof SplitError, String(err));
-        return [err.message, err.line, err.column];
+  /** The units of `text` and what the splitter said of its syntax, fed in pieces of `size` bytes. */
+  const splitBroken = (text: string, size = 1 << 20) => {
+    const bytes = Buffer.from(text);
+    const s = new RecordSplitter();
+    const units: RecordUnit[] = [];
+    for (let i = 0; i < bytes.length; i += size) units.push(...s.push(bytes.subarray(i, i + size)));
+    units.push(...s.end());
+    return { units: units.map((u) => [u.index, u.bytes.toString().trim()]), error: s.syntaxErrorText, at: s.syntaxError && [s.syntaxError.line, s.syntaxError.column], stopped: s.stopped };
+  };
+
+  it('stops at what is no JSON, with its line and column, and keeps the records before it, in any chunks', () => {
+    const cases: Array<[string, RegExp, Array<[number, string]>]> = [
+      ['{"id": "x"} {"id": "y"}', /^more JSON after the end of the value at line 1, column 13$/, []],
+      ['[{"id": 1}, {"id": 2}] 3', /^more JSON after the end of the list at line 1, column 24$/, [[0, '{"id": 1}'], [1, '{"id": 2}']]],
+      ['[{"id": 1}, }, {"id": 2}]', /^unexpected "}" at line 1, column 13$/, [[0, '{"id": 1}']]],
+      ['[{"id": 1}, {"id"', /^the JSON ends inside a value/, [[0, '{"id": 1}']]],
+      ['[{"id": 1}, {"id": "6b0', /^the JSON ends inside a string at line 1, column 24$/, [[0, '{"id": 1}']]],
+      ['<!doctype html>', /^unexpected character "<" at line 1, column 1$/, []],
+    ];
+    for (const [text, message, units] of cases) {
+      for (const size of [1, 4, 1 << 20]) {
+        const got = splitBroken(text, size);
+        assert.match(got.error ?? '', message, `${text} in chunks of ${size}`);
+        assert.deepEqual(got.units, units, `${text} in chunks of ${size}`);
+        assert.equal(got.stopped, true);
       }
-      assert.fail(`${text} was split`);
-    };
-    assert.match(failure('{"id": "x"} {"id": "y"}')[0], /more JSON after the end of the value at line 1, column 13/);
-    assert.match(failure('[{"id": 1}\n {"id": 2}]')[0], /"," or "]" expected after a list element at line 2, column 2/);
-    assert.match(failure('[{"id": 1}, ]')[0], /a list element is missing before "]"/);
-    assert.match(failure('[{"id": 1}, {"id"')[0], /the JSON ends inside a value/);
-    assert.match(failure('[{"id": 1}, {"id": "6b0')[0], /the JSON ends inside a string at line 1, column 24/);
-    assert.match(failure('[1] 2')[0], /more JSON after the end of the list/);
-    assert.match(failure('<!doctype html>')[0], /unexpected character "<" at line 1, column 1/);
+    }
+  });
+
+  it('reads a list on past a comma it lacks or has too many, as the editor does, naming the first place and counting the rest', () => {
+    const cases: Array<[string, string, number[]]> = [
+      ['[{"id": 1}\n {"id": 2}]', 'a comma is expected at line 2, column 2', [1, 2]],
+      ['[{"id": 1}, ]', 'a value is expected at line 1, column 13', [1]],
+      ['[, {"id": 1}]', 'a value is expected at line 1, column 2', [1]],
+      ['[{"id": 1},, {"id": 2}, {"id": 3} {"id": 4}]', 'a value is expected at line 1, column 12, and 1 more', [1, 2, 3, 4]],
+      ['{"data": [{"id": 1} {"id": 2}], "total": 2}', 'a comma is expected at line 1, column 21', [1, 2]],
+    ];
+    for (const [text, error, ids] of cases) {
+      for (const size of [1, 3, 1 << 20]) {
+        const got = splitBroken(text, size);
+        assert.equal(got.error, error, `${text} in chunks of ${size}`);
+        assert.equal(got.stopped, false);
+        assert.deepEqual(got.units, ids.map((id, index) => [index, `{"id": ${id}}`]), `${text} in chunks of ${size}`);
+      }
+    }
+    // A list of real records, commas taken out and doubled: the records, their places and the
+    // first error are those the editor's tolerant reading gives (ASCII, so a byte is a character).
+    const dataset = generateDataset({ seed: 'commas', today: '2026-11-20', days: 60, humans: 1 });
+    let text = JSON.stringify(dataset.activity, null, 2);
+    const between = [...text.matchAll(/\},\n {2}\{/g)].map((m) => m.index!);
+    assert.ok(between.length > 40);
+    for (const at of [between[40], between[12], between[3]]) text = text.slice(0, at + 1) + text.slice(at + 2); // missing commas
+    text = text.replace(/\},\n {2}\{/, '},,\n  {'); // one too many
+    const editor = validatePayloadText(text);
+    assert.equal(editor.syntaxErrors.length, 4);
+    const firstAt = text.slice(0, editor.syntaxErrors[0].offset).split('\n');
+    for (const size of [7, 4096, 1 << 20]) {
+      const got = splitBroken(text, size);
+      assert.equal(got.stopped, false);
+      assert.deepEqual(got.at, [firstAt.length, firstAt[firstAt.length - 1].length + 1]);
+      assert.match(got.error ?? '', /, and 3 more$/);
+      assert.deepEqual(got.units.map(([index, bytes]) => [index, JSON.parse(bytes as string)]), dataset.activity.map((r, index) => [index, r]), `chunks of ${size}`);
+      assert.deepEqual(got.units.map(([index]) => `/${index}`), editor.records.map((r) => r.pointer));
+    }
   });
 
   it('names a UTF-16 payload (either byte order) instead of calling its first byte unexpected, even read a byte at a time', () => {
