@@ -111,9 +111,9 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
  * record), parsed and handed to `take` a chunk of the file at a time, whatever the file's size. A
  * record that is no JSON is left out and `problem` says where; a file that is not JSON throws once
  * its records are counted (those before the place it broke, and those after a comma its list
- * lacks or has too many). A list up to SMALL_FILE_BYTES that is no
- * JSON is read as `validate` and the editor read it: the records it holds whole, after the place
- * it broke too, then its syntax error.
+ * lacks or has too many). A list up to SMALL_FILE_BYTES that is no JSON is read as `validate` and
+ * the editor read it: the records it holds whole, after the place it broke too, then its syntax
+ * error.
  */
 async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (text: string) => void, take: (values: readonly unknown[]) => void): Promise<void> {
   const splitter = new RecordSplitter();
