@@ -353,7 +353,11 @@ export class RecordSplitter {
       }
       return;
     }
-    if (isSpace(b)) return;
+    if (isSpace(b)) {
+      // A scalar element ends at the space after it (an object or array at its closing bracket).
+      if (this.unitStart >= 0) this.elementDone = true;
+      return;
+    }
     if (this.elementDone) {
       // `} {`: a comma is missing between two elements; both are read, as the editor reads them.
       this.note(syntaxWords('CommaExpected'), i);

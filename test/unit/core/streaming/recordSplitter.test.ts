@@ -163,6 +163,11 @@ describe('RecordSplitter', () => {
         assert.deepEqual(got.units, ids.map((id, index) => [index, `{"id": ${id}}`]), `${text} in chunks of ${size}`);
       }
     }
+    // Scalars are elements too: one lacking its comma ends at the space after it.
+    const scalars = splitBroken('[1 "a b" true\n{"id": 2} null]');
+    assert.deepEqual(scalars.units, [[0, '1'], [1, '"a b"'], [2, 'true'], [3, '{"id": 2}'], [4, 'null']]);
+    assert.equal(scalars.error, 'a comma is expected at line 1, column 4, and 3 more');
+    assert.deepEqual(splitBroken('[1 , 2 ,\n 3 ]').units, [[0, '1'], [1, '2'], [2, '3']]);
     // A list of real records, commas taken out and doubled: the records, their places and the
     // first error are those the editor's tolerant reading gives (ASCII, so a byte is a character).
     const dataset = generateDataset({ seed: 'commas', today: '2026-11-20', days: 60, humans: 1 });
