@@ -8,6 +8,7 @@ import { estimateSize, textField, ListOptions, RecordView, RecordViewModel, empt
 import { ResourceKind, resource } from '../../core/resources';
 import { Finding, validate, validatePayload } from '../../core/validation';
 import { openAsJsonDocument } from '../shared/documents';
+import { errorAndWarningWords } from '../shared/findingCounts';
 import { errorMessage, showError } from '../shared/showError';
 import type { Session } from '../account/session';
 import { Environment, SANDBOX_ENVIRONMENT } from '../account/environments';
@@ -301,9 +302,7 @@ export class RecordPanel implements vscode.Disposable {
   /** `Validated: 1 error, 2 zero, 1 deprecated.`: the kinds found, each counted; or that there is none. */
   private summary(): string {
     const c = this.model.counts;
-    const parts: string[] = [];
-    if (c.error > 0) parts.push(c.error === 1 ? vscode.l10n.t('1 error') : vscode.l10n.t('{0} errors', c.error));
-    if (c.warning > 0) parts.push(c.warning === 1 ? vscode.l10n.t('1 warning') : vscode.l10n.t('{0} warnings', c.warning));
+    const parts = errorAndWarningWords(c);
     if (c.zero > 0) parts.push(vscode.l10n.t('{0} zero', c.zero));
     if (c.deprecated > 0) parts.push(vscode.l10n.t('{0} deprecated', c.deprecated));
     if (c.unknown > 0) parts.push(vscode.l10n.t('{0} unknown', c.unknown));

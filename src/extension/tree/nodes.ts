@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
 import { monthOf } from '../../core/dates';
 import { DateNode, MonthNode, RecordNode, RecordStatus, RecordTree, countByKind, dateLabel, findingsInWords, statusOf, tooltipMarkdown, validationOf } from '../../core/views';
+import { errorAndWarningWords } from '../shared/findingCounts';
 import { emptyActions, emptyText } from './emptyResult';
 import { LoadedRecords, ResourceState } from './loadedRecords';
 
@@ -311,9 +312,7 @@ function statusText(node: RecordNode, status: RecordStatus): string {
 function statusWords(node: RecordNode, status: RecordStatus): string {
   if (status === 'clean') return '';
   const counts = countByKind(validationOf(node).findings);
-  const parts: string[] = [];
-  if (counts.error) parts.push(counts.error === 1 ? vscode.l10n.t('1 error') : vscode.l10n.t('{0} errors', counts.error));
-  if (counts.warning) parts.push(counts.warning === 1 ? vscode.l10n.t('1 warning') : vscode.l10n.t('{0} warnings', counts.warning));
+  const parts = errorAndWarningWords(counts);
   if (counts.zero) parts.push(counts.zero === 1 ? vscode.l10n.t('1 zero') : vscode.l10n.t('{0} zeros', counts.zero));
   if (counts.deprecated) parts.push(vscode.l10n.t('deprecated'));
   if (counts.unknown) parts.push(counts.unknown === 1 ? vscode.l10n.t('1 unknown') : vscode.l10n.t('{0} unknown', counts.unknown));
