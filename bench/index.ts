@@ -70,7 +70,7 @@ function summary(name: string, r: Result): string {
     case 'coverage_vs_parse':
       return `coverage ${d.coverageMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records`;
     case 'trends_vs_parse':
-      return `series ${d.seriesMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records of ${d.sources} sources over ${d.days} days; message ${d.messageMs} ms`;
+      return `series ${d.seriesMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records of ${d.sources} sources over ${d.days} days; message ${d.messageMs} ms; split by human once per load ${d.splitMs} ms`;
     case 'bundle':
       return `extension.js ${d.extensionJsBytes} B / ${d.budgetBytes} B; loaded on first use ${sizes(d.lazyBundleBytes)} (${d.lazyBundlesTotalBytes} B); webviews ${sizes(d.webviewBytes)}; .vsix ${d.vsixBytes ?? '?'} B`;
     case 'activation':

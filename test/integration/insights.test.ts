@@ -233,6 +233,16 @@ describe('insights: data coverage and trends', function () {
     assert.ok(phone.gaps.length > 0);
     const moves = steps.series.find((s) => s.source === 'moves')!;
     assert.equal(moves.never, false);
+    // A point of this human opens this human's record (of that source and day), not another's.
+    const at = moves.values.length - 1 - [...moves.values].reverse().findIndex((v) => v !== null);
+    const day = new Date(steps.xs[at] * 1000).toISOString().slice(0, 10);
+    const expected = inRange('activity').find((r) => {
+      const o = r as { humanId: string; source: string; date: string };
+      return o.humanId === third && o.source === 'moves' && o.date === day;
+    }) as { id: string };
+    await waitFor('the trends webview to say ready', () => trends.currentPanel!.readyCount > 0, 20_000);
+    trends.handleMessage({ type: 'open', kind: 'activity', ref: moves.refs[at] });
+    await waitFor(`the record view of ${expected.id}`, () => api.recordViews.panels().find((p) => p.key === `activity/${expected.id}`));
   });
 
   it('Show Trends refuses a range that is no range, and takes a good one', async () => {

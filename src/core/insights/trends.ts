@@ -16,11 +16,47 @@ export interface HumanCount {
 
 /** The humans of a list, most records first: the panel's choice of whose trends to draw. */
 export function humansOf(records: readonly unknown[]): HumanCount[] {
-  const counts = new Map<string, number>();
-  for (const r of records) {
-    const h = isRecordObject(r) ? r.humanId : undefined;
-    if (typeof h === 'string') counts.set(h, (counts.get(h) ?? 0) + 1);
+  return humanCounts([recordsByHuman(records)]);
+}
+
+/** One human's records of a list, in the list's order, with where each sits in the list. */
+export interface HumanRecords {
+  records: unknown[];
+  /** `records[i]` is the list's record number `positions[i]`. */
+  positions: number[];
+}
+
+/**
+ * A list's records split by `humanId` in one pass (records without a string humanId, and
+ * non-objects, belong to no one). The trends panel splits each list once per load: the human
+ * picker's counts come from it, and the charts of one human are built from that human's records
+ * alone, so neither a render nor a change of human reads the other humans' records again.
+ */
+export function recordsByHuman(records: readonly unknown[]): Map<string, HumanRecords> {
+  const groups = new Map<string, HumanRecords>();
+  // A list is mostly runs of one human: the previous record's id is compared before the map is asked.
+  let lastId: string | undefined;
+  let last: HumanRecords | undefined;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    if (!isRecordObject(r)) continue;
+    const h = r.humanId;
+    if (typeof h !== 'string') continue;
+    if (h !== lastId || last === undefined) {
+      last = groups.get(h);
+      if (last === undefined) groups.set(h, (last = { records: [], positions: [] }));
+      lastId = h;
+    }
+    last.records.push(r);
+    last.positions.push(i);
   }
+  return groups;
+}
+
+/** The humans of several lists' splits, most records (over all the lists) first, then by id. */
+export function humanCounts(splits: ReadonlyArray<ReadonlyMap<string, HumanRecords>>): HumanCount[] {
+  const counts = new Map<string, number>();
+  for (const split of splits) for (const [humanId, group] of split) counts.set(humanId, (counts.get(humanId) ?? 0) + group.records.length);
   return [...counts].map(([humanId, n]) => ({ humanId, records: n })).sort((a, b) => b.records - a.records || (a.humanId < b.humanId ? -1 : 1));
 }
 
@@ -46,6 +82,14 @@ export function buildTrends(kind: ResourceKind, records: readonly unknown[], hum
   return buildTrendSeries(kind, records, humanId).map(chartForMessage);
 }
 
+/**
+ * The charts of one human's records as `recordsByHuman` split them off a list: the same as
+ * `buildTrends` of the whole list for that human, refs included (they are places in the whole list).
+ */
+export function buildHumanTrends(kind: ResourceKind, human: HumanRecords): TrendChart[] {
+  return buildTrendSeries(kind, human.records).map((chart) => messageOf(chart, human.positions));
+}
+
 /** A chart as `buildTrendSeries` makes it: typed arrays, NaN where a source has no point. */
 export interface TrendSeriesData extends Omit<TrendSeries, 'values' | 'refs' | 'gaps'> {
   values: Float64Array;
@@ -69,10 +113,15 @@ export function buildTrendSeries(kind: ResourceKind, records: readonly unknown[]
 
 /** The JSON form of a chart for postMessage: null where there is no point (uPlot's gap). */
 export function chartForMessage(chart: TrendChartData): TrendChart {
+  return messageOf(chart, undefined);
+}
+
+/** `chartForMessage`; with `positions`, a ref r (a record of the list the chart was built from) becomes `positions[r]`. */
+function messageOf(chart: TrendChartData, positions: readonly number[] | undefined): TrendChart {
   return {
     ...chart,
     xs: plain(chart.xs),
-    series: chart.series.map((s) => ({ ...s, values: withNulls(s.values), refs: plain(s.refs), gaps: plain(s.gaps) })),
+    series: chart.series.map((s) => ({ ...s, values: withNulls(s.values), refs: positions ? placed(s.refs, positions) : plain(s.refs), gaps: plain(s.gaps) })),
     bands: chart.bands.map(([a, b]) => [a, b]),
   };
 }
@@ -80,6 +129,16 @@ export function chartForMessage(chart: TrendChartData): TrendChart {
 function plain(a: Float64Array | Int32Array): number[] {
   const out = new Array<number>(a.length);
   for (let i = 0; i < a.length; i++) out[i] = a[i];
+  return out;
+}
+
+/** Refs into a human's records as places in the whole list (-1, no point, stays). */
+function placed(refs: Int32Array, positions: readonly number[]): number[] {
+  const out = new Array<number>(refs.length);
+  for (let i = 0; i < refs.length; i++) {
+    const r = refs[i];
+    out[i] = r < 0 ? r : positions[r];
+  }
   return out;
 }
 

@@ -3,7 +3,7 @@
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
-import { buildTrends, humansOf } from '../../core/insights';
+import { HumanCount, HumanRecords, buildHumanTrends, buildTrends, humanCounts, recordsByHuman } from '../../core/insights';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
 import { InsightsStatus, InsightsWebviewMessage, PersistedInsightsView, TRENDS_VIEW_TYPE, TrendsViewModel } from '../../core/views';
 import { customRangeProblem } from '../tree/filters';
@@ -16,6 +16,9 @@ import { trendsStrings } from './strings';
 
 export class TrendsView extends InsightsView<LoadedList[]> {
   private lists: LoadedList[] = [];
+  /** Each list's records split by human, and the humans' counts over all three: once per load. */
+  private byHuman: Array<Map<string, HumanRecords>> = [];
+  private humans: HumanCount[] = [];
   private filter: (InsightsFilter & { description: string }) | undefined;
   private humanId: string | undefined;
   private model: TrendsViewModel | undefined;
@@ -56,7 +59,7 @@ export class TrendsView extends InsightsView<LoadedList[]> {
     const seq = ++this.seq;
     const notLoaded = (status: InsightsStatus) => this.publish({ heading: this.heading(), start, end, humans: [], sections: [], status });
     loadWhenBack(this.deps.session, persisted, () => seq === this.seq && this.panel !== undefined, () => void this.load(), (status) => void notLoaded(status));
-    this.lists = [];
+    this.setLists([]);
     this.origin = { environment: persisted.environment, host: persisted.host };
     return notLoaded(elsewhere);
   }
@@ -77,26 +80,33 @@ export class TrendsView extends InsightsView<LoadedList[]> {
     try {
       const lists = await loadEveryPage(this.deps.session, RESOURCES.map((r) => r.kind), filter, cancellation);
       if (seq !== this.seq) return undefined;
-      this.lists = lists;
+      this.setLists(lists);
       this.complete = { key, data: lists, at: Date.now() };
-      const humans = humansOf(lists.flatMap((l) => l.records));
-      if (!humans.some((h) => h.humanId === this.humanId)) this.humanId = humans[0]?.humanId;
+      if (!this.humans.some((h) => h.humanId === this.humanId)) this.humanId = this.humans[0]?.humanId;
       return this.render();
     } catch (err) {
       if (seq !== this.seq) return undefined;
       const kept = this.complete?.key === key ? this.complete : undefined;
-      this.lists = kept?.data ?? [];
+      this.setLists(kept?.data ?? []);
       const status = loadFailure(this.deps.session, err, kept?.at);
       return kept ? this.render(status) : this.publish({ ...base, status });
     }
   }
 
+  private setLists(lists: LoadedList[]): void {
+    this.lists = lists;
+    this.byHuman = lists.map((l) => recordsByHuman(l.records));
+    this.humans = humanCounts(this.byHuman);
+  }
+
   private render(status?: InsightsStatus): TrendsViewModel {
     const filter = this.filter!;
-    const humans = humansOf(this.lists.flatMap((l) => l.records));
-    const sections = this.lists.map((list) => {
+    const humans = this.humans;
+    const sections = this.lists.map((list, i) => {
       const def = resource(list.kind);
-      const charts = buildTrends(list.kind, list.records, this.humanId);
+      // One human's records only; with no human at all (no record has a humanId), every record.
+      const human = this.humanId === undefined ? undefined : (this.byHuman[i].get(this.humanId) ?? NO_RECORDS);
+      const charts = human ? buildHumanTrends(list.kind, human) : buildTrends(list.kind, list.records);
       const empty = charts.every((c) => c.xs.length === 0);
       const message = empty
         ? vscode.l10n.t('No {0} for this human in this range.', def.label.toLowerCase())
@@ -157,3 +167,5 @@ export class TrendsView extends InsightsView<LoadedList[]> {
     }
   }
 }
+
+const NO_RECORDS: HumanRecords = { records: [], positions: [] };

@@ -1,7 +1,7 @@
 // Trend series: one series per source and field on a shared axis; a defaulted 0 is a marked gap,
 // never a point at 0; a source that never provides a field draws nothing; each point knows its record.
 import * as assert from 'node:assert/strict';
-import { buildTrends, humansOf } from '../../../../src/core/insights';
+import { buildTrends, humanCounts, humansOf, recordsByHuman } from '../../../../src/core/insights';
 import { generateDataset } from '../../../../src/sandbox/data';
 
 type Obj = Record<string, unknown>;
@@ -60,6 +60,26 @@ describe('insights: trend series', () => {
     const at = bodyFat.series[0].refs.indexOf(data.bodyFat.indexOf(reading));
     // 2026-…T21:14:05-05:00 is drawn at 21:14 local time.
     assert.equal(new Date(bodyFat.xs[at] * 1000).toISOString().slice(11, 19), reading.timestamp.slice(11, 19));
+  });
+
+  it('splits a list by human in its order, with each record’s place, and counts the humans of several lists', () => {
+    const odd = [null, 7, 'x', [1], { humanId: 42 }, { source: 'a' }];
+    const list = [...odd, ...data.activity.slice(0, 40), { humanId: first, id: 'last' }];
+    const split = recordsByHuman(list);
+    assert.deepEqual([...split.keys()].sort(), [...new Set(data.activity.slice(0, 40).map((r) => r.humanId))].sort());
+    for (const [humanId, { records, positions }] of split) {
+      assert.deepEqual(positions, list.flatMap((r, i) => (typeof r === 'object' && r !== null && (r as Obj).humanId === humanId ? [i] : [])));
+      assert.deepEqual(records, positions.map((i) => list[i]));
+    }
+    assert.equal(split.get(first)!.records.at(-1), list.at(-1));
+    assert.deepEqual(recordsByHuman(odd), new Map());
+    // The picker's counts: over all the lists, the same as counting the lists joined.
+    const lists = [data.activity, data.heartRate, data.bodyFat];
+    assert.deepEqual(humanCounts(lists.map(recordsByHuman)), humansOf(lists.flat()));
+    assert.deepEqual(
+      humanCounts(lists.map(recordsByHuman)).map((h) => h.records),
+      data.humans.map((h) => lists.flat().filter((r) => r.humanId === h).length).sort((a, b) => b - a),
+    );
   });
 
   it('ranks the humans by records, and leaves out what has no place in time', () => {

@@ -3,7 +3,7 @@
 // hostile records: the same xs, values, refs, gaps, never flags and bands, in the message's form.
 import * as assert from 'node:assert/strict';
 import { epochDayOf, parseTzOffset } from '../../../../src/core/dates';
-import { TrendChart, TrendSeries, buildTrendSeries, buildTrends, chartForMessage } from '../../../../src/core/insights';
+import { TrendChart, TrendSeries, buildHumanTrends, buildTrendSeries, buildTrends, chartForMessage, recordsByHuman } from '../../../../src/core/insights';
 import { RESOURCES, ResourceKind, resource } from '../../../../src/core/resources';
 import { generateDataset } from '../../../../src/sandbox/data';
 import { sharedHostileRecords } from '../../support/hostileRecords';
@@ -67,6 +67,20 @@ function assertSame(kind: ResourceKind, records: readonly unknown[], humanId?: s
   const expected = referenceTrends(kind, records, humanId);
   assert.deepEqual(buildTrends(kind, records, humanId), expected);
   assert.deepEqual(buildTrendSeries(kind, records, humanId).map(chartForMessage), expected);
+  // The panel's way: the list split by human once, then one human's charts, refs into the whole list.
+  if (humanId !== undefined) assert.deepEqual(buildHumanTrends(kind, recordsByHuman(records).get(humanId) ?? { records: [], positions: [] }), expected);
+}
+
+/** The same records in an order fixed by the seed but far from the list's (a Park–Miller shuffle). */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 48_271) % 2_147_483_647;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
 }
 
 describe('insights: trend series against a straightforward computation', () => {
@@ -75,6 +89,13 @@ describe('insights: trend series against a straightforward computation', () => {
   it('gives the same charts for every resource and human of the sandbox, and for all humans at once', () => {
     for (const { kind } of RESOURCES) {
       for (const human of [...data.humans, undefined]) assertSame(kind, data[kind], human);
+    }
+  });
+
+  it('gives the same charts for the sandbox records in no order, the humans mixed', () => {
+    for (const { kind } of RESOURCES) {
+      const mixed = shuffled<unknown>(data[kind], 7);
+      for (const human of [...data.humans, undefined]) assertSame(kind, mixed, human);
     }
   });
 
