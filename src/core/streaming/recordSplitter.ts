@@ -257,6 +257,8 @@ export class RecordSplitter {
         else if (b === QUOTE) {
           this.inString = false;
           if (this.keyParts !== undefined) this.endKey();
+          // A string that is an element of the list ends at its closing quote.
+          else if (this.depth === this.elementDepth && this.mode === 'list') this.elementDone = true;
         } else if (this.keyParts !== undefined && this.keyParts.length < 64) this.keyParts.push(b);
         continue;
       }
@@ -358,8 +360,9 @@ export class RecordSplitter {
       if (this.unitStart >= 0) this.elementDone = true;
       return;
     }
-    if (this.elementDone) {
-      // `} {`: a comma is missing between two elements; both are read, as the editor reads them.
+    // A value starting right after a number or literal (`1{`) also ends it.
+    if (this.elementDone || (this.unitStart >= 0 && (b === QUOTE || b === OPEN_BRACE || b === OPEN_BRACKET))) {
+      // `} {`, `"a""b"`: a comma is missing between two elements; both are read, as the editor reads them.
       this.note(syntaxWords('CommaExpected'), i);
       this.emitElement(chunk, i, out);
       this.elementDone = false;

@@ -168,6 +168,17 @@ describe('RecordSplitter', () => {
     assert.deepEqual(scalars.units, [[0, '1'], [1, '"a b"'], [2, 'true'], [3, '{"id": 2}'], [4, 'null']]);
     assert.equal(scalars.error, 'a comma is expected at line 1, column 4, and 3 more');
     assert.deepEqual(splitBroken('[1 , 2 ,\n 3 ]').units, [[0, '1'], [1, '2'], [2, '3']]);
+    // With nothing between them: a string ends at its quote, a number or literal where a value starts.
+    const tightText = '["a""b\\"{"{"id": 1}1{"id": 2}true[3]["x"]"y"]';
+    const tightEditor = validatePayloadText(tightText);
+    assert.deepEqual(tightEditor.syntaxErrors.map((e) => e.offset + 1), [5, 11, 20, 21, 30, 34, 37, 42], 'the editor reads a comma missing at each of those places');
+    assert.equal(tightEditor.records.length, 9);
+    for (const size of [1, 1 << 20]) {
+      const tight = splitBroken(tightText, size);
+      assert.deepEqual(tight.units, [[0, '"a"'], [1, '"b\\"{"'], [2, '{"id": 1}'], [3, '1'], [4, '{"id": 2}'], [5, 'true'], [6, '[3]'], [7, '["x"]'], [8, '"y"']]);
+      assert.equal(tight.error, 'a comma is expected at line 1, column 5, and 7 more');
+      assert.equal(tight.stopped, false);
+    }
     // A list of real records, commas taken out and doubled: the records, their places and the
     // first error are those the editor's tolerant reading gives (ASCII, so a byte is a character).
     const dataset = generateDataset({ seed: 'commas', today: '2026-11-20', days: 60, humans: 1 });
