@@ -43,7 +43,7 @@ export async function trendsVsParse(): Promise<Result> {
   const pair = await sideBySide(series, parse, { runs: 31, turns: 5 });
   // Not in the ratio, reported beside it: turning them into the panel's JSON message (plain
   // arrays, null for no point), which postMessage then serializes.
-  const charts = buildTrendSeries('activity', list, human);
+  const charts = buildTrendSeries('activity', list);
   const message = await sideBySide(() => charts.map(chartForMessage), parse, { runs: 7, turns: 5 });
   // Not in the ratio either: the split by human that the panel makes once per load (and takes the
   // human picker's counts from), not once per chart or per change of human.

@@ -14,11 +14,6 @@ export interface HumanCount {
   records: number;
 }
 
-/** The humans of a list, most records first: the panel's choice of whose trends to draw. */
-export function humansOf(records: readonly unknown[]): HumanCount[] {
-  return humanCounts([recordsByHuman(records)]);
-}
-
 /** One human's records of a list, in the list's order, with where each sits in the list. */
 export interface HumanRecords {
   records: unknown[];
@@ -53,7 +48,7 @@ export function recordsByHuman(records: readonly unknown[]): Map<string, HumanRe
   return groups;
 }
 
-/** The humans of several lists' splits, most records (over all the lists) first, then by id. */
+/** The humans of several lists' splits, most records (over all the lists) first, then by id: the panel's choice of whose trends to draw. */
 export function humanCounts(splits: ReadonlyArray<ReadonlyMap<string, HumanRecords>>): HumanCount[] {
   const counts = new Map<string, number>();
   for (const split of splits) for (const [humanId, group] of split) counts.set(humanId, (counts.get(humanId) ?? 0) + group.records.length);
