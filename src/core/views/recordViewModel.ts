@@ -64,7 +64,7 @@ export interface RecordViewModel {
   readonly kindLabel: string | undefined;
   readonly valid: boolean;
   readonly counts: Readonly<Record<FindingKind, number>>;
-  /** The first MAX_FINDINGS findings, errors first as the validator gives them. */
+  /** The first MAX_FINDINGS findings, in the order of the record's fields (inDocumentOrder), as Previous/Next walk them. */
   readonly findings: readonly FindingEntry[];
   readonly findingsTotal: number;
   /** The JSON as a tree; absent when there is no record to show (then `note` says why) or it is virtual. */
