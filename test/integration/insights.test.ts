@@ -239,7 +239,8 @@ describe('insights: data coverage and trends', function () {
     const expected = inRange('activity').find((r) => {
       const o = r as { humanId: string; source: string; date: string };
       return o.humanId === third && o.source === 'moves' && o.date === day;
-    }) as { id: string };
+    }) as { id: string } | undefined;
+    assert.ok(expected, `the sandbox has a moves record of the third human on ${day}`);
     await waitFor('the trends webview to say ready', () => trends.currentPanel!.readyCount > 0, 20_000);
     trends.handleMessage({ type: 'open', kind: 'activity', ref: moves.refs[at] });
     await waitFor(`the record view of ${expected.id}`, () => api.recordViews.panels().find((p) => p.key === `activity/${expected.id}`));

@@ -71,7 +71,7 @@ function assertSame(kind: ResourceKind, records: readonly unknown[], humanId?: s
   if (humanId !== undefined) assert.deepEqual(buildHumanTrends(kind, recordsByHuman(records).get(humanId) ?? { records: [], positions: [] }), expected);
 }
 
-/** The same records in an order fixed by the seed but far from the list's (a Park–Miller shuffle). */
+/** The same records in an order fixed by the seed but far from the list's (Fisher–Yates, driven by a Park–Miller generator). */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
   let state = seed;
