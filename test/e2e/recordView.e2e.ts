@@ -13,7 +13,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { FindingIndex, MAX_TEXT, anchorOf, recordTitle, MAX_FINDINGS, buildRecordViewModel, countByKind, dateLabel, inDocumentOrder, monthLabel, recordNode } from '../../src/core/views';
+import { MAX_TEXT, anchorOf, recordTitle, buildRecordViewModel, countByKind, dateLabel, monthLabel, recordNode } from '../../src/core/views';
 import { RESOURCES, ResourceKind, resource } from '../../src/core/resources';
 import { Finding, validate } from '../../src/core/validation';
 import { generateDataset } from '../../src/sandbox/data';
@@ -169,12 +169,11 @@ async function openRecord(wb: Workbench, kind: ResourceKind, record: Obj): Promi
 
 /**
  * The findings the view lists for a record: the core validator's, as the view writes them, in the
- * order of the record's fields (a missing field's after its object's fields), as F8 walks them.
+ * order of the record's fields (a missing field's after its object's fields), as F8 walks them:
+ * the list of the host's model.
  */
-function expectedFindings(record: Obj, findings: readonly Finding[]) {
-  return inDocumentOrder(record, findings, new FindingIndex(record, findings))
-    .slice(0, MAX_FINDINGS)
-    .map((f) => ({ kind: f.kind, path: f.path || '/', message: f.message }));
+function expectedFindings(record: Obj, kind: ResourceKind, findings: readonly Finding[]) {
+  return buildRecordViewModel(record, kind, findings).findings.map((f) => ({ kind: f.kind, path: f.path || '/', message: f.message }));
 }
 
 async function node(frame: Frame, pointer: string): Promise<DomNode> {
@@ -196,7 +195,7 @@ async function assertFindingsMatch(frame: Frame, kind: ResourceKind, record: Obj
   assert.equal(rest.replace(origin, ''), valid ? '✔Valid' : '✖Invalid');
   assert.equal(dom.title, recordTitle(record, kind).replace(/[\t\n\f\r ]+/g, ' ').trim(), 'the document is titled for the record');
   assert.ok(dom.bodyClass.split(/\s+/).includes(themeClass), `the webview has the theme's class ${themeClass}: "${dom.bodyClass}"`);
-  assert.deepEqual(dom.findings, expectedFindings(record, findings), 'the findings list is the validator’s, in the order of the fields');
+  assert.deepEqual(dom.findings, expectedFindings(record, kind, findings), 'the findings list is the validator’s, in the order of the fields');
   assert.deepEqual(dom.counts, countByKind(findings), 'the counts are the validator’s');
 }
 
