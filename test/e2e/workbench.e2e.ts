@@ -114,6 +114,12 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         const row = page.locator('.part.sidebar .monaco-list-row', { hasText: 'GET /v1/human/activities/summaries?' }).first();
         await row.waitFor({ state: 'visible', timeout: 60_000 });
         await page.locator('.part.sidebar .monaco-list-row', { hasText: 'POST /v1/admin/token' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+        // The rows settle first: a row re-rendered under the pointer (the other two lists arriving)
+        // takes the click as a selection only, and nothing opens.
+        for (const path of ['/v1/human/heart_rate/', '/v1/human/body_fat/']) {
+          await page.locator('.part.sidebar .monaco-list-row', { hasText: `GET ${path}` }).first().waitFor({ state: 'visible', timeout: 20_000 });
+        }
+        await page.waitForTimeout(1000);
         assert.ok(await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Today' }).count(), 'no Today group');
         await page.locator('.part.sidebar').screenshot({ path: path.join(shotsDir(), `history-${theme.slug}.png`) });
         await row.click();
