@@ -34,6 +34,12 @@ export interface GroupedRecords {
 
 const MAX_PLACES = 5;
 const MAX_INVALID_LINES = 20;
+/**
+ * A finding's message is printed whole: the validator writes none longer than this (values quoted
+ * in it are cut to 60 characters), and the longest, that a record's kind could not be detected,
+ * names the fields that identify each kind: cut at a line's width, it lost them.
+ */
+const MESSAGE_CHARS = 400;
 
 const groupKey = (kind: FindingKind, path: string, message: string): string => `${kind}\u0000${path}\u0000${message}`;
 
@@ -223,7 +229,7 @@ export class TextReportWriter implements ReportWriter {
     out += `${this.recordLine(record)}\n`;
     for (const f of record.findings) {
       const where = lineColumn(f.range);
-      out += `    ${mark(o, f.kind)} ${printable(f.pointer || '(record)', 50)}${where ? ` ${paint(o, 'dim', `(${where})`)}` : ''}  ${printable(f.message, 120)}\n`;
+      out += `    ${mark(o, f.kind)} ${printable(f.pointer || '(record)', 50)}${where ? ` ${paint(o, 'dim', `(${where})`)}` : ''}  ${printable(f.message, MESSAGE_CHARS)}\n`;
     }
     return out;
   }
@@ -261,7 +267,7 @@ export class TextReportWriter implements ReportWriter {
       const k = g.records;
       const shown = g.places.slice(0, MAX_PLACES).join(', ');
       const where = k === n && n > 1 ? `all ${n} records` : k === 1 ? g.places[0] : `${k} records (${shown}${k > MAX_PLACES ? ', …' : ''})`;
-      lines.push(`    ${mark(o, g.kind)} ${printable(g.path || '(record)', 50)}  ${printable(g.message, 120)} — ${where}`);
+      lines.push(`    ${mark(o, g.kind)} ${printable(g.path || '(record)', 50)}  ${printable(g.message, MESSAGE_CHARS)} — ${where}`);
     }
     if (this.groups.size > 0) lines.push(paint(o, 'dim', '  Repeated findings are grouped; --all-findings lists every finding of every record.'));
     return `${lines.join('\n')}\n`;

@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
+import { RESOURCES } from '../../../src/core/resources';
 import { startCliSandbox } from '../support/sandbox';
 import { repoRoot } from '../support/repo';
 
@@ -639,6 +640,19 @@ describe('health-data CLI', function () {
       assert.ok(rec.findings.some((f: { path: string }) => f.path === '/steps'));
       const bad = await run(['validate', '-', '--kind', 'blood'], {}, '{}');
       assert.equal(bad.code, 2);
+    });
+
+    it('prints a finding’s message whole in the text forms: a record of no detectable kind is told which fields identify each kind', async () => {
+      const input = JSON.stringify([{ id: 'a', value: 3 }, { id: 'b' }]);
+      const json = await run(['validate', '-', '--json'], {}, input);
+      const message = (JSON.parse(json.stdout) as { files: Array<{ records: Array<{ findings: Array<{ message: string }> }> }> }).files[0].records[0].findings[0].message;
+      // Longer than a line: the fields of the three kinds are at its end.
+      assert.ok(message.length > 200, message);
+      for (const def of RESOURCES) assert.ok(message.includes(`${def.signatureFields.join(', ')} for ${def.cliName}`), message);
+      const grouped = await run(['validate', '-', '--no-color'], {}, input);
+      assert.ok(grouped.stdout.includes(`[error] (record)  ${message} — all 2 records\n`), grouped.stdout);
+      const every = await run(['validate', '-', '--no-color', '--all-findings'], {}, input);
+      assert.equal(every.stdout.split(`  ${message}\n`).length, 3, every.stdout);
     });
   });
 
