@@ -7,7 +7,8 @@
 // hostile records whose strings must show as text with no script running — because they never
 // become markup (nothing foreign in the DOM, no CSP report), not only because the CSP blocks
 // them. Once per theme (Dark Modern, Light Modern, High Contrast), each a fresh code-server,
-// with screenshots in test-results/screenshots/.
+// with screenshots in test-results/screenshots/ (the README's docs/images/record-view.png is
+// record-view-dark-modern.png, and record-view-heart-rate.png the Light Modern one).
 //   node esbuild.mjs && npx tsc -p . && node scripts/e2e.mjs
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -27,8 +28,13 @@ type Obj = Record<string, unknown>;
 /** Tall enough to show a record's whole JSON under its findings, and the tree, in one shot. */
 const VIEWPORT = { width: 1400, height: 1250 };
 const DAY_MS = 86_400_000;
-/** The date every record the tests open is on: yesterday (UTC), inside any "last N days" range. */
+/** The date of the sandbox's records the tests open: yesterday (UTC), inside any "last N days" range. */
 const DATE = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
+/**
+ * The date of the hostile records: the day before, so that the day the screenshots show expanded
+ * in the tree holds plain sandbox records only (the README takes its pictures from here).
+ */
+const HOSTILE_DATE = new Date(Date.now() - 2 * DAY_MS).toISOString().slice(0, 10);
 const SEED = 'e2e-record-view';
 
 // ---------------------------------------------------------------------------------------------
@@ -57,7 +63,7 @@ function hostileActivity(humanId: string): Obj {
     "humanId": ${JSON.stringify(humanId)},
     "userId": ${JSON.stringify(HOSTILE.url)},
     "source": ${JSON.stringify(HOSTILE.img)},
-    "date": "${DATE}",
+    "date": "${HOSTILE_DATE}",
     "duration": 3600, "distance": 4200.5, "steps": 5123, "vigorous": 0, "moderate": 12, "light": 80,
     "sedentary": 600, "calories": 2100,
     "note": ${JSON.stringify(HOSTILE.script)},
@@ -67,8 +73,8 @@ function hostileActivity(humanId: string): Obj {
     "isolates": ${JSON.stringify(HOSTILE.isolates)},
     "__proto__": {"polluted": "yes", "onerror": ${JSON.stringify(PWN)}},
     "sourceData": {"html": ${JSON.stringify(HOSTILE.iframe)}, "svg": ${JSON.stringify(HOSTILE.svg)}, "style": ${JSON.stringify(HOSTILE.style)}},
-    "createdAt": "${DATE}T08:00:00.000Z",
-    "updatedAt": "${DATE}T09:00:00.000Z"
+    "createdAt": "${HOSTILE_DATE}T08:00:00.000Z",
+    "updatedAt": "${HOSTILE_DATE}T09:00:00.000Z"
   }`);
   return record;
 }
@@ -78,7 +84,7 @@ function hostileHeartRate(humanId: string): Obj {
     "id": "hostile-heart-rate-1",
     "humanId": ${JSON.stringify(humanId)},
     "source": ${JSON.stringify(HOSTILE.script)},
-    "date": "${DATE}",
+    "date": "${HOSTILE_DATE}",
     "value": 64,
     "zones": [
       {"name": ${JSON.stringify(HOSTILE.img)}, "min": 30, "max": 97, "duration": 70000, "caloriesBurned": 1400},
@@ -87,8 +93,8 @@ function hostileHeartRate(humanId: string): Obj {
     ],
     "restingHR": 58, "averageHR": 66, "maxHR": 150, "minHR": 50,
     "sourceData": {"__proto__": {"polluted": "yes"}, "link": ${JSON.stringify(HOSTILE.url)}},
-    "createdAt": "${DATE}T08:00:00.000Z",
-    "updatedAt": "${DATE}T09:00:00.000Z"
+    "createdAt": "${HOSTILE_DATE}T08:00:00.000Z",
+    "updatedAt": "${HOSTILE_DATE}T09:00:00.000Z"
   }`);
 }
 
@@ -102,7 +108,7 @@ interface Sample {
  * Records of issue 6's hostile fixture, test/fixtures/hostile-records.json: an array of
  * {kind, label, record}, equal to fixtureRecords() of test/unit/hostile.ts (a unit test holds
  * it to that), where kind is null for the few that are not records at all. Three of each kind,
- * moved to DATE so they list under it.
+ * moved to HOSTILE_DATE so they list under it.
  */
 function hostileSample(): { source: string; samples: Sample[] } {
   const source = 'test/fixtures/hostile-records.json';
@@ -112,9 +118,9 @@ function hostileSample(): { source: string; samples: Sample[] } {
   for (const { kind, label, record } of entries) {
     if (kind === null || samples.filter((s) => s.kind === kind).length >= 3) continue;
     const copy = JSON.parse(JSON.stringify(record)) as Obj;
-    if (resource(kind).datingField === 'date') copy.date = DATE;
+    if (resource(kind).datingField === 'date') copy.date = HOSTILE_DATE;
     else {
-      copy.timestamp = `${DATE}T12:00:00Z`;
+      copy.timestamp = `${HOSTILE_DATE}T12:00:00Z`;
       if ('tzOffset' in copy) copy.tzOffset = '+00:00';
     }
     // Each must be told apart in the tree by its label, and in the workbench by its title and id.
@@ -137,10 +143,9 @@ async function openRecordsView(wb: Workbench): Promise<void> {
   }
 }
 
-/** Clicks a record in the Records view (resource › month › date › record) and returns its webview. */
-async function openRecord(wb: Workbench, kind: ResourceKind, record: Obj): Promise<Frame> {
+/** Clicks a record of `date` in the Records view (resource › month › date › record) and returns its webview. */
+async function openRecord(wb: Workbench, kind: ResourceKind, record: Obj, date = DATE): Promise<Frame> {
   const def = resource(kind);
-  const date = DATE;
   const label = recordNode(kind, record, 0).label;
   const index = await wb.revealTreeRow(
     [
@@ -356,7 +361,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
       });
 
       it('shows a hostile activity summary’s strings as text, and no script runs', async () => {
-        const frame = await openRecord(wb!, 'activity', hostileA);
+        const frame = await openRecord(wb!, 'activity', hostileA, HOSTILE_DATE);
         await assertFindingsMatch(frame, 'activity', hostileA, theme.bodyClass);
         const dom = await frame.evaluate(readRecordView);
         for (const s of [HOSTILE.script, HOSTILE.img, HOSTILE.url, HOSTILE.link, HOSTILE.bidi, HOSTILE.isolates]) {
@@ -382,7 +387,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
       });
 
       it('shows a hostile heart rate summary’s zone names as text in the zones table', async () => {
-        const frame = await openRecord(wb!, 'heartRate', hostileH);
+        const frame = await openRecord(wb!, 'heartRate', hostileH, HOSTILE_DATE);
         await assertFindingsMatch(frame, 'heartRate', hostileH, theme.bodyClass);
         const dom = await frame.evaluate(readRecordView);
         assert.deepEqual(dom.zones?.map((z) => z[0]), [HOSTILE.img, HOSTILE.script, HOSTILE.bidi]);
@@ -392,7 +397,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
       it('shows a sample of the hostile fixture (issue 6) as text, and no script runs', async () => {
         assert.ok(sample.samples.length >= 3, `a sample of every kind from ${sample.source}`);
         for (const s of sample.samples) {
-          const frame = await openRecord(wb!, s.kind, s.record);
+          const frame = await openRecord(wb!, s.kind, s.record, HOSTILE_DATE);
           await assertFindingsMatch(frame, s.kind, s.record, theme.bodyClass);
           const dom = await frame.evaluate(readRecordView);
           if (typeof s.record.source === 'string') {
@@ -403,7 +408,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
           await assertNoScriptRan(wb!, frame, s.label);
         }
         // The tree as it stands now: every record opened, hostile labels shown as text.
-        await wb!.page.locator('.part.sidebar').screenshot({ path: path.join(shotsDir(), 'tree.png') });
+        await wb!.page.locator('.part.sidebar').screenshot({ path: path.join(shotsDir(), 'record-view-tree-hostile.png') });
       });
 
       it('would see it if a string did become markup: DOM traces and the CSP’s report (calibration)', async () => {
