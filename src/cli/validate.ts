@@ -35,7 +35,7 @@ import {
   takeBatch,
   withoutOmitted,
 } from '../core/reports';
-import type { ResourceKind } from '../core/resources';
+import { RESOURCES, type ResourceKind } from '../core/resources';
 import type { FindingKind } from '../core/validation';
 import { RecordSplitter, RecordUnit, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
 import { FileTargetError, checkWriteTarget, whyNotRead, whyNotWritten } from './fileTargets';
@@ -255,6 +255,13 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
   if (problem !== undefined) sink.problem(report.problem);
 }
 
+/** Said on stderr when records of no detectable kind were checked against no schema: --kind names their kind. */
+export function undetectedKinds(count: number): string {
+  const kinds = RESOURCES.map((r) => r.cliName);
+  const records = count === 1 ? '1 record of no detectable kind was' : `${count} records of no detectable kind were`;
+  return `health-data: ${records} not checked against a schema; name their kind with --kind (${kinds.slice(0, -1).join(', ')} or ${kinds[kinds.length - 1]}).`;
+}
+
 /** Where the report goes: standard output, or a file (`--out`), with a closing line on the terminal. */
 interface ReportSink {
   write(text: string | Uint8Array): void;
@@ -445,5 +452,6 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     const beyond = annotationsBeyondLimit(tally);
     if (beyond) o.err(beyond);
   }
+  if (tally.undetected > 0) o.err(undetectedKinds(tally.undetected));
   return tally.failed ? 1 : 0;
 }

@@ -6,7 +6,7 @@
 // The same file is the workers' script: in the bundle that is dist/cli.js itself.
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { type BatchContext, type FailOn, batchBuffers, type OmitKinds, type ReportRecord, ReportTally, type WrittenBatch, streamedJsonBytes, streamedRecord, withoutOmitted, writeBatch } from '../core/reports';
+import { type BatchContext, type FailOn, batchBuffers, type OmitKinds, type ReportRecord, ReportTally, type TallyCounts, type WrittenBatch, streamedJsonBytes, streamedRecord, withoutOmitted, writeBatch } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import { type PositionedFinding, RecordReport, RecordUnit, UnitResult, checkUnit } from '../core/streaming';
 import type { FindingKind } from '../core/validation';
@@ -33,7 +33,7 @@ export type Reduction = 'json' | 'groups' | 'report';
 /** A batch as the JSON report's text of its records (streamedJsonBytes), with their tally. */
 export interface RenderedBatch {
   readonly bytes: Uint8Array;
-  readonly tally: Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'counts'>;
+  readonly tally: TallyCounts;
   /** Why a payload kept whole is no JSON (it then has no records). */
   readonly syntaxError?: string;
 }
@@ -41,14 +41,14 @@ export interface RenderedBatch {
 /** A batch as the grouped text keeps it, with its tally. */
 export interface GroupedBatch {
   readonly groups: GroupedRecords;
-  readonly tally: Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'counts'>;
+  readonly tally: TallyCounts;
   readonly syntaxError?: string;
 }
 
 /** A batch's records written for the report's writer (writeBatch), with their tally. */
 export interface ReportBatch {
   readonly written: WrittenBatch;
-  readonly tally: Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'counts'>;
+  readonly tally: TallyCounts;
   readonly syntaxError?: string;
 }
 
@@ -66,7 +66,7 @@ function tallied(results: readonly UnitResult[], failOn: FailOn, each: (r: Recor
         each(r);
       }
   }
-  const counts = { records: tally.records, invalid: tally.invalid, failing: tally.failing, counts: tally.counts };
+  const counts: TallyCounts = { records: tally.records, invalid: tally.invalid, failing: tally.failing, undetected: tally.undetected, counts: tally.counts };
   return syntaxError === undefined ? { tally: counts } : { tally: counts, syntaxError };
 }
 

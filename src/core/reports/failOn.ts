@@ -2,7 +2,7 @@
 // Errors always fail, as do files that could not be validated: a CI check that lets an invalid
 // record through is no check.
 
-import { FINDING_KINDS, type FindingKind } from '../validation';
+import { FINDING_KINDS, type FindingKind, isUndetectedKind } from '../validation';
 import type { ReportFinding, ReportRecord } from './model';
 
 export type FailOn = ReadonlySet<FindingKind>;
@@ -60,12 +60,15 @@ export function findingFails(finding: Pick<ReportFinding, 'kind'>, failOn: FailO
   return finding.kind === 'error' || failOn.has(finding.kind);
 }
 
-/** What a tally reads of a record: a report's record, or a streamed one (core/streaming). */
-export type TalliedRecord = Pick<ReportRecord, 'valid'> & { readonly findings: ReadonlyArray<Pick<ReportFinding, 'kind'>> };
+/** What a tally reads of a record: a report's record, or a streamed one (core/streaming, whose kind is null when unknown). */
+export type TalliedRecord = Pick<ReportRecord, 'valid'> & { readonly kind?: string | null; readonly findings: ReadonlyArray<Pick<ReportFinding, 'kind' | 'message'>> };
 
 export function recordFails(record: TalliedRecord, failOn: FailOn): boolean {
   return !record.valid || record.findings.some((f) => findingFails(f, failOn));
 }
+
+/** A tally's counts of records, as a batch counted on a worker thread carries them (plain data). */
+export type TallyCounts = Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'undetected' | 'counts'>;
 
 /** Counts of a run, added to as it goes. */
 export class ReportTally {
@@ -74,6 +77,8 @@ export class ReportTally {
   records = 0;
   invalid = 0;
   failing = 0;
+  /** Records whose kind could not be detected (isUndetectedKind): checked against no schema. */
+  undetected = 0;
   readonly counts: Record<FindingKind, number> = { error: 0, warning: 0, zero: 0, deprecated: 0, unknown: 0 };
 
   constructor(
@@ -94,8 +99,12 @@ export class ReportTally {
   record(record: TalliedRecord): boolean {
     this.records++;
     let fails = !record.valid;
-    if (fails) this.invalid++;
     const findings = record.findings;
+    if (fails) {
+      this.invalid++;
+      // The detection's error is the record's only finding.
+      if (record.kind == null && findings.length === 1 && isUndetectedKind(findings[0])) this.undetected++;
+    }
     for (let i = 0; i < findings.length; i++) {
       const kind = findings[i].kind;
       this.counts[kind]++;
@@ -106,9 +115,10 @@ export class ReportTally {
   }
 
   /** Adds the records of another tally (a batch counted on a worker thread: plain data). */
-  addRecords(other: Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'counts'>): void {
+  addRecords(other: TallyCounts): void {
     this.records += other.records;
     this.invalid += other.invalid;
+    this.undetected += other.undetected;
     this.failing += other.failing;
     for (const kind of FINDING_KINDS) this.counts[kind] += other.counts[kind];
   }

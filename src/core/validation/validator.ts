@@ -38,8 +38,10 @@ const WRAPPER_FIELDS = ['data', 'items', 'results'] as const;
 const SIGNATURES = RESOURCES.map((r) => ({ kind: r.kind, fields: r.signatureFields }));
 const CLI_NAMES = RESOURCES.map((r) => r.cliName);
 const KIND_LIST = `${CLI_NAMES.slice(0, -1).join(', ')} or ${CLI_NAMES[CLI_NAMES.length - 1]}`;
+/** How the message of a record whose kind could not be detected (no identifying field, or a tie) starts. */
+const UNDETECTED_KIND = 'could not detect the kind of record';
 const NO_KIND_MESSAGE =
-  `could not detect the kind of record (${KIND_LIST}): it has none of the fields that identify one (` +
+  `${UNDETECTED_KIND} (${KIND_LIST}): it has none of the fields that identify one (` +
   RESOURCES.map((r) => `${r.signatureFields.join(', ')} for ${r.cliName}`).join('; ') +
   ')';
 
@@ -104,7 +106,16 @@ function ambiguousKindMessage(record: object): string {
     ({ kind }) => resource(kind).cliName,
   );
   if (candidates.length < 2) return NO_KIND_MESSAGE;
-  return `could not detect the kind of record (${KIND_LIST}): it has identifying fields of ${candidates.join(' and ')}`;
+  return `${UNDETECTED_KIND} (${KIND_LIST}): it has identifying fields of ${candidates.join(' and ')}`;
+}
+
+/**
+ * Whether a finding is the error of a record whose kind could not be detected: validated without a
+ * kind given, it has none of the fields that identify one, or those of two kinds alike. Naming the
+ * kind (the CLI's --kind) has it checked.
+ */
+export function isUndetectedKind(finding: { readonly kind: string; readonly message: string }): boolean {
+  return finding.kind === 'error' && finding.message.startsWith(UNDETECTED_KIND);
 }
 
 // The latest calendar date anywhere on Earth (UTC+14): a `date` after it is in the future for

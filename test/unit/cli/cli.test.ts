@@ -654,6 +654,29 @@ describe('health-data CLI', function () {
       const every = await run(['validate', '-', '--no-color', '--all-findings'], {}, input);
       assert.equal(every.stdout.split(`  ${message}\n`).length, 3, every.stdout);
     });
+
+    it('says on stderr how many records of no detectable kind went unchecked, and that --kind names it: read whole, and streamed on workers', async () => {
+      const hint = (n: string) => `health-data: ${n} not checked against a schema; name their kind with --kind (heart-rate, activity or body-fat).\n`;
+      const [good] = sandbox.dataset.activity;
+      // Two of no kind (no identifying field; fields of two kinds alike), one that is no object, one valid record.
+      const records = [{ id: 'a', value: 3 }, good, { id: 'b', steps: 3, timestamp: '2026-11-20T08:00:00Z' }, 42];
+      const list = await run(['validate', '-', '--no-color'], {}, JSON.stringify(records));
+      assert.equal(list.code, 1);
+      assert.equal(list.stderr, hint('2 records of no detectable kind were'));
+      const ndjson = file('no-kind.ndjson', `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      for (const jobs of ['1', '2']) {
+        for (const format of [['--no-color'], ['--json'], ['--format', 'sarif'], ['--no-color', '--all-findings']]) {
+          const r = await run(['validate', ndjson, '--jobs', jobs, ...format]);
+          assert.equal(r.stderr, hint('2 records of no detectable kind were'), `--jobs ${jobs} ${format.join(' ')}`);
+        }
+      }
+      const one = await run(['validate', '-', '--json'], {}, JSON.stringify({ id: 'c' }));
+      assert.equal(one.stderr, hint('1 record of no detectable kind was'));
+      // Named, they are checked as that kind: nothing to say.
+      const named = await run(['validate', ndjson, '--kind', 'activity', '--json']);
+      assert.equal(named.stderr, '');
+      assert.ok((JSON.parse(named.stdout) as { files: Array<{ records: Array<{ kind: string | null }> }> }).files[0].records.slice(0, 3).every((r) => r.kind === 'activity'));
+    });
   });
 
   describe('sandbox', () => {
