@@ -4,8 +4,8 @@
 import { DateRangeProblem, dateRangeProblem, isCalendarDate, localDateOf } from '../core/dates';
 import { HealthDataError } from '../core/errors';
 import { inertJson } from '../core/reports';
-import { headlineOf, recordTitle, textField } from '../core/views';
-import { ResourceDefinition, ResourceKind, findResource, RESOURCES } from '../core/resources';
+import { MAX_ZONE_ROWS, headlineOf, recordTitle, textField, zoneRows } from '../core/views';
+import { ResourceDefinition, ResourceKind, findResource, RESOURCES, resource } from '../core/resources';
 import { Finding, validate } from '../core/validation';
 import type { ListQuery } from '../core/service';
 import type { Connection } from './connection';
@@ -125,12 +125,26 @@ function printRecord(o: Output, record: unknown, kind: ResourceKind, findings: F
     return [shownName, value, marks];
   });
   for (const line of table(o, ['field', 'value', 'findings'], rows)) o.out(`  ${line}`);
+  printZones(o, record, kind);
   const nested = findings.filter((f) => f.path.split('/').length > 2 || f.path === '');
   if (nested.length) {
     o.out('  nested findings:');
     for (const f of nested) o.out(`    ${mark(o, f.kind)} ${printable(f.path || '(record)', 40)}  ${printable(f.message, 100)}`);
   }
   o.out();
+}
+
+/** A heart rate summary's zones as the record view's table shows them: name, range, time in zone, calories. */
+function printZones(o: Output, record: unknown, kind: ResourceKind): void {
+  const field = resource(kind).zonesField;
+  if (field === undefined) return;
+  const zones = zoneRows(record, field);
+  if (zones.length === 0) return;
+  o.out(`  ${field}:`);
+  const rows = zones.map((z) => [printable(z.name, 40), z.range, z.time, z.calories]);
+  for (const line of table(o, ['zone', 'range', 'time in zone (h:mm)', 'calories'], rows)) o.out(`    ${line}`);
+  const all = (record as Record<string, unknown[]>)[field].length;
+  if (all > MAX_ZONE_ROWS) o.out(paint(o, 'dim', `    … and ${all - MAX_ZONE_ROWS} more zones (--json shows every one)`));
 }
 
 function describeValue(value: unknown): string {

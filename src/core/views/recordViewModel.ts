@@ -135,7 +135,8 @@ const numberText = (v: unknown): string | undefined => (typeof v === 'number' &&
 export const MAX_ZONE_ROWS = 50;
 const MAX_ZONE_NAME = 120;
 
-function zoneRows(record: unknown, field: string): ZoneRow[] {
+/** The rows of a record's zones table (the record view's, and `health-data get`'s): at most MAX_ZONE_ROWS. */
+export function zoneRows(record: unknown, field: string): ZoneRow[] {
   const zones = record && typeof record === 'object' ? (record as Record<string, unknown>)[field] : undefined;
   if (!Array.isArray(zones)) return [];
   const rows: ZoneRow[] = [];

@@ -10,6 +10,7 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
 import { RESOURCES } from '../../../src/core/resources';
+import { zoneRows } from '../../../src/core/views';
 import { startCliSandbox } from '../support/sandbox';
 import { repoRoot } from '../support/repo';
 
@@ -209,6 +210,22 @@ describe('health-data CLI', function () {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /steps\s+0\s+\[zero\] 0 — this source may not provide steps/);
       assert.match(r.stdout, /vigorous\s+0\s+\[zero\]/);
+    });
+
+    it('prints a heart rate summary’s zones as the record view’s table: name, range, time in zone, calories', async () => {
+      const summary = sandbox.dataset.heartRate.find((h) => Array.isArray(h.zones) && h.zones.length > 0);
+      assert.ok(summary, 'the sandbox has a heart rate summary with zones');
+      const r = await run(['get', 'heart-rate', summary.id, '--no-color'], env);
+      const lines = r.stdout.split('\n');
+      const at = lines.indexOf('  zones:');
+      assert.ok(at > 0, r.stdout);
+      assert.match(lines[at + 1], /^ {4}zone +range +time in zone \(h:mm\) +calories$/);
+      const expected = zoneRows(summary, 'zones');
+      assert.equal(expected.length, summary.zones.length);
+      expected.forEach((z, i) => assert.deepEqual(lines[at + 2 + i].trim().split(/ {2,}/), [z.name, z.range, z.time, z.calories], lines[at + 2 + i]));
+      // The table is for people; --json stays the record.
+      const json = await run(['get', 'heart-rate', summary.id, '--json'], env);
+      assert.deepEqual((JSON.parse(json.stdout) as { zones: unknown }).zones, summary.zones);
     });
 
     it('prints the record as JSON with --json', async () => {
