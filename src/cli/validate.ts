@@ -256,7 +256,7 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
 }
 
 /** Said on stderr when records of no detectable kind were checked against no schema: --kind names their kind. */
-export function undetectedKinds(count: number): string {
+function undetectedKinds(count: number): string {
   const kinds = RESOURCES.map((r) => r.cliName);
   const records = count === 1 ? '1 record of no detectable kind was' : `${count} records of no detectable kind were`;
   return `health-data: ${records} not checked against a schema; name their kind with --kind (${kinds.slice(0, -1).join(', ')} or ${kinds[kinds.length - 1]}).`;
