@@ -35,8 +35,8 @@ import {
   takeBatch,
   withoutOmitted,
 } from '../core/reports';
-import { RESOURCES, type ResourceKind } from '../core/resources';
-import type { FindingKind } from '../core/validation';
+import type { ResourceKind } from '../core/resources';
+import { type FindingKind, KIND_LIST } from '../core/validation';
 import { RecordSplitter, RecordUnit, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
 import { FileTargetError, checkWriteTarget, whyNotRead, whyNotWritten } from './fileTargets';
 import { SMALL_FILE_BYTES, expandFolders, readAhead, statPayloadFile } from './payloadFiles';
@@ -257,9 +257,8 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
 
 /** Said on stderr when records of no detectable kind were checked against no schema: --kind names their kind. */
 function undetectedKinds(count: number): string {
-  const kinds = RESOURCES.map((r) => r.cliName);
   const records = count === 1 ? '1 record of no detectable kind was' : `${count} records of no detectable kind were`;
-  return `health-data: ${records} not checked against a schema; name their kind with --kind (${kinds.slice(0, -1).join(', ')} or ${kinds[kinds.length - 1]}).`;
+  return `health-data: ${records} not checked against a schema; name their kind with --kind (${KIND_LIST}).`;
 }
 
 /** Where the report goes: standard output, or a file (`--out`), with a closing line on the terminal. */

@@ -37,7 +37,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
 const WRAPPER_FIELDS = ['data', 'items', 'results'] as const;
 const SIGNATURES = RESOURCES.map((r) => ({ kind: r.kind, fields: r.signatureFields }));
 const CLI_NAMES = RESOURCES.map((r) => r.cliName);
-const KIND_LIST = `${CLI_NAMES.slice(0, -1).join(', ')} or ${CLI_NAMES[CLI_NAMES.length - 1]}`;
+/** The kinds by the CLI's names, as a message lists them: `heart-rate, activity or body-fat`. */
+export const KIND_LIST = `${CLI_NAMES.slice(0, -1).join(', ')} or ${CLI_NAMES[CLI_NAMES.length - 1]}`;
 /** How the message of a record whose kind could not be detected (no identifying field, or a tie) starts. */
 const UNDETECTED_KIND = 'could not detect the kind of record';
 const NO_KIND_MESSAGE =
