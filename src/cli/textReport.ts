@@ -278,7 +278,7 @@ export class TextReportWriter implements ReportWriter {
   }
 }
 
-/** `12 records in 3 files, 1 invalid, 1 file not validated`, with the findings that fail the run. */
+/** `12 records in 3 files, 1 invalid, 1 file not validated, 1 file validated only in part`, with the findings that fail the run. */
 export function summaryLine(p: Paint, tally: ReportTally): string {
   const o = p;
   const { records, files, invalid, problems } = tally;
@@ -290,7 +290,10 @@ export function summaryLine(p: Paint, tally: ReportTally): string {
   if (failingKinds.length > 0) {
     tail.push(paint(o, 'red', `${tally.failing} failing on ${failingKinds.map((k) => `${tally.counts[k]} ${k}`).join(', ')}`));
   }
-  if (problems) tail.push(paint(o, 'red', `${problems} file${problems === 1 ? '' : 's'} not validated`));
+  // A file whose records were validated before it broke off is not one "not validated".
+  const unread = problems - tally.partial;
+  if (unread) tail.push(paint(o, 'red', `${unread} file${unread === 1 ? '' : 's'} not validated`));
+  if (tally.partial) tail.push(paint(o, 'red', `${tally.partial} file${tally.partial === 1 ? '' : 's'} validated only in part`));
   const omitted = FINDING_KINDS.filter((k) => tally.omitted.has(k));
   if (omitted.length > 0) tail.push(`${omitted.length > 1 ? `${omitted.slice(0, -1).join(', ')} and ${omitted[omitted.length - 1]}` : omitted[0]} findings left out (--omit)`);
   return tail.join(', ');

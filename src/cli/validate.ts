@@ -415,8 +415,8 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
       else output.emitBytes(text);
     },
     problem(problem) {
-      tally.problem();
-      emit(writer.problem(problem));
+      const partial = tally.problem();
+      emit(writer.problem(partial ? { ...problem, partial } : problem));
     },
     backlog: () => (out ? out.backlog() : o.backlog?.()),
   };

@@ -73,7 +73,12 @@ export type TallyCounts = Pick<ReportTally, 'records' | 'invalid' | 'failing' | 
 /** Counts of a run, added to as it goes. */
 export class ReportTally {
   files = 0;
+  /** Files with a problem: not validated at all, or (`partial` of them) only in part. */
   problems = 0;
+  /** Files whose problem came after some of their records were counted (FileProblem.partial). */
+  partial = 0;
+  /** `records` when the current file began. */
+  private recordsBeforeFile = 0;
   records = 0;
   invalid = 0;
   failing = 0;
@@ -89,10 +94,15 @@ export class ReportTally {
 
   file(): void {
     this.files++;
+    this.recordsBeforeFile = this.records;
   }
 
-  problem(): void {
+  /** Adds the current file's problem; true when records of the file were counted before it (validated in part). */
+  problem(): boolean {
     this.problems++;
+    const partial = this.records > this.recordsBeforeFile;
+    if (partial) this.partial++;
+    return partial;
   }
 
   /** Adds a record; true when it fails the run (recordFails, in one pass over its findings). */

@@ -84,7 +84,8 @@ export class GithubWriter implements ReportWriter {
   }
 
   problem(problem: FileProblem): string {
-    return commandLine(this.file_?.path, 'error', 'Health data: file not validated', `${this.file_?.name ?? 'file'} ${problem.message}`, problem.range);
+    const title = problem.partial ? 'Health data: file validated only in part' : 'Health data: file not validated';
+    return commandLine(this.file_?.path, 'error', title, `${this.file_?.name ?? 'file'} ${problem.message}`, problem.range);
   }
 
   record(record: ReportRecord): string {

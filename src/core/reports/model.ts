@@ -1,6 +1,7 @@
-// What a validation report is made of, whatever its format: files, each either a problem (not
-// read, not JSON) or records with their findings placed at text ranges. Writers are fed these
-// one at a time, so a report never waits for a whole run (or a whole file) in memory.
+// What a validation report is made of, whatever its format: files, each with records (their
+// findings placed at text ranges), a problem (not read, not JSON), or records then a problem.
+// Writers are fed these one at a time, so a report never waits for a whole run (or a whole file)
+// in memory.
 
 import type { FindingKind } from '../validation';
 import type { ResourceKind } from '../resources';
@@ -49,11 +50,16 @@ export interface ReportRecord {
   readonly findings: readonly ReportFinding[];
 }
 
-/** A file that was not validated: unreadable, empty, not JSON, an empty list. */
+/** A file that was not validated, or only in part: unreadable, empty, not JSON, an empty list, broken off. */
 export interface FileProblem {
   /** What went wrong, as a sentence about the file: `is not valid JSON (a comma is expected)`. */
   readonly message: string;
   readonly range?: TextRange;
+  /**
+   * Records of the file were validated and reported before this problem (a file that breaks off,
+   * a list with a syntax error part-way): the file is validated only in part, not left unread.
+   */
+  readonly partial?: boolean;
 }
 
 export interface ReportFile {

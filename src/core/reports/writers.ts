@@ -33,8 +33,13 @@ export function writeReport(writer: ReportWriter, entries: Iterable<ReportEntry>
   const parts = [writer.start()];
   for (const entry of entries) {
     parts.push(writer.file(entry.file));
-    for (const record of entry.records ?? []) parts.push(writer.record(record));
-    if ('problem' in entry) parts.push(writer.problem(entry.problem));
+    let records = 0;
+    for (const record of entry.records ?? []) {
+      parts.push(writer.record(record));
+      records++;
+    }
+    // After records of its own, a file's problem leaves it validated in part (FileProblem.partial).
+    if ('problem' in entry) parts.push(writer.problem(records > 0 && !entry.problem.partial ? { ...entry.problem, partial: true } : entry.problem));
     parts.push(writer.endFile());
   }
   parts.push(writer.end());

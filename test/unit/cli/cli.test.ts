@@ -391,7 +391,7 @@ describe('health-data CLI', function () {
       assert.equal(report.files[0].error, `${broken} is not valid JSON (a comma is expected at line ${line}, column 3)`);
       // The grouped text: the records' summary, then the error; every finding at its line with --all-findings.
       const grouped = await run(['validate', broken, '--no-color']);
-      assert.match(grouped.stdout, /comma-missing\.json: 5 records, 1 invalid\n[^]*\n\[error\] \S*comma-missing\.json is not valid JSON \(a comma is expected[^\n]*\n5 records in 1 file, 1 invalid, 1 file not validated\n$/);
+      assert.match(grouped.stdout, /comma-missing\.json: 5 records, 1 invalid\n[^]*\n\[error\] \S*comma-missing\.json is not valid JSON \(a comma is expected[^\n]*\n5 records in 1 file, 1 invalid, 1 file validated only in part\n$/);
       const text = await run(['validate', broken, '--no-color', '--all-findings']);
       const stepsLine = whole.split('\n').findIndex((l) => l.includes('"steps": -1')) + 1;
       assert.match(text.stdout, new RegExp(`\\[error\\] /3/steps \\(line ${stepsLine}, column 5\\)`));
@@ -592,6 +592,15 @@ describe('health-data CLI', function () {
       assert.ok(report.records[40_000].findings.some((f) => f.path === '/40000/steps'));
       assert.match(report.records[45_000].findings[0].message, /^the record is not valid JSON \(a comma is expected/);
       assert.equal(report.error, `${gaps} is not valid JSON (a comma is expected at line ${firstLine}, column 3, and 2 more)`);
+      // Its records were validated, batch by batch on the workers, before the error: the file is
+      // validated in part, not "not validated", in the closing line and in GitHub's title.
+      const closing = join(dir, 'gaps-report.txt');
+      const text = await run(['validate', gaps, '--no-color', '--jobs', '2', '--out', closing]);
+      assert.match(text.stdout, new RegExp(`^${count} records in 1 file, 2 invalid, 1 file validated only in part; text report written to `));
+      const annotations = join(dir, 'gaps-report.github');
+      await run(['validate', gaps, '--format', 'github', '--jobs', '2', '--out', annotations]);
+      const fileLines = readFileSync(annotations, 'utf8').split('\n').filter((l) => l.includes('title=Health data%3A file'));
+      assert.deepEqual(fileLines.map((l) => /title=([^:]*)::/.exec(l)?.[1]), ['Health data%3A file validated only in part']);
       const coverage = await run(['coverage', gaps, '--json']);
       assert.equal(coverage.code, 1);
       assert.equal((JSON.parse(coverage.stdout) as { records: number }).records, count - 1);

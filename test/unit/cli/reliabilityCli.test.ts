@@ -231,7 +231,8 @@ describe('CLI reliability: bad input, faults and secrets', function () {
       ]) assert.match(r.stdout, pattern);
       // A file cut short loses nothing: the records before the cut are reported, then where it broke.
       assert.match(r.stdout, new RegExp(`cut\\.json: 1 record, all valid\\n {2}#0 Activity summary (?:[^\\n]*\\n {2}[^\\n]*)*\\n[^\\n]*cut\\.json is not valid JSON \\(a value is expected at line 1, column ${cutAt + 1}\\)\\n`));
-      assert.match(r.stdout, /4 records in 11 files, 1 invalid, 8 files not validated/);
+      // cut.json had a record validated before its cut: validated in part, not one of the files not validated.
+      assert.match(r.stdout, /4 records in 11 files, 1 invalid, 7 files not validated, 1 file validated only in part$/m);
       inputs.forEach((p, i) => before[i] && assert.deepEqual(readFileSync(p), before[i], `${p} changed`));
     });
 

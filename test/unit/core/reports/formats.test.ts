@@ -344,6 +344,16 @@ describe('validation reports', function () {
       assert.equal(out, '::error file=a%2Cb%3Ac%25.json,title=Health data%3A file not validated::a,b:c%25.json is%0D%0Anot JSON\n');
     });
 
+    it('titles the problem of a file whose records came before it "file validated only in part"', () => {
+      const { file, records } = entryOf('dir/payload.json', ACTIVITY);
+      const problem = { message: 'is not valid JSON (a value is expected at line 9, column 1)', range: { start: { line: 8, character: 0 }, end: { line: 8, character: 0 } } };
+      const lines = writeReport(new GithubWriter(), [{ file, records, problem }]).trimEnd().split('\n');
+      assert.equal(lines.at(-1), '::error file=dir/payload.json,line=9,endLine=9,col=1,endColumn=1,title=Health data%3A file validated only in part::dir/payload.json is not valid JSON (a value is expected at line 9, column 1)');
+      assert.equal(lines.length - 1, [...(records ?? [])].reduce((n, r) => n + r.findings.length, 0), 'the records\' findings come first');
+      // Without records before it, the file was not validated at all.
+      assert.match(writeReport(new GithubWriter(), [{ file, problem }]), /title=Health data%3A file not validated::/);
+    });
+
     it('is inert on hostile payloads and names, one line per finding whatever they hold', () => {
       for (const { path, text } of hostileTexts()) {
         const out = writeReport(new GithubWriter(), [entryOf(path, text)]);
