@@ -147,6 +147,20 @@ function printZones(o: Output, record: unknown, kind: ResourceKind): void {
   if (all > MAX_ZONE_ROWS) o.out(paint(o, 'dim', `    … and ${all - MAX_ZONE_ROWS} more zones (--json shows every one)`));
 }
 
+/** Fields a list row names for its unknown or deprecated findings: at most this many, then a count of the rest. */
+const LISTED_FIELDS = 3;
+
+/**
+ * The fields of a record's findings of one kind, as a list row names them (like its zero fields):
+ * `activeMinutes`, `zones/0/extra` (the JSON Pointer without its first slash; the empty name as
+ * `""`), `a,b,c +2 more`; '' when there are none. A sender's names are made printable and cut.
+ */
+function fieldsNamed(findings: readonly Finding[], kind: Finding['kind']): string {
+  const paths = findings.filter((f) => f.kind === kind).map((f) => printable(f.path.slice(1), 30) || '""');
+  if (paths.length <= LISTED_FIELDS) return paths.join(',');
+  return `${paths.slice(0, LISTED_FIELDS).join(',')} +${paths.length - LISTED_FIELDS} more`;
+}
+
 function describeValue(value: unknown): string {
   if (Array.isArray(value)) return `[…] ${value.length} item${value.length === 1 ? '' : 's'}`;
   if (value && typeof value === 'object') {
@@ -252,8 +266,9 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
     if (errors) notes.push(`${mark(o, 'error')} ${errors}`);
     if (warnings) notes.push(`${mark(o, 'warning')} ${warnings}`);
     if (zeros.length) notes.push(`${mark(o, 'zero')} ${zeros.join(',')}`);
-    if (findings.some((f) => f.kind === 'deprecated')) notes.push(`${mark(o, 'deprecated')} userId`);
-    const unknown = findings.filter((f) => f.kind === 'unknown').length;
+    const deprecated = fieldsNamed(findings, 'deprecated');
+    if (deprecated) notes.push(`${mark(o, 'deprecated')} ${deprecated}`);
+    const unknown = fieldsNamed(findings, 'unknown');
     if (unknown) notes.push(`${mark(o, 'unknown')} ${unknown}`);
     // The whole id, so it can be pasted into `get`; one too long or unprintable is counted.
     const id = textField(r, 'id');

@@ -53,6 +53,25 @@ describe('CLI: ids in lists, grouped findings', function () {
     }
   });
 
+  it('`list` names the unknown and deprecated fields of each row, as it names its zero fields: three, then a count', async () => {
+    const base = sandbox.dataset.activity[0];
+    const extra = { ...base, id: 'extra-fields', date: TODAY, sourceId: 's', '\u001b[31mred': 1, 'a/b': 2, stepsPerMinute: 3, zones: 4 };
+    const one = { ...base, id: 'one-extra', date: TODAY, sourceId: 's' };
+    const withExtra = await startSandbox({ today: TODAY, days: 1, seed: 'cli-summaries', extraRecords: { activity: [extra, one] } });
+    try {
+      const r = await runCliInProcess(['list', 'activity', '--no-color'], { ...env, HEALTH_DATA_BASE_URL: withExtra.baseUrl });
+      assert.equal(r.code, 0, r.stderr);
+      const row = (id: string): string => r.stdout.split('\n').find((l) => l.includes(` ${id} `)) ?? assert.fail(`no row for ${id}:\n${r.stdout}`);
+      assert.match(row('one-extra'), /\[deprecated\] userId \[unknown\] sourceId$/);
+      // Five fields the schema does not define: the first three by name (the escape character
+      // made inert, the pointer's ~1 kept), then how many more.
+      assert.match(row('extra-fields'), /\[deprecated\] userId \[unknown\] sourceId,\ufffd\[31mred,a~1b \+2 more$/);
+      assert.doesNotMatch(r.stdout, /\u001b/);
+    } finally {
+      await withExtra.close();
+    }
+  });
+
   it('`validate` gives a repeated finding one line with its count, and --all-findings every line', async () => {
     const readings = sandbox.dataset.bodyFat.slice(0, 12);
     const broken = { ...readings[4] } as Record<string, unknown>;
