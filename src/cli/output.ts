@@ -106,12 +106,19 @@ export function printable(text: string, max = 80): string {
 const ANSI = /\u001b\[[0-9;]*m/g;
 const visibleLength = (s: string): number => s.replace(ANSI, '').length;
 
-/** A left-aligned table with a header row; cells may carry colour codes. */
-export function table(o: Output, headers: string[], rows: string[][]): string[] {
+/**
+ * A table with a header row; cells may carry colour codes. Columns are left-aligned but those in
+ * `right` (numbers: their digits line up), header included.
+ */
+export function table(o: Output, headers: string[], rows: string[][], right: readonly number[] = []): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleLength(r[i] ?? ''))));
   const line = (cells: string[]): string =>
     cells
-      .map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat(widths[i] - visibleLength(c))))
+      .map((c, i) => {
+        const pad = ' '.repeat(widths[i] - visibleLength(c));
+        if (right.includes(i)) return pad + c;
+        return i === cells.length - 1 ? c : c + pad;
+      })
       .join('  ')
       .trimEnd();
   return [paint(o, 'bold', line(headers)), ...rows.map(line)];

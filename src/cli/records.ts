@@ -142,7 +142,7 @@ function printZones(o: Output, record: unknown, kind: ResourceKind): void {
   if (zones.length === 0) return;
   o.out(`  ${field}:`);
   const rows = zones.map((z) => [printable(z.name, 40), z.range, z.time, z.calories]);
-  for (const line of table(o, ['zone', 'range', 'time in zone (h:mm)', 'calories'], rows)) o.out(`    ${line}`);
+  for (const line of table(o, ['zone', 'range', 'time in zone (h:mm)', 'calories'], rows, [2, 3])) o.out(`    ${line}`);
   const all = (record as Record<string, unknown[]>)[field].length;
   if (all > MAX_ZONE_ROWS) o.out(paint(o, 'dim', `    … and ${all - MAX_ZONE_ROWS} more zones (--json shows every one)`));
 }
@@ -282,7 +282,7 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
       notes.join(' '),
     ];
   });
-  if (rows.length) for (const line of table(o, ['date', 'id', 'source', def.headline.unit === '%' ? 'value' : def.headline.unit, 'findings'], rows)) o.out(line);
+  if (rows.length) for (const line of table(o, ['date', 'id', 'source', def.headline.unit === '%' ? 'value' : def.headline.unit, 'findings'], rows, [3])) o.out(line);
   const parts = [recordCount(result.records.length, def)];
   if (result.total !== undefined) parts.push(`of ${result.total}`);
   parts.push(`${result.pages} page${result.pages === 1 ? '' : 's'}`);

@@ -223,6 +223,14 @@ describe('health-data CLI', function () {
       const expected = zoneRows(summary, 'zones');
       assert.equal(expected.length, summary.zones.length);
       expected.forEach((z, i) => assert.deepEqual(lines[at + 2 + i].trim().split(/ {2,}/), [z.name, z.range, z.time, z.calories], lines[at + 2 + i]));
+      // Time in zone and calories are right-aligned: each ends where its header ends.
+      const header = lines[at + 1];
+      const timeEnd = header.indexOf('(h:mm)') + '(h:mm)'.length;
+      expected.forEach((z, i) => {
+        const row = lines[at + 2 + i];
+        assert.equal(row.length, header.length, `calories end under their header: ${row}`);
+        assert.equal(row.slice(0, timeEnd).endsWith(z.time), true, `time in zone ends under its header: ${row}`);
+      });
       // The table is for people; --json stays the record.
       const json = await run(['get', 'heart-rate', summary.id, '--json'], env);
       assert.deepEqual((JSON.parse(json.stdout) as { zones: unknown }).zones, summary.zones);

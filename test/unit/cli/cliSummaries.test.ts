@@ -63,6 +63,10 @@ describe('CLI: ids in lists, grouped findings', function () {
       assert.equal(r.code, 0, r.stderr);
       const row = (id: string): string => r.stdout.split('\n').find((l) => l.includes(` ${id} `)) ?? assert.fail(`no row for ${id}:\n${r.stdout}`);
       assert.match(row('one-extra'), /\[deprecated\] userId \[unknown\] sourceId$/);
+      // The steps column is right-aligned: every row's count ends where the header's `steps` does.
+      const lines = r.stdout.split('\n').filter((l) => /^\d{4}-/.test(l));
+      const stepsEnd = r.stdout.split('\n')[0].search(/steps\s+findings$/) + 'steps'.length;
+      for (const l of lines) assert.equal(l.slice(stepsEnd - ' steps'.length, stepsEnd), ' steps', l);
       // Five fields the schema does not define: the first three by name (the escape character
       // made inert, the pointer's ~1 kept), then how many more.
       assert.match(row('extra-fields'), /\[deprecated\] userId \[unknown\] sourceId,\ufffd\[31mred,a~1b \+2 more$/);
