@@ -3,6 +3,7 @@
 // stack trace, never a secret.
 
 import { parseArgs } from 'node:util';
+import { argsProblem } from './argsProblems';
 import { isMainThread } from 'node:worker_threads';
 import { HealthDataError, redact } from '../core/errors';
 import { CONNECTION_OPTIONS, Connection, ConnectOptions, connect } from './connection';
@@ -171,7 +172,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     try {
       parsed = parseArgs({ args: rest, options: COMMANDS[name], allowPositionals: true, strict: true });
     } catch (err) {
-      throw usageError(err instanceof Error ? err.message.replace(/\. To specify a positional.*$/s, '.') : String(err));
+      throw usageError(argsProblem(err, name, COMMANDS));
     }
     const { values, positionals } = parsed as { values: Record<string, unknown>; positionals: string[] };
     o = makeOutput(io.stdout, io.stderr, io.env, Boolean(values['no-color']));

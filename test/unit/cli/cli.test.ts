@@ -91,6 +91,27 @@ describe('health-data CLI', function () {
       assert.doesNotMatch(flag.stderr, /\n\s+at /, 'no stack trace');
     });
 
+    it('says what is wrong with an option in its own words: the option meant, where another belongs, a value missing or not taken', async () => {
+      const said = async (args: string[]): Promise<string> => {
+        const r = await run(args, env);
+        assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+        assert.equal(r.stdout, '');
+        assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+        return r.stderr.split('\n')[0];
+      };
+      assert.equal(await said(['list', 'activity', '--form', 'csv']), 'health-data: Unknown option --form for list: did you mean --format?');
+      assert.equal(await said(['list', 'activity', '--lmit', '3']), 'health-data: Unknown option --lmit for list: did you mean --limit?');
+      assert.equal(await said(['validate', 'x.json', '--fail', 'zero']), 'health-data: Unknown option --fail for validate: did you mean --fail-on?');
+      assert.equal(await said(['validate', 'x.json', '--from', '2026-01-01']), 'health-data: Unknown option --from for validate: it is an option of list and coverage.');
+      assert.equal(await said(['list', 'activity', '--bogus']), 'health-data: Unknown option --bogus for list.');
+      assert.equal(await said(['validate', 'x.json', '-x']), 'health-data: Unknown option -x for validate.');
+      assert.equal(await said(['validate', 'x.json', '--kind']), 'health-data: --kind needs a value.');
+      assert.match(await said(['validate', 'x.json', '--out', '--json']), /^health-data: --out needs a value, and what follows it is another option\. .* --out=-value\.$/);
+      assert.equal(await said(['token', '--show=yes']), 'health-data: --show takes no value: give it alone.');
+      // What a terminal would run is made inert.
+      assert.equal(await said(['list', 'activity', '--\u001b[31mred']), 'health-data: Unknown option --\ufffd[31mred for list.');
+    });
+
     it('refuses credentials given as flags: there are no such flags', async () => {
       const r = await run(['token', '--client-secret', SECRET], env);
       assert.equal(r.code, 2);
