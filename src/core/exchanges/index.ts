@@ -3,3 +3,4 @@ export * from './compare';
 export * from './exchangeText';
 export * from './quoting';
 export * from './snippets';
+export * from './cliCommand';

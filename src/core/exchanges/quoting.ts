@@ -13,6 +13,28 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Characters a shell word is not to hold raw: controls, line and paragraph separators, direction marks. */
+const UTF8 = new TextEncoder();
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
+
+/**
+ * A bash word for any argument, on one line that shows what it holds: single-quoted (shellQuote)
+ * as long as the text has no character a terminal would not show; else ANSI-C quoted (`$'…'`),
+ * such characters written as their UTF-8 bytes (`\x0d`, `\xe2\x80\xae`), which reach the
+ * program whatever the locale.
+ */
+export function shellArg(text: string): string {
+  if (!UNSHOWABLE.test(text)) return shellQuote(text);
+  if (text.includes('\0')) return shellQuote(text);
+  let out = "$'";
+  for (const ch of text) {
+    if (ch === '\\' || ch === "'") out += `\\${ch}`;
+    else if (UNSHOWABLE.test(ch)) for (const byte of UTF8.encode(ch)) out += `\\x${byte.toString(16).padStart(2, '0')}`;
+    else out += ch;
+  }
+  return `${out}'`;
+}
+
 /** True for what a shell word may hold bare inside double quotes without any escape. */
 export function isPlainShellText(text: string): boolean {
   return /^[A-Za-z0-9 _:.,/+=@%-]*$/.test(text);

@@ -1,18 +1,21 @@
 // Copy as code: an exchange (or a request the CLI would send) as a cURL command, a JavaScript
-// `fetch` or a Python `requests` call that a developer pastes into a terminal or their own code.
+// `fetch` or a Python `requests` call that a developer pastes into a terminal or their own code,
+// or as a `health-data` command (cliCommand.ts) for a script or a CI job.
 // The token is an environment variable minted from the client id and secret in the environment,
 // unless the caller passes the live token on purpose; the secret is never written.
 
 import { HealthDataError } from '../errors';
 import type { Exchange, TokenPresentation } from '../service';
+import { cliSnippet } from './cliCommand';
 import { isPlainShellText, jsString, pythonString, shellQuote } from './quoting';
 
-export type SnippetLanguage = 'curl' | 'fetch' | 'python';
+export type SnippetLanguage = 'curl' | 'fetch' | 'python' | 'cli';
 
 export const SNIPPET_LANGUAGES: readonly { readonly language: SnippetLanguage; readonly label: string }[] = [
   { language: 'curl', label: 'cURL' },
   { language: 'fetch', label: 'JavaScript / TypeScript fetch' },
   { language: 'python', label: 'Python requests' },
+  { language: 'cli', label: 'health-data CLI' },
 ];
 
 /** The environment variables a snippet reads. */
@@ -39,6 +42,8 @@ export interface SnippetOptions {
   readonly presentation: TokenPresentation;
   /** `{auth_url}`, where the snippet mints its token. */
   readonly authUrl: string;
+  /** `{base_url}`: what a `health-data` command of a token exchange exports (else the auth address). */
+  readonly baseUrl?: string;
   /** Written into the snippet instead of the variable; only when the user chose to include it. */
   readonly liveToken?: string;
 }
@@ -49,7 +54,7 @@ export interface Snippet {
   readonly text: string;
   /** Imports the other parts need (empty for cURL and fetch). */
   readonly prelude: string;
-  /** The command that mints the token into the variable; absent when the live token is written. */
+  /** The command that mints the token into the variable; absent when the live token is written, and for the CLI, which mints its own. */
   readonly mint?: string;
   /** The request itself (for a token exchange: empty, the mint is the request). */
   readonly request: string;
@@ -129,10 +134,11 @@ const MINT_HEADERS: readonly (readonly [string, string])[] = [
 
 /** The snippet of a request in one language. */
 export function codeSnippet(request: CodeRequest, options: SnippetOptions): Snippet {
+  if (options.language === 'cli') return cliSnippet(request, options);
   const mintUrl = request.purpose === 'token' ? request.url : `${printableUrl(options.authUrl.replace(/\/+$/, ''), 'token address')}${TOKEN_PATH}`;
   const live = request.purpose === 'data' && options.liveToken !== undefined && options.liveToken !== '' ? options.liveToken : undefined;
   const writer = WRITERS[options.language];
-  if (!writer) throw new HealthDataError('usage', `There is no snippet language "${String(options.language).slice(0, 30)}": use curl, fetch or python.`);
+  if (!writer) throw new HealthDataError('usage', `There is no snippet language "${String(options.language).slice(0, 30)}": use curl, fetch, python or cli.`);
   const prelude = writer.prelude;
   const mint = live === undefined ? writer.mint(mintUrl) : undefined;
   const requestText = request.purpose === 'token' ? '' : writer.request(request, options.presentation, live);
@@ -255,4 +261,4 @@ const pythonWriter: Writer = {
   },
 };
 
-const WRITERS: Readonly<Record<SnippetLanguage, Writer>> = { curl: curlWriter, fetch: fetchWriter, python: pythonWriter };
+const WRITERS: Readonly<Record<Exclude<SnippetLanguage, 'cli'>, Writer>> = { curl: curlWriter, fetch: fetchWriter, python: pythonWriter };

@@ -1,9 +1,10 @@
-// Health Data: Copy as Code: an exchange as cURL, fetch or Python requests on the clipboard. The
-// token is `$HEALTH_DATA_TOKEN`, minted by the snippet from the client id and secret in the
-// environment; the live token goes in only when the user picks that on its own, after a warning.
+// Health Data: Copy as Code: an exchange as cURL, fetch, Python requests or a `health-data`
+// command on the clipboard. The token is `$HEALTH_DATA_TOKEN`, minted by the snippet (or by the
+// CLI) from the client id and secret in the environment; the live token goes in only when the
+// user picks that on its own, after a warning.
 
 import * as vscode from 'vscode';
-import { SNIPPET_LANGUAGES, SnippetLanguage, codeSnippet, requestOfExchange } from '../../core/exchanges';
+import { CLI_NOT_CARRIED, SNIPPET_LANGUAGES, SnippetLanguage, codeSnippet, requestOfExchange } from '../../core/exchanges';
 import { HealthDataError } from '../../core/errors';
 import { readRequestSettings } from '../account/environments';
 import type { Session } from '../account/session';
@@ -37,24 +38,27 @@ export function registerCopyAsCode(session: Session): vscode.Disposable[] {
     const language = options.language ?? (await pickLanguage());
     if (!language) return undefined;
     if (!SNIPPET_LANGUAGES.some((l) => l.language === language)) {
-      throw new HealthDataError('usage', vscode.l10n.t('There is no snippet language "{0}": use curl, fetch or python.', String(language).slice(0, 30)));
+      throw new HealthDataError('usage', vscode.l10n.t('There is no snippet language "{0}": use curl, fetch, python or cli.', String(language).slice(0, 30)));
     }
     const data = exchange.purpose !== 'token' && exchange.method === 'GET';
-    const includeLive = data ? (options.includeLiveToken ?? (await pickTokenChoice())) : false;
+    const includeLive = data ? (options.includeLiveToken ?? (await pickTokenChoice(language))) : false;
     if (includeLive === undefined) return undefined;
 
     const environment = session.environmentOf(exchange.id) ?? session.active;
     if (!environment) throw new HealthDataError('usage', vscode.l10n.t('No environment is set up, so there is no token address to mint from.'));
     const liveToken = includeLive ? await liveTokenFor(session, environment.name) : undefined;
     const presentation = readRequestSettings().presentation;
-    const snippet = codeSnippet(requestOfExchange(exchange, presentation), { language, presentation, authUrl: environment.authUrl, liveToken });
+    const snippet = codeSnippet(requestOfExchange(exchange, presentation), { language, presentation, authUrl: environment.authUrl, baseUrl: environment.baseUrl, liveToken });
     await vscode.env.clipboard.writeText(snippet.text);
     const label = SNIPPET_LANGUAGES.find((l) => l.language === language)!.label;
-    void vscode.window.showInformationMessage(
-      includeLive
-        ? vscode.l10n.t('{0} copied, with the live token in it: treat it like a password.', label)
-        : vscode.l10n.t('{0} copied. It mints its token from HEALTH_DATA_CLIENT_ID and HEALTH_DATA_CLIENT_SECRET in the environment; the secret is not in it.', label),
-    );
+    const copied = includeLive
+      ? vscode.l10n.t('{0} copied, with the live token in it: treat it like a password.', label)
+      : vscode.l10n.t('{0} copied. It mints its token from HEALTH_DATA_CLIENT_ID and HEALTH_DATA_CLIENT_SECRET in the environment; the secret is not in it.', label);
+    // A health-data command names in a comment the request's parameters it has no option for.
+    const notCarried = snippet.request.includes(CLI_NOT_CARRIED)
+      ? ` ${vscode.l10n.t('The CLI has no option for some of the request\'s parameters: the comment above the command names them.')}`
+      : '';
+    void vscode.window.showInformationMessage(copied + notCarried);
     return { language, includesLiveToken: includeLive };
   };
 
@@ -70,12 +74,19 @@ async function pickLanguage(): Promise<SnippetLanguage | undefined> {
 }
 
 /** The token choice, on its own: the variable by default; the live token only after a warning. */
-async function pickTokenChoice(): Promise<boolean | undefined> {
-  const variable = {
-    label: vscode.l10n.t('Token from $HEALTH_DATA_TOKEN (recommended)'),
-    detail: vscode.l10n.t('The snippet first mints it from $HEALTH_DATA_CLIENT_ID and $HEALTH_DATA_CLIENT_SECRET'),
-    live: false,
-  };
+async function pickTokenChoice(language: SnippetLanguage): Promise<boolean | undefined> {
+  const variable =
+    language === 'cli'
+      ? {
+          label: vscode.l10n.t('Token minted by health-data (recommended)'),
+          detail: vscode.l10n.t('The CLI mints it from $HEALTH_DATA_CLIENT_ID and $HEALTH_DATA_CLIENT_SECRET'),
+          live: false,
+        }
+      : {
+          label: vscode.l10n.t('Token from $HEALTH_DATA_TOKEN (recommended)'),
+          detail: vscode.l10n.t('The snippet first mints it from $HEALTH_DATA_CLIENT_ID and $HEALTH_DATA_CLIENT_SECRET'),
+          live: false,
+        };
   const live = {
     label: vscode.l10n.t('$(warning) Include the live token'),
     detail: vscode.l10n.t('Anyone who sees the snippet can call the service with it until it expires'),

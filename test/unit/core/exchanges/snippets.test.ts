@@ -3,7 +3,7 @@
 // out of the shell, JavaScript or Python quoting; no snippet holds a token or the secret unless
 // the live token was asked for.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -24,6 +24,7 @@ import { DEFAULT_PRESENTATION, Exchange, HealthDataClient, TokenPresentation } f
 import { Sandbox } from '../../../../src/sandbox/server';
 import { LeakWatch, SECRET, TODAY, sandboxForSuite, sandboxWith } from '../../support/client';
 import { ProgramRun, fakeCurlFolder, python, runProgram, scratchFile } from '../../support/programs';
+import { repoRoot } from '../../support/repo';
 
 const LANGUAGES: SnippetLanguage[] = ['curl', 'fetch', 'python'];
 const marker = join(mkdtempSync(join(tmpdir(), 'hde-snippet-')), 'pwned');
@@ -276,6 +277,149 @@ describe('exchanges: copy as code', function () {
     assert.throws(() => requestOfExchange(fakeExchange('http://h/v1/x', { 'X-Bad': 'a\r\nInjected: yes' }), DEFAULT_PRESENTATION), /control character/);
     assert.throws(() => requestOfExchange(fakeExchange('http://h/v1/x', { 'Bad Name': 'x' }), DEFAULT_PRESENTATION), /name HTTP does not allow/);
     assert.throws(() => codeSnippet(dataRequest('http://h/v1/x'), { language: 'ruby' as SnippetLanguage, presentation: DEFAULT_PRESENTATION, authUrl: 'http://h' }), /no snippet language/);
+  });
+
+  describe('as a health-data command', () => {
+    /** A folder for PATH with a `health-data` that runs this checkout's CLI (out/src/cli/main.js). */
+    const cliFolder = (() => {
+      const folder = mkdtempSync(join(tmpdir(), 'hde-cli-bin-'));
+      const bin = join(folder, 'health-data');
+      writeFileSync(bin, `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(join(repoRoot, 'out', 'src', 'cli', 'main.js'))} "$@"\n`);
+      chmodSync(bin, 0o755);
+      return folder;
+    })();
+    /** The snippet's command run in bash with --json added: its parsed output. */
+    const runCommand = async (made: Snippet, env: NodeJS.ProcessEnv): Promise<unknown> => {
+      const out = ran(await runProgram('bash', ['-c', `${made.prelude}\n${made.request} --json`], { PATH: `${cliFolder}:${process.env.PATH}`, ...env }), made.request);
+      return JSON.parse(out) as unknown;
+    };
+    const credentials = (): NodeJS.ProcessEnv => ({ HEALTH_DATA_CLIENT_ID: sandbox.clientId, HEALTH_DATA_CLIENT_SECRET: SECRET });
+    /** The records of a reply: a record, a list, or a list in a wrapper. */
+    const recordsOf = (body: string | undefined): unknown => {
+      const value = JSON.parse(body ?? 'null') as unknown;
+      return value && typeof value === 'object' && !Array.isArray(value) && 'data' in value ? (value as { data: unknown }).data : value;
+    };
+
+    it('runs as the CLI and gets what the client got: a list page, a record by date and by id, the latest reading', async () => {
+      const { client, exchanges } = recording();
+      const record = (await client.getRecord('activity', TODAY)) as { id: string };
+      await client.getRecord('activity', record.id);
+      await client.getLatest('bodyFat');
+      await client.list('activity', { startDate: '2026-03-01', endDate: TODAY, source: 'googlefit', limit: 5, all: false });
+      const data = exchanges.filter((e) => e.purpose === 'data');
+      assert.equal(data.length, 4);
+      const made = data.map((exchange) => snippet(requestOfExchange(exchange, DEFAULT_PRESENTATION), 'cli'));
+      assert.deepEqual(
+        made.map((m) => m.request),
+        [`health-data get activity ${TODAY}`, `health-data get activity ${record.id}`, 'health-data get body-fat', `health-data list activity --from 2026-03-01 --to ${TODAY} --source googlefit --limit 5`],
+      );
+      for (const m of made) {
+        assert.equal(m.mint, undefined, 'the CLI mints its own token');
+        assert.match(m.prelude, new RegExp(`^export HEALTH_DATA_BASE_URL='${sandbox.baseUrl}'$`, 'm'));
+      }
+      for (let i = 0; i < made.length; i++) assert.deepEqual(await runCommand(made[i], credentials()), recordsOf(data[i].responseBody), made[i].request);
+    });
+
+    it('names in a comment the parameters the CLI has no option for, and refuses what it cannot send', async () => {
+      const base = `${sandbox.baseUrl}/v1/human/activities/summaries`;
+      const paged = snippet(dataRequest(`${base}?start_date=2026-03-01&end_date=${TODAY}&limit=5&offset=10&updated_since=2026-03-01`), 'cli');
+      assert.equal(
+        paged.request,
+        `# Not carried over (the CLI has no option for them): offset=10 updated_since=2026-03-01\n# The CLI starts at the first page; --all reads every page.\nhealth-data list activity --from 2026-03-01 --to ${TODAY} --limit 5`,
+      );
+      // A value the CLI would refuse is left to the comment too, not passed on.
+      assert.match(snippet(dataRequest(`${base}?limit=900&source=%20`), 'cli').request, /^# Not carried over .*: source=%20 limit=900\nhealth-data list activity$/);
+      // The comment cannot end early: the URL it quotes is printable ASCII, its line breaks encoded.
+      const broken = snippet(dataRequest(`${base}?humanId=a\nrm -rf x`), 'cli');
+      assert.equal(broken.request.split('\n').filter((l) => !l.startsWith('#')).length, 1, broken.request);
+      const refusals: Array<[string, RegExp]> = [
+        [`${sandbox.baseUrl}/v1/other`, /has no command for \/v1\/other/],
+        [`${base}?start_date=2026-03-01`, /only one of start_date and end_date/],
+        [`${base}/abc?x=1`, /no query parameters with one record/],
+        [`${base}/%zz`, /% that starts no valid escape/],
+        [`${base}/2026-02-30`, /reads as a date to the CLI but is no real one/],
+        [`${base}/%20abc`, /starts or ends with a space/],
+      ];
+      for (const [url, why] of refusals) {
+        assert.throws(
+          () => codeSnippet(dataRequest(url), { language: 'cli', presentation: DEFAULT_PRESENTATION, authUrl: sandbox.authUrl }),
+          (e: unknown) => e instanceof HealthDataError && e.kind === 'usage' && why.test(e.message) && /Copy it as cURL instead\.$/.test(e.message),
+          url,
+        );
+      }
+      const other = { mode: 'query', parameter: 'token' } as const;
+      assert.throws(() => codeSnippet(dataRequest(base), { language: 'cli', presentation: other, authUrl: sandbox.authUrl }), /--token-in-query uses access_token/);
+    });
+
+    it('hostile ids and sources reach the service as the one value they are, and run nothing', async () => {
+      const { client, exchanges } = recording();
+      await client.getClientToken();
+      const ids = [...HOSTILE_IDS.filter((id) => !/[\u0000]/.test(id) && id === id.trim()), '-rf', '--all'];
+      const paths: string[] = [];
+      for (const id of ids) {
+        await watch.rejects(client.getRecord('bodyFat', id), 'http', /404/);
+        paths.push(sandbox.requests[sandbox.requests.length - 1].path);
+      }
+      for (const source of HOSTILE_IDS.filter((v) => v.trim() === v && !/[\u0000]/.test(v))) await client.list('activity', { source, limit: 1, all: false });
+      const data = exchanges.filter((e) => e.purpose === 'data');
+      for (const exchange of data) {
+        const made = snippet(requestOfExchange(exchange, DEFAULT_PRESENTATION), 'cli');
+        assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202e]/.test(made.text), `a raw control character in ${made.request}`);
+        assert.equal(made.request.split('\n').length, 1, `one line: ${made.request}`);
+        const before = sandbox.requests.length;
+        const run = await runProgram('bash', ['-c', `${made.prelude}\n${made.request}`], { PATH: `${cliFolder}:${process.env.PATH}`, ...credentials() });
+        const gets = sandbox.requests.slice(before).filter((r) => r.method === 'GET');
+        const sent = gets.map((r) => decodeURIComponent(r.path));
+        // A list: its source as the client sent it (a source with no records has the CLI ask once
+        // more without it, to name the sources there are).
+        if (exchange.endpoint === 'list') assert.equal(gets[0].query.source, new URL(exchange.url).searchParams.get('source'), made.request);
+        else {
+          assert.equal(run.code, 1, `${made.request}: ${run.stderr}`);
+          // The get exchanges come first, one per id.
+          assert.deepEqual(sent, [decodeURIComponent(paths[data.indexOf(exchange)])], made.request);
+        }
+      }
+      assert.equal(existsSync(marker), false, 'a command ran code it was given as a value');
+    });
+
+    it('the token settings as the CLI\'s options; the live token in HEALTH_DATA_ACCESS_TOKEN, only when asked', async () => {
+      const custom = await sandboxWith({ tokenHeader: { name: 'X-Health-Token', scheme: '' } });
+      try {
+        const presentation: TokenPresentation = { mode: 'header', headerName: 'X-Health-Token', scheme: '' };
+        const { client, last } = recording(presentation, custom);
+        await client.list('bodyFat', { limit: 3, all: false });
+        const made = codeSnippet(requestOfExchange(last(), presentation), { language: 'cli', presentation, authUrl: custom.authUrl });
+        assert.equal(made.request, "health-data list body-fat --limit 3 --auth-header X-Health-Token --auth-scheme ''");
+        assert.deepEqual(await runCommand(made, { HEALTH_DATA_CLIENT_ID: custom.clientId, HEALTH_DATA_CLIENT_SECRET: custom.clientSecret }), recordsOf(last().responseBody));
+        const query: TokenPresentation = { mode: 'query', parameter: 'access_token' };
+        const viaQuery = recording(query);
+        await viaQuery.client.getLatest('bodyFat');
+        const inQuery = codeSnippet(requestOfExchange(viaQuery.last(), query), { language: 'cli', presentation: query, authUrl: sandbox.authUrl });
+        assert.equal(inQuery.request, 'health-data get body-fat --token-in-query');
+        assert.deepEqual(await runCommand(inQuery, credentials()), recordsOf(viaQuery.last().responseBody));
+        // The live token: exported, quoted, and enough without the client id and secret.
+        const live = codeSnippet(requestOfExchange(viaQuery.last(), DEFAULT_PRESENTATION), { language: 'cli', presentation: DEFAULT_PRESENTATION, authUrl: sandbox.authUrl, liveToken: viaQuery.client.currentToken!.token });
+        assert.match(live.prelude, /^export HEALTH_DATA_ACCESS_TOKEN='[^']+'$/m);
+        assert.match(live.prelude, /treat this like a password/);
+        assert.deepEqual(await runCommand(live, {}), recordsOf(viaQuery.last().responseBody));
+        const without = snippet(requestOfExchange(viaQuery.last(), DEFAULT_PRESENTATION), 'cli');
+        assert.ok(!without.text.includes(viaQuery.client.currentToken!.token) && !without.text.includes('HEALTH_DATA_ACCESS_TOKEN'));
+      } finally {
+        await custom.close();
+      }
+    });
+
+    it('a token exchange copies as `health-data token`; another auth address is exported beside the base', async () => {
+      const { client, exchanges } = recording();
+      await client.mintClientToken();
+      const mint = exchanges.find((e) => e.purpose === 'token')!;
+      const made = codeSnippet(requestOfExchange(mint, DEFAULT_PRESENTATION), { language: 'cli', presentation: DEFAULT_PRESENTATION, authUrl: sandbox.authUrl, baseUrl: sandbox.baseUrl });
+      assert.equal(made.request, 'health-data token');
+      const out = ran(await runProgram('bash', ['-c', made.text], { PATH: `${cliFolder}:${process.env.PATH}`, ...credentials() }), 'token');
+      assert.match(out, /Client token minted\./);
+      const elsewhere = codeSnippet(dataRequest(`${sandbox.baseUrl}/v1/human/body_fat`), { language: 'cli', presentation: DEFAULT_PRESENTATION, authUrl: 'https://auth.example/' });
+      assert.match(elsewhere.prelude, /^export HEALTH_DATA_AUTH_URL='https:\/\/auth\.example'$/m);
+    });
   });
 
   it('quotes every code unit so the literal reads back as the same string', () => {
