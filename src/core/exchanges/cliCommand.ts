@@ -10,7 +10,7 @@ import { DATE_SEGMENT, ResourceDefinition, resource } from '../resources';
 import { endpointOf } from '../service/exchange';
 import { MAX_PAGE_SIZE, TokenPresentation } from '../service/client';
 import { shellArg, shellQuote } from './quoting';
-import type { CodeRequest, Snippet, SnippetOptions } from './snippets';
+import type { CodeRequest, Snippet, SnippetOptions } from './snippetTypes';
 
 /** How the comment above a command that leaves query parameters out starts. */
 export const CLI_NOT_CARRIED = '# Not carried over';

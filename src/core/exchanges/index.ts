@@ -3,4 +3,5 @@ export * from './compare';
 export * from './exchangeText';
 export * from './quoting';
 export * from './snippets';
+export * from './snippetTypes';
 export * from './cliCommand';

@@ -8,8 +8,7 @@ import { HealthDataError } from '../errors';
 import type { Exchange, TokenPresentation } from '../service';
 import { cliSnippet } from './cliCommand';
 import { isPlainShellText, jsString, pythonString, shellQuote } from './quoting';
-
-export type SnippetLanguage = 'curl' | 'fetch' | 'python' | 'cli';
+import type { CodeRequest, Snippet, SnippetLanguage, SnippetOptions } from './snippetTypes';
 
 export const SNIPPET_LANGUAGES: readonly { readonly language: SnippetLanguage; readonly label: string }[] = [
   { language: 'curl', label: 'cURL' },
@@ -26,39 +25,6 @@ export const CLIENT_SECRET_VARIABLE = 'HEALTH_DATA_CLIENT_SECRET';
 /** The path of the token endpoint under `{auth_url}` (service.md 5.1). */
 export const TOKEN_PATH = '/v1/admin/token';
 
-/** A request as a snippet writes it: no credential in it, the token added by the snippet. */
-export interface CodeRequest {
-  readonly purpose: 'token' | 'data';
-  readonly method: 'GET' | 'POST';
-  /** Absolute, printable ASCII only, without the token. */
-  readonly url: string;
-  /** Without the token's header. */
-  readonly headers: readonly (readonly [string, string])[];
-}
-
-export interface SnippetOptions {
-  readonly language: SnippetLanguage;
-  /** How data calls carry the token (the user's settings). */
-  readonly presentation: TokenPresentation;
-  /** `{auth_url}`, where the snippet mints its token. */
-  readonly authUrl: string;
-  /** `{base_url}`: what a `health-data` command of a token exchange exports (else the auth address). */
-  readonly baseUrl?: string;
-  /** Written into the snippet instead of the variable; only when the user chose to include it. */
-  readonly liveToken?: string;
-}
-
-export interface Snippet {
-  readonly language: SnippetLanguage;
-  /** The whole snippet. */
-  readonly text: string;
-  /** Imports the other parts need (empty for cURL and fetch). */
-  readonly prelude: string;
-  /** The command that mints the token into the variable; absent when the live token is written, and for the CLI, which mints its own. */
-  readonly mint?: string;
-  /** The request itself (for a token exchange: empty, the mint is the request). */
-  readonly request: string;
-}
 
 const REDACTED = '[redacted]';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
