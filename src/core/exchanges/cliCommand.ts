@@ -87,11 +87,11 @@ function dataCommand(url: SplitUrl): { command: string; prefix: string; notCarri
       if (pairs === undefined) continue;
       seen.delete(param);
       const value = pairs.length === 1 ? decodeOrRefuse(pairs[0].slice(pairs[0].indexOf('=') + 1).replace(/\+/g, ' ')) : undefined;
-      if (value !== undefined && carried(value)) parts.push(`${option} ${plainOrQuoted(value)}`);
+      if (value !== undefined && carried(value)) parts.push(optionWord(option, value));
       else notCarried.push(...pairs);
     }
     // The CLI sends both dates or neither.
-    const dated = parts.filter((p) => p.startsWith('--from ') || p.startsWith('--to ')).length;
+    const dated = parts.filter((p) => /^--(from|to)[ =]/.test(p)).length;
     if (dated === 1) return refuse('it has only one of start_date and end_date, and the CLI sends both or neither.');
     for (const pairs of seen.values()) notCarried.push(...pairs);
     return { command: parts.join(' '), prefix: path.slice(0, path.length - def.listPath.length), notCarried };
@@ -117,8 +117,8 @@ function tokenOptions(presentation: TokenPresentation): string {
     return ' --token-in-query';
   }
   let out = '';
-  if (presentation.headerName.toLowerCase() !== 'authorization') out += ` --auth-header ${plainOrQuoted(presentation.headerName)}`;
-  if (presentation.scheme !== 'Bearer') out += ` --auth-scheme ${presentation.scheme === '' ? "''" : plainOrQuoted(presentation.scheme)}`;
+  if (presentation.headerName.toLowerCase() !== 'authorization') out += ` ${optionWord('--auth-header', presentation.headerName)}`;
+  if (presentation.scheme !== 'Bearer') out += ` ${presentation.scheme === '' ? "--auth-scheme ''" : optionWord('--auth-scheme', presentation.scheme)}`;
   return out;
 }
 
@@ -128,6 +128,11 @@ function decodeOrRefuse(text: string): string {
   } catch {
     return refuse('its URL holds a % that starts no valid escape.');
   }
+}
+
+/** An option and its value; after `=` when the value starts with a dash, which the CLI would take for another option. */
+function optionWord(option: string, value: string): string {
+  return value.startsWith('-') ? `${option}=${shellArg(value)}` : `${option} ${plainOrQuoted(value)}`;
 }
 
 /** A word a shell reads as itself, bare; anything else quoted (shellArg). */

@@ -327,6 +327,8 @@ describe('exchanges: copy as code', function () {
         paged.request,
         `# Not carried over (the CLI has no option for them): offset=10 updated_since=2026-03-01\n# The CLI starts at the first page; --all reads every page.\nhealth-data list activity --from 2026-03-01 --to ${TODAY} --limit 5`,
       );
+      // A value that starts with a dash follows an equals sign, or the CLI would read an option.
+      assert.equal(snippet(dataRequest(`${base}?source=-rf`), 'cli').request, "health-data list activity --source='-rf'");
       // A value the CLI would refuse is left to the comment too, not passed on.
       assert.match(snippet(dataRequest(`${base}?limit=900&source=%20`), 'cli').request, /^# Not carried over .*: source=%20 limit=900\nhealth-data list activity$/);
       // The comment cannot end early: the URL it quotes is printable ASCII, its line breaks encoded.
@@ -360,7 +362,7 @@ describe('exchanges: copy as code', function () {
         await watch.rejects(client.getRecord('bodyFat', id), 'http', /404/);
         paths.push(sandbox.requests[sandbox.requests.length - 1].path);
       }
-      for (const source of HOSTILE_IDS.filter((v) => v.trim() === v && !/[\u0000]/.test(v))) await client.list('activity', { source, limit: 1, all: false });
+      for (const source of [...HOSTILE_IDS.filter((v) => v.trim() === v && !/[\u0000]/.test(v)), '-rf', '--all']) await client.list('activity', { source, limit: 1, all: false });
       const data = exchanges.filter((e) => e.purpose === 'data');
       for (const exchange of data) {
         const made = snippet(requestOfExchange(exchange, DEFAULT_PRESENTATION), 'cli');
