@@ -26,7 +26,11 @@ Usage:
                                                      one record; \`get body-fat\` alone is the latest reading;
                                                      by date, says how many share the date (--all prints each)
   health-data list <resource> [--from D] [--to D] [--source S] [--limit N] [--all]
+                  [--offset N] [--updated-since T] [--created-since T] [--human ID]
                   [--format json|ndjson|csv] [--out FILE]
+                                                     --updated-since, --created-since: a date or an ISO
+                                                     date-time (records changed or made since then);
+                                                     --human: one human's records; --offset: start there
                                                      --format streams the list page by page (stdout,
                                                      or FILE, which appears only once complete)
                                                      get, list: --verbose prints each request and reply
@@ -119,6 +123,10 @@ const COMMANDS = {
     to: { type: 'string' },
     source: { type: 'string' },
     limit: { type: 'string' },
+    offset: { type: 'string' },
+    'updated-since': { type: 'string' },
+    'created-since': { type: 'string' },
+    human: { type: 'string' },
     all: { type: 'boolean' },
     format: { type: 'string' },
     out: { type: 'string' },

@@ -7,7 +7,7 @@ import { inertJson } from '../core/reports';
 import { MAX_ZONE_ROWS, headlineOf, recordTitle, textField, zoneRows } from '../core/views';
 import { ResourceDefinition, ResourceKind, findResource, RESOURCES, resource } from '../core/resources';
 import { Finding, validate } from '../core/validation';
-import type { ListQuery } from '../core/service';
+import { ListQuery, isSinceValue } from '../core/service';
 import type { Connection } from './connection';
 import { printCurl } from './exchanges';
 import { Output, countFindings, mark, paint, printable, recordCount, table } from './output';
@@ -187,6 +187,10 @@ export interface ListFlags extends ExportFlags {
   to?: string;
   source?: string;
   limit?: string;
+  offset?: string;
+  'updated-since'?: string;
+  'created-since'?: string;
+  human?: string;
   all?: boolean;
   curl?: boolean;
 }
@@ -245,8 +249,30 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
     }
   }
   if (flags.source !== undefined && !flags.source.trim()) throw new HealthDataError('usage', '--source is empty.');
+  let offset: number | undefined;
+  if (flags.offset !== undefined) {
+    offset = /^\d{1,15}$/.test(flags.offset) ? Number(flags.offset) : NaN;
+    if (!Number.isSafeInteger(offset)) throw new HealthDataError('usage', `--offset must be a whole number, 0 or more, got "${printable(flags.offset, 30)}".`);
+  }
+  for (const name of ['updated-since', 'created-since'] as const) {
+    const value = flags[name];
+    if (value !== undefined && !isSinceValue(value)) {
+      throw new HealthDataError('usage', `--${name} must be a date (YYYY-MM-DD) or an ISO date-time (2026-11-20T08:00:00Z; UTC unless it carries an offset), got "${printable(value, 40)}".`);
+    }
+  }
+  if (flags.human !== undefined && !flags.human.trim()) throw new HealthDataError('usage', '--human is empty.');
   const format = exportFormatOf(flags);
-  const query = { startDate: flags.from, endDate: flags.to, source: flags.source?.trim(), limit, all: Boolean(flags.all) };
+  const query: ListQuery = {
+    startDate: flags.from,
+    endDate: flags.to,
+    source: flags.source?.trim(),
+    limit,
+    offset,
+    updatedSince: flags['updated-since']?.trim(),
+    createdSince: flags['created-since']?.trim(),
+    humanId: flags.human?.trim(),
+    all: Boolean(flags.all),
+  };
   if (flags.curl) {
     if (flags.all) o.out('# The first page; the next pages follow the Link header (rel="next") or offset=… .');
     return printCurl(conn, o, conn.client.listUrl(def.kind, query));

@@ -91,7 +91,7 @@ describe('copy as code and compare', function () {
     const to = sandbox.dataset.activity[0].date;
     const from = sandbox.dataset.activity[sandbox.dataset.activity.length - 1].date;
     await vscode.commands.executeCommand('healthData.activity.list', { start: from, end: to });
-    // The first page (a later one has an offset the CLI does not take: it starts at the first).
+    // The first page of the list.
     const exchange = api.session.recentExchanges().find((e) => e.endpoint === 'list' && e.url.includes(`start_date=${from}`) && !e.url.includes('offset='))!;
     assert.ok(exchange && exchange.status === 200, 'the first page was kept as an exchange');
     const result = (await vscode.commands.executeCommand('healthData.copyAsCode', exchange, { language: 'cli', includeLiveToken: false })) as CopyAsCodeResult;
@@ -100,25 +100,33 @@ describe('copy as code and compare', function () {
     assert.match(command, new RegExp(`^export HEALTH_DATA_BASE_URL='${sandbox.baseUrl}'$`, 'm'));
     assert.match(command, new RegExp(`^health-data list activity --from ${from} --to ${to}( --limit \\d+)?$`, 'm'));
     assert.ok(!command.includes(api.session.currentToken!.token) && !command.includes(sandbox.clientSecret), 'no token, no secret');
-    // Run as a user would, with health-data being this build's CLI.
-    const cli = join(repoRoot, 'dist', 'cli.js');
-    const run = await bash(`health-data() { ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@"; }\n${command.trimEnd()} --json`, {
-      HEALTH_DATA_CLIENT_ID: sandbox.clientId,
-      HEALTH_DATA_CLIENT_SECRET: sandbox.clientSecret,
-      ELECTRON_RUN_AS_NODE: '1',
-    });
-    assert.equal(run.code, 0, run.stderr);
-    const body = JSON.parse(exchange.responseBody!) as unknown;
-    assert.deepEqual(JSON.parse(run.stdout), Array.isArray(body) ? body : (body as { data: unknown }).data);
+    // Run as a user would, with health-data being this build's CLI, and --json: the records the exchange got.
+    const sameRecords = async (copied: string, of: Exchange): Promise<void> => {
+      const cli = join(repoRoot, 'dist', 'cli.js');
+      const run = await bash(`health-data() { ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@"; }\n${copied.trimEnd()} --json`, {
+        HEALTH_DATA_CLIENT_ID: sandbox.clientId,
+        HEALTH_DATA_CLIENT_SECRET: sandbox.clientSecret,
+        ELECTRON_RUN_AS_NODE: '1',
+      });
+      assert.equal(run.code, 0, run.stderr);
+      const body = JSON.parse(of.responseBody!) as unknown;
+      assert.deepEqual(JSON.parse(run.stdout), Array.isArray(body) ? body : (body as { data: unknown }).data);
+    };
+    await sameRecords(command, exchange);
     assert.ok(messages.shown.some((m) => m.level === 'info' && /health-data CLI copied/.test(m.text)), JSON.stringify(messages.shown));
     assert.ok(!messages.shown.some((m) => /no option for some/.test(m.text)), 'every parameter was carried over');
 
-    // A later page, sent with New Request: its offset is named in a comment, and the message says so.
-    await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'list', kind: 'activity', params: { start_date: from, end_date: to, limit: '5', offset: '5' } } });
+    // A later page, sent with New Request: its offset and updated_since are options of the CLI too.
+    await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'list', kind: 'activity', params: { start_date: from, end_date: to, limit: '5', offset: '5', updated_since: from } } });
     const page = api.session.recentExchanges()[0];
     assert.match(page.url, /offset=5/);
     await vscode.commands.executeCommand('healthData.copyAsCode', page, { language: 'cli', includeLiveToken: false });
-    assert.match(await vscode.env.clipboard.readText(), new RegExp(`^# Not carried over \\(the CLI has no option for them\\): offset=5\n# The CLI starts at the first page; --all reads every page\\.\nhealth-data list activity --from ${from} --to ${to} --limit 5$`, 'm'));
+    const pageCommand = await vscode.env.clipboard.readText();
+    assert.match(pageCommand, new RegExp(`^health-data list activity --from ${from} --to ${to} --limit 5 --offset 5 --updated-since ${from}$`, 'm'));
+    await sameRecords(pageCommand, page);
+    // A parameter the CLI has no option for (an exchange from elsewhere): named in a comment, and the message says so.
+    await vscode.commands.executeCommand('healthData.copyAsCode', { ...page, url: `${page.url}&sort=desc` }, { language: 'cli', includeLiveToken: false });
+    assert.match(await vscode.env.clipboard.readText(), /^# Not carried over \(the CLI has no option for them\): sort=desc\nhealth-data list activity /m);
     assert.ok(messages.shown.some((m) => m.level === 'info' && /health-data CLI copied\..*no option for some of the request's parameters: the comment above the command names them/.test(m.text)), JSON.stringify(messages.shown));
   });
 

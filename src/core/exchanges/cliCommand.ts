@@ -9,6 +9,7 @@ import { HealthDataError } from '../errors';
 import { DATE_SEGMENT, ResourceDefinition, resource } from '../resources';
 import { endpointOf } from '../service/exchange';
 import { MAX_PAGE_SIZE, TokenPresentation } from '../service/client';
+import { isSinceValue } from '../service/requestTargets';
 import { shellArg, shellQuote } from './quoting';
 import type { CodeRequest, Snippet, SnippetOptions } from './snippetTypes';
 
@@ -24,6 +25,10 @@ const LIST_OPTIONS: readonly (readonly [param: string, option: string, carried: 
   ['end_date', '--to', isCalendarDate],
   ['source', '--source', (v) => v.trim() !== '' && v === v.trim()],
   ['limit', '--limit', (v) => /^[1-9]\d{0,2}$/.test(v) && Number(v) <= MAX_PAGE_SIZE],
+  ['offset', '--offset', (v) => /^(0|[1-9]\d{0,14})$/.test(v)],
+  ['updated_since', '--updated-since', (v) => v === v.trim() && isSinceValue(v)],
+  ['created_since', '--created-since', (v) => v === v.trim() && isSinceValue(v)],
+  ['humanId', '--human', (v) => v.trim() !== '' && v === v.trim()],
 ];
 
 const refuse = (why: string): never => {
@@ -48,7 +53,6 @@ export function cliSnippet(request: CodeRequest, options: SnippetOptions): Snipp
     if (made.notCarried.length > 0) {
       // Raw pairs of the printable URL: no space or line break can end the comment early.
       notes.push(`${CLI_NOT_CARRIED} (the CLI has no option for them): ${made.notCarried.join(' ')}`);
-      if (made.notCarried.some((pair) => pair.startsWith('offset='))) notes.push('# The CLI starts at the first page; --all reads every page.');
     }
   }
   exported.push(`export HEALTH_DATA_BASE_URL=${shellQuote(base)}`);

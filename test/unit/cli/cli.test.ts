@@ -301,6 +301,43 @@ describe('health-data CLI', function () {
       assert.deepEqual(new Set(listed.map((a) => a.id)), new Set(expected.map((a) => a.id)));
     });
 
+    it('lists from an offset, records updated or created since a time, and one human\'s records', async () => {
+      const json = async (args: string[]): Promise<Array<{ id: string; humanId: string; updatedAt: string; createdAt: string }>> => {
+        const r = await run(['list', 'activity', ...args, '--json'], env);
+        assert.equal(r.code, 0, r.stderr);
+        return JSON.parse(r.stdout) as Array<{ id: string; humanId: string; updatedAt: string; createdAt: string }>;
+      };
+      const all = await json(['--all']);
+      assert.deepEqual((await json(['--offset', '3', '--limit', '4'])).map((r) => r.id), all.slice(3, 7).map((r) => r.id));
+      const times = all.map((r) => r.updatedAt).sort();
+      const since = times[Math.floor(times.length / 2)];
+      const updated = await json(['--updated-since', since, '--all']);
+      assert.ok(updated.length > 0 && updated.length < all.length, `${updated.length} of ${all.length}`);
+      assert.deepEqual(new Set(updated.map((r) => r.id)), new Set(all.filter((r) => Date.parse(r.updatedAt) >= Date.parse(since)).map((r) => r.id)));
+      const created = await json(['--created-since', since.slice(0, 10), '--all']);
+      assert.deepEqual(new Set(created.map((r) => r.id)), new Set(all.filter((r) => r.createdAt >= since.slice(0, 10)).map((r) => r.id)));
+      const human = all[0].humanId;
+      const mine = await json(['--human', human, '--all']);
+      assert.ok(mine.length > 0 && mine.every((r) => r.humanId === human));
+      assert.equal(mine.length, all.filter((r) => r.humanId === human).length);
+      // The request as sent: each option its query parameter.
+      const curl = await run(['list', 'activity', '--offset', '3', '--updated-since', '2026-01-01T08:00:00+01:00', '--human', 'h 1', '--curl'], env);
+      assert.match(curl.stdout, /[?&]offset=3\b/);
+      assert.match(curl.stdout, /[?&]updated_since=2026-01-01T08%3A00%3A00%2B01%3A00\b/);
+      assert.match(curl.stdout, /[?&]humanId=h\+1\b/);
+      for (const [args, says] of [
+        [['--offset', 'x'], /--offset must be a whole number, 0 or more, got "x"\./],
+        [['--offset=-2'], /--offset must be a whole number, 0 or more, got "-2"\./],
+        [['--updated-since', 'yesterday'], /--updated-since must be a date \(YYYY-MM-DD\) or an ISO date-time .*got "yesterday"\./],
+        [['--created-since', '2026-02-30'], /--created-since must be a date/],
+        [['--human', ' '], /--human is empty\./],
+      ] as const) {
+        const r = await run(['list', 'activity', ...args], env);
+        assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, says);
+      }
+    });
+
     it('prints a table with the zero fields and a footer', async () => {
       const r = await run(['list', 'activity', '--source', 'googlefit', '--limit', '5', '--no-color'], env);
       assert.match(r.stdout, /^date\s+id\s+source\s+steps\s+findings/m);

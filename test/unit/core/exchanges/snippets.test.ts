@@ -305,32 +305,36 @@ describe('exchanges: copy as code', function () {
       const record = (await client.getRecord('activity', TODAY)) as { id: string };
       await client.getRecord('activity', record.id);
       await client.getLatest('bodyFat');
-      await client.list('activity', { startDate: '2026-03-01', endDate: TODAY, source: 'googlefit', limit: 5, all: false });
+      await client.list('activity', { startDate: '2026-03-01', endDate: TODAY, source: 'googlefit', limit: 5, offset: 2, updatedSince: '2026-03-01T00:00:00Z', all: false });
       const data = exchanges.filter((e) => e.purpose === 'data');
       assert.equal(data.length, 4);
       const made = data.map((exchange) => snippet(requestOfExchange(exchange, DEFAULT_PRESENTATION), 'cli'));
       assert.deepEqual(
         made.map((m) => m.request),
-        [`health-data get activity ${TODAY}`, `health-data get activity ${record.id}`, 'health-data get body-fat', `health-data list activity --from 2026-03-01 --to ${TODAY} --source googlefit --limit 5`],
+        [`health-data get activity ${TODAY}`, `health-data get activity ${record.id}`, 'health-data get body-fat', `health-data list activity --from 2026-03-01 --to ${TODAY} --source googlefit --limit 5 --offset 2 --updated-since 2026-03-01T00:00:00Z`],
       );
       for (const m of made) {
         assert.equal(m.mint, undefined, 'the CLI mints its own token');
         assert.match(m.prelude, new RegExp(`^export HEALTH_DATA_BASE_URL='${sandbox.baseUrl}'$`, 'm'));
       }
+      assert.ok((recordsOf(data[3].responseBody) as unknown[]).length > 0, 'the page compared has records');
       for (let i = 0; i < made.length; i++) assert.deepEqual(await runCommand(made[i], credentials()), recordsOf(data[i].responseBody), made[i].request);
     });
 
     it('names in a comment the parameters the CLI has no option for, and refuses what it cannot send', async () => {
       const base = `${sandbox.baseUrl}/v1/human/activities/summaries`;
-      const paged = snippet(dataRequest(`${base}?start_date=2026-03-01&end_date=${TODAY}&limit=5&offset=10&updated_since=2026-03-01`), 'cli');
+      // Every parameter the client sends has its option.
+      const full = `${base}?start_date=2026-03-01&end_date=${TODAY}&source=googlefit&updated_since=2026-03-01T08%3A00%3A00Z&created_since=2026-03-02&humanId=h1&limit=5&offset=10`;
       assert.equal(
-        paged.request,
-        `# Not carried over (the CLI has no option for them): offset=10 updated_since=2026-03-01\n# The CLI starts at the first page; --all reads every page.\nhealth-data list activity --from 2026-03-01 --to ${TODAY} --limit 5`,
+        snippet(dataRequest(full), 'cli').request,
+        `health-data list activity --from 2026-03-01 --to ${TODAY} --source googlefit --limit 5 --offset 10 --updated-since 2026-03-01T08:00:00Z --created-since 2026-03-02 --human h1`,
       );
+      // One the service may take but the CLI has not: named above the command.
+      assert.equal(snippet(dataRequest(`${base}?limit=5&sort=desc&fields=id%2Cdate`), 'cli').request, '# Not carried over (the CLI has no option for them): sort=desc fields=id%2Cdate\nhealth-data list activity --limit 5');
       // A value that starts with a dash follows an equals sign, or the CLI would read an option.
       assert.equal(snippet(dataRequest(`${base}?source=-rf`), 'cli').request, "health-data list activity --source='-rf'");
       // A value the CLI would refuse is left to the comment too, not passed on.
-      assert.match(snippet(dataRequest(`${base}?limit=900&source=%20`), 'cli').request, /^# Not carried over .*: source=%20 limit=900\nhealth-data list activity$/);
+      assert.match(snippet(dataRequest(`${base}?limit=900&source=%20&offset=-1&updated_since=yesterday`), 'cli').request, /^# Not carried over .*: source=%20 limit=900 offset=-1 updated_since=yesterday\nhealth-data list activity$/);
       // The comment cannot end early: the URL it quotes is printable ASCII, its line breaks encoded.
       const broken = snippet(dataRequest(`${base}?humanId=a\nrm -rf x`), 'cli');
       assert.equal(broken.request.split('\n').filter((l) => !l.startsWith('#')).length, 1, broken.request);
