@@ -305,13 +305,13 @@ describe('exchanges: copy as code', function () {
       const record = (await client.getRecord('activity', TODAY)) as { id: string };
       await client.getRecord('activity', record.id);
       await client.getLatest('bodyFat');
-      await client.list('activity', { startDate: '2026-03-01', endDate: TODAY, source: 'googlefit', limit: 5, offset: 2, updatedSince: '2026-03-01T00:00:00Z', all: false });
+      await client.list('activity', { startDate: '2026-03-01', endDate: TODAY, source: 'fitbit', limit: 5, offset: 2, updatedSince: '2026-03-01T00:00:00Z', all: false });
       const data = exchanges.filter((e) => e.purpose === 'data');
       assert.equal(data.length, 4);
       const made = data.map((exchange) => snippet(requestOfExchange(exchange, DEFAULT_PRESENTATION), 'cli'));
       assert.deepEqual(
         made.map((m) => m.request),
-        [`health-data get activity ${TODAY}`, `health-data get activity ${record.id}`, 'health-data get body-fat', `health-data list activity --from 2026-03-01 --to ${TODAY} --source googlefit --limit 5 --offset 2 --updated-since 2026-03-01T00:00:00Z`],
+        [`health-data get activity ${TODAY}`, `health-data get activity ${record.id}`, 'health-data get body-fat', `health-data list activity --from 2026-03-01 --to ${TODAY} --source fitbit --limit 5 --offset 2 --updated-since 2026-03-01T00:00:00Z`],
       );
       for (const m of made) {
         assert.equal(m.mint, undefined, 'the CLI mints its own token');
