@@ -3,8 +3,8 @@
 // stack trace, never a secret.
 
 import { parseArgs } from 'node:util';
-import { argsProblem } from './argsProblems';
 import { isMainThread } from 'node:worker_threads';
+import { argsProblem } from './argsProblems';
 import { HealthDataError, redact } from '../core/errors';
 import { CONNECTION_OPTIONS, Connection, ConnectOptions, connect } from './connection';
 import { coverageOfService, fileCoverageCommand, serviceCoverageCommand } from './coverage';
