@@ -194,6 +194,11 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
         await page.locator('.workbench-hover-container').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
         await wb!.screenshotAs(shot(`new-request-exchange-${theme.slug}`));
+        // Copy as Code… from the view's toolbar: the language and the token's way are asked in the workbench.
+        await frame.locator('button.action-copyAsCode').click();
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'health-data CLI' }).first().click({ timeout: 20_000 });
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Token minted by health-data' }).first().click({ timeout: 20_000 });
+        await page.locator('.notification-toast', { hasText: 'health-data CLI copied' }).first().waitFor({ state: 'visible', timeout: 20_000 });
       });
     });
   }

@@ -150,6 +150,23 @@ describe('copy as code and compare', function () {
     assert.ok(text.includes(newest.url.replace(/'/g, `'\\''`)), text);
   });
 
+  it('the exchange view\'s Copy as Code… asks the language and the token\'s way, then copies that exchange', async () => {
+    await vscode.commands.executeCommand('healthData.bodyFat.getLatest');
+    const exchange = latest('getLatest');
+    await vscode.commands.executeCommand('healthData.showExchange', { exchangeId: exchange.id });
+    const view = await waitFor('the exchange view to say ready', () => {
+      const v = api.exchangeViews.get(exchange.id);
+      return v && v.readyCount >= 1 && v;
+    });
+    await vscode.env.clipboard.writeText('');
+    await acceptEachPick(view.act('copyAsCode'));
+    const text = await vscode.env.clipboard.readText();
+    // The first language (cURL) and the recommended token variable, of this exchange's URL.
+    assert.ok(text.includes(exchange.url.replace(/'/g, `'\\''`)), text);
+    assert.match(text, /\$HEALTH_DATA_TOKEN/);
+    assert.ok(messages.shown.some((m) => m.level === 'info' && /cURL copied/.test(m.text)), JSON.stringify(messages.shown));
+  });
+
   it('an exchange no longer kept, or a bad argument: a clear message, nothing copied', async () => {
     await vscode.env.clipboard.writeText('unchanged');
     assert.equal(await vscode.commands.executeCommand('healthData.copyAsCode', { exchangeId: 'x-gone' }, { language: 'curl' }), undefined);

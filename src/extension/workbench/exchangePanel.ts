@@ -148,6 +148,10 @@ export class ExchangePanel implements vscode.Disposable {
       case 'editAndResend':
         await vscode.commands.executeCommand('healthData.editAndResend', { exchangeId: this.entry.id });
         return undefined;
+      case 'copyAsCode':
+        // The command asks the language and the token's way, copies, and says so itself.
+        await vscode.commands.executeCommand('healthData.copyAsCode', { exchangeId: this.entry.id });
+        return undefined;
     }
   }
 

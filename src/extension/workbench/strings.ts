@@ -10,6 +10,7 @@ export function exchangeViewStrings(): ExchangeViewStrings {
     toolbar: t('Exchange actions'),
     actions: {
       editAndResend: t('Edit and Resend…'),
+      copyAsCode: t('Copy as Code…'),
       openBody: t('Open Body'),
       openInRecordView: t('Open in Record View'),
       copyUrl: t('Copy URL'),
