@@ -2,7 +2,7 @@
 // as the user typed it, the command's nearest option when the typed one is a slip away from it,
 // and the commands an option belongs to when it was given to another one.
 
-import { printable } from './output';
+import { andList, printable } from './output';
 
 /** A command's options as parseArgs takes them. */
 export type OptionTable = Readonly<Record<string, { readonly type: 'string' | 'boolean' }>>;
@@ -39,7 +39,7 @@ function unknownOption(typed: string, command: string, commands: Readonly<Record
   const near = nearest(name, Object.keys(commands[command] ?? {}));
   if (near !== undefined) return `${start}: did you mean --${near}?`;
   const owners = Object.keys(commands).filter((c) => c !== command && Object.prototype.hasOwnProperty.call(commands[c], name));
-  if (owners.length > 0) return `${start}: it is an option of ${listed(owners)}.`;
+  if (owners.length > 0) return `${start}: it is an option of ${andList(owners)}.`;
   return `${start}.`;
 }
 
@@ -79,5 +79,3 @@ function editDistance(a: string, b: string, limit: number): number {
   }
   return Math.min(row[b.length], limit);
 }
-
-const listed = (items: readonly string[]): string => (items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);

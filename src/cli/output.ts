@@ -124,6 +124,11 @@ export function table(o: Output, headers: string[], rows: string[][], right: rea
   return [paint(o, 'bold', line(headers)), ...rows.map(line)];
 }
 
+/** `a`, `a and b`, `a, b and c`: words of a sentence. */
+export function andList(items: readonly string[]): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : (items[0] ?? '');
+}
+
 /** `1 activity summary`, `3 activity summaries`: a count of records of one resource. */
 export function recordCount(count: number, def: { readonly label: string; readonly singular: string }): string {
   return `${count} ${(count === 1 ? def.singular : def.label).toLowerCase()}`;

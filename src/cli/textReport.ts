@@ -7,7 +7,7 @@ import type { FileProblem, ReportFile, ReportRecord, ReportTally, ReportWriter }
 import { lineColumn, recordName, streamedRecord } from '../core/reports';
 import type { RecordReport } from '../core/streaming';
 import { FINDING_KINDS, type FindingKind } from '../core/validation';
-import { type Output, countFindings, mark, paint, printable } from './output';
+import { type Output, andList, countFindings, mark, paint, printable } from './output';
 
 type Paint = Pick<Output, 'color'>;
 
@@ -295,6 +295,6 @@ export function summaryLine(p: Paint, tally: ReportTally): string {
   if (unread) tail.push(paint(o, 'red', `${unread} file${unread === 1 ? '' : 's'} not validated`));
   if (tally.partial) tail.push(paint(o, 'red', `${tally.partial} file${tally.partial === 1 ? '' : 's'} validated only in part`));
   const omitted = FINDING_KINDS.filter((k) => tally.omitted.has(k));
-  if (omitted.length > 0) tail.push(`${omitted.length > 1 ? `${omitted.slice(0, -1).join(', ')} and ${omitted[omitted.length - 1]}` : omitted[0]} findings left out (--omit)`);
+  if (omitted.length > 0) tail.push(`${andList(omitted)} findings left out (--omit)`);
   return tail.join(', ');
 }

@@ -9,15 +9,13 @@ import { HealthDataError } from '../errors';
 import { DATE_SEGMENT, ResourceDefinition, resource } from '../resources';
 import { endpointOf } from '../service/exchange';
 import { MAX_PAGE_SIZE, TokenPresentation } from '../service/client';
+import { splitUrl } from '../service/transport';
 import { isSinceValue } from '../service/requestTargets';
 import { shellArg, shellQuote } from './quoting';
 import type { CodeRequest, Snippet, SnippetOptions } from './snippetTypes';
 
-/** How the comment above a command that leaves query parameters out starts. */
-export const CLI_NOT_CARRIED = '# Not carried over';
-
 /** The environment variable the CLI takes a token from for its data calls. */
-export const CLI_ACCESS_TOKEN_VARIABLE = 'HEALTH_DATA_ACCESS_TOKEN';
+const CLI_ACCESS_TOKEN_VARIABLE = 'HEALTH_DATA_ACCESS_TOKEN';
 
 /** A list's query parameters by the CLI's options, in the order the command writes them. */
 const LIST_OPTIONS: readonly (readonly [param: string, option: string, carried: (value: string) => boolean])[] = [
@@ -37,11 +35,12 @@ const refuse = (why: string): never => {
 
 /** The snippet of `request` as an exported address or two and one `health-data` command. */
 export function cliSnippet(request: CodeRequest, options: SnippetOptions): Snippet {
-  const url = splitUrl(request.url);
+  const url = partsOf(request.url);
   const exported: string[] = [];
   const notes: string[] = [];
   let command: string;
   let base: string;
+  let notCarried: string[] = [];
   if (request.purpose === 'token') {
     // The mint itself: the CLI's `token` mints from the auth address.
     base = options.baseUrl ?? `${url.origin}${url.pathname.replace(/\/v1\/admin\/token\/?$/, '')}`;
@@ -50,9 +49,10 @@ export function cliSnippet(request: CodeRequest, options: SnippetOptions): Snipp
     const made = dataCommand(url);
     base = `${url.origin}${made.prefix}`;
     command = `${made.command}${tokenOptions(options.presentation)}`;
+    notCarried = made.notCarried;
     if (made.notCarried.length > 0) {
       // Raw pairs of the printable URL: no space or line break can end the comment early.
-      notes.push(`${CLI_NOT_CARRIED} (the CLI has no option for them): ${made.notCarried.join(' ')}`);
+      notes.push(`# Not carried over (the CLI has no option for them): ${made.notCarried.join(' ')}`);
     }
   }
   exported.push(`export HEALTH_DATA_BASE_URL=${shellQuote(base)}`);
@@ -67,7 +67,7 @@ export function cliSnippet(request: CodeRequest, options: SnippetOptions): Snipp
     ...(live === undefined ? [] : [`export ${CLI_ACCESS_TOKEN_VARIABLE}=${shellQuote(live)}`]),
   ].join('\n');
   const requestText = [...notes, command].join('\n');
-  return { language: 'cli', text: `${prelude}\n\n${requestText}\n`, prelude, request: requestText };
+  return { language: 'cli', text: `${prelude}\n\n${requestText}\n`, prelude, request: requestText, notCarried };
 }
 
 /** `get` or `list` of the data request at `url`, where the service's paths start (`prefix`), and the parameters left out. */
@@ -153,13 +153,14 @@ interface SplitUrl {
 }
 
 /**
- * A printable URL's parts, as written: not parsed by URL, which would read an encoded `%2E%2E`
- * id as a `..` segment and take it out of the path.
+ * A printable URL's parts as written (the transport's splitUrl: not parsed by URL, which would
+ * read an encoded `%2E%2E` id as a `..` segment), and its scheme, host and port before them.
  */
-function splitUrl(url: string): SplitUrl {
-  const m = /^(https?:\/\/[^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(url);
-  if (!m) return refuse('its address is not an http:// or https:// URL.');
-  return { origin: m[1], pathname: m[2] || '/', search: m[3] ?? '' };
+function partsOf(url: string): SplitUrl {
+  const { path, query } = splitUrl(url);
+  const authority = url.indexOf('://') + 3;
+  const end = url.slice(authority).search(/[/?#]/);
+  return { origin: end < 0 ? url : url.slice(0, authority + end), pathname: path, search: query };
 }
 
 const shortPath = (text: string): string => (text.length > 60 ? `${text.slice(0, 59)}…` : text);

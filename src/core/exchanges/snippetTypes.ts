@@ -37,4 +37,6 @@ export interface Snippet {
   readonly mint?: string;
   /** The request itself (for a token exchange: empty, the mint is the request). */
   readonly request: string;
+  /** A `health-data` command's query parameters it has no option for, as written in the URL (named in a comment above it). */
+  readonly notCarried?: readonly string[];
 }

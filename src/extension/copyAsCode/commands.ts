@@ -4,7 +4,7 @@
 // user picks that on its own, after a warning.
 
 import * as vscode from 'vscode';
-import { CLI_NOT_CARRIED, SNIPPET_LANGUAGES, SnippetLanguage, codeSnippet, requestOfExchange } from '../../core/exchanges';
+import { SNIPPET_LANGUAGES, SnippetLanguage, codeSnippet, requestOfExchange } from '../../core/exchanges';
 import { HealthDataError } from '../../core/errors';
 import { readRequestSettings } from '../account/environments';
 import type { Session } from '../account/session';
@@ -55,7 +55,7 @@ export function registerCopyAsCode(session: Session): vscode.Disposable[] {
       ? vscode.l10n.t('{0} copied, with the live token in it: treat it like a password.', label)
       : vscode.l10n.t('{0} copied. It mints its token from HEALTH_DATA_CLIENT_ID and HEALTH_DATA_CLIENT_SECRET in the environment; the secret is not in it.', label);
     // A health-data command names in a comment the request's parameters it has no option for.
-    const notCarried = snippet.request.includes(CLI_NOT_CARRIED)
+    const notCarried = snippet.notCarried?.length
       ? ` ${vscode.l10n.t('The CLI has no option for some of the request\'s parameters: the comment above the command names them.')}`
       : '';
     void vscode.window.showInformationMessage(copied + notCarried);
