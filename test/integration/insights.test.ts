@@ -127,7 +127,13 @@ describe('insights: data coverage and trends', function () {
       // A loop that went on would ask for the next page as soon as the slow one came back.
       await new Promise((resolve) => setTimeout(resolve, latencyMs * 2));
       const lists = sandbox.requests.slice(before).filter((r) => /summaries|readings/.test(r.path));
-      return { model, lists, after: lists.filter((r) => r.startedAt > cancelledAt) };
+      // Asked for after the cancel, by the client's own clock (the same thread as this test): a
+      // page the client sent just before the cancel may reach the sandbox just after it.
+      const after = api.history.all().filter((e) => /summaries|readings/.test(e.url) && Date.parse(e.startedAt) > cancelledAt);
+      // Those pages were in flight: the cancel ends them (no reply), it does not wait them out.
+      const answered = lists.filter((r) => r.startedAt >= cancelledAt && r.status !== 0);
+      assert.deepEqual(answered, [], 'the pages in flight at the cancel are ended, not answered');
+      return { model, lists, after };
     } finally {
       sandbox.clearFaults();
       source.dispose();

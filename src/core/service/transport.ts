@@ -115,6 +115,10 @@ export class HttpTransport {
   async send(req: HttpRequest): Promise<HttpReply> {
     const raw = splitUrl(req.url);
     const request = `${req.method} ${raw.path}`;
+    // Stopped before it was sent (a list cancelled between two pages): nothing went out, so
+    // there is nothing to log or to keep in the history, only the cancellation to report.
+    const stoppedBefore = this.stopReason(req.signal);
+    if (stoppedBefore) throw this.finish(stoppedBefore, request, 1);
     const maxAttempts = req.retry ? Math.max(0, this.settings.maxRetries) + 1 : 1;
     // Only made when someone listens: a client without a listener pays nothing per request.
     const capture = this.settings.onExchange ? new ExchangeCapture(req, this.urlForPeople(req, raw), this.settings.secrets) : undefined;

@@ -128,6 +128,21 @@ describe('client: paging', () => {
     await watch.rejects(pending, 'cancelled');
   });
 
+  it('a list cancelled between its first page and the rest sends, logs and records no other page', async () => {
+    const sb = await start({ paging: 'link' });
+    const exchanges: string[] = [];
+    const logged: string[] = [];
+    const ctrl = new AbortController();
+    const client = watch.client(sb, { pageSize: 10, concurrency: 4, onExchange: (e) => exchanges.push(e.url), onRequest: (e) => logged.push(e.path) });
+    // The cancel comes as the first page is handed on, before the pages after it are asked for.
+    const pending = client.list('activity', {}, { signal: ctrl.signal, onPage: () => ctrl.abort() });
+    const err = await watch.rejects(pending, 'cancelled');
+    assert.match(err.message, /^GET .*: cancelled$/);
+    assert.equal(listRequests(sb).length, 1, 'only the first page reached the service');
+    assert.equal(exchanges.filter((u) => u.includes(LIST)).length, 1, 'the history holds only the page that was sent');
+    assert.equal(logged.filter((p) => p.startsWith(LIST)).length, 1, 'the log names only the page that was sent');
+  });
+
   for (const wrapper of ['data', 'items', 'results'] as const) {
     it(`recognises the ${wrapper} wrapper over several pages`, async () => {
       const sb = await start({ wrapper, days: 40 });
