@@ -97,10 +97,10 @@ export class JsonReportWriter implements ReportWriter {
 
   /**
    * The file's error. A file that breaks off after some records (cut short) has its problem after
-   * them: their list is closed first, and the error follows it.
+   * them: their list is closed first, and the error follows it, with `"partial": true`.
    */
   problem(problem: FileProblem): string {
-    const error = inertJson(`,\n      "error": ${JSON.stringify(`${this.name} ${problem.message}`)}`);
+    const error = inertJson(`,\n      "error": ${JSON.stringify(`${this.name} ${problem.message}`)}${problem.partial ? ',\n      "partial": true' : ''}`);
     if (!this.open) return error;
     this.open = false;
     this.closed = true;

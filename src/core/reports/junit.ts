@@ -131,7 +131,7 @@ export class JunitWriter implements ReportWriter {
     const message = `${this.file_?.name ?? 'file'} ${problem.message}`;
     this.cases.push(
       `    <testcase name="file" classname="${this.className}">\n` +
-        `      <error message="${xmlText(message)}" type="file-not-validated">${xmlText(message, true)}</error>\n` +
+        `      <error message="${xmlText(message)}" type="${problem.partial ? 'file-validated-in-part' : 'file-not-validated'}">${xmlText(message, true)}</error>\n` +
         '    </testcase>\n',
     );
     return '';

@@ -69,7 +69,7 @@ const RULES: Readonly<Record<FindingKind | 'file', RuleText & { index: number }>
     id: 'file-not-validated',
     name: 'FileNotValidated',
     short: 'The file could not be validated.',
-    full: 'It could not be read, is empty, is not valid JSON, or holds an empty list.',
+    full: 'It could not be read, is empty, is not valid JSON, or holds an empty list. A file that breaks off after records that were validated has their results before this one, which then has the property partial: true.',
     level: 'error',
   },
 };
@@ -230,7 +230,7 @@ export class SarifWriter implements ReportWriter {
 
   problem(problem: FileProblem): string {
     const message = inertJson(JSON.stringify(`${this.current?.file.name ?? 'file'} ${problem.message}`));
-    return this.taken(resultJson(RULES.file, message, this.current?.context.artifactJson, problem.range), 1);
+    return this.taken(resultJson(RULES.file, message, this.current?.context.artifactJson, problem.range, undefined, problem.partial ? '{"partial":true}' : undefined), 1);
   }
 
   record(record: ReportRecord): string {

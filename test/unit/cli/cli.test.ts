@@ -658,6 +658,7 @@ describe('health-data CLI', function () {
       assert.ok(report.records[40_000].findings.some((f) => f.path === '/40000/steps'));
       assert.match(report.records[45_000].findings[0].message, /^the record is not valid JSON \(a comma is expected/);
       assert.equal(report.error, `${gaps} is not valid JSON (a comma is expected at line ${firstLine}, column 3, and 2 more)`);
+      assert.equal((report as { partial?: boolean }).partial, true, 'its records came before the error');
       // Its records were validated, batch by batch on the workers, before the error: the file is
       // validated in part, not "not validated", in the closing line and in GitHub's title.
       const closing = join(dir, 'gaps-report.txt');

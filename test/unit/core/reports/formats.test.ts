@@ -462,9 +462,12 @@ describe('validation reports', function () {
         const results = sarif.runs[0].results ?? [];
         assert.equal(results.length, panel.length + 1);
         assert.equal(results[results.length - 1].ruleId, 'file-not-validated');
-        const json = JSON.parse(writeReport(createReportWriter('json'), [entry])) as { files: Array<{ records: Array<{ index: number }>; error: string }> };
+        assert.deepEqual(results[results.length - 1].properties, { partial: true }, 'validated in part');
+        const json = JSON.parse(writeReport(createReportWriter('json'), [entry])) as { files: Array<{ records: Array<{ index: number }>; error: string; partial?: boolean }> };
         assert.deepEqual(json.files[0].records.map((r) => r.index), kept.map((r) => r.index));
         assert.match(json.files[0].error, /^broken\.json is not valid JSON/);
+        assert.equal(json.files[0].partial, true);
+        assert.match(writeReport(createReportWriter('junit'), [entry]), /<error message="broken\.json is not valid JSON[^"]*" type="file-validated-in-part">/);
       }
     });
 
@@ -473,7 +476,8 @@ describe('validation reports', function () {
       const entry = entryOf('cut.json', `[${text},${text}]`);
       assert.ok('records' in entry);
       const records = [...(entry.records ?? [])];
-      const problem = { message: 'is not valid JSON (the string opened at line 40, column 11 is not closed)' };
+      // As validate hands it over: records of the file came before it.
+      const problem = { message: 'is not valid JSON (the string opened at line 40, column 11 is not closed)', partial: true };
       const byHand = (format: 'json' | 'sarif' | 'junit'): string => {
         const writer = createReportWriter(format);
         const parts = [writer.start(), writer.file(entry.file)];
@@ -481,14 +485,23 @@ describe('validation reports', function () {
         parts.push(writer.problem(problem), writer.endFile(), writer.file(reportFileFor('next.json', repoRoot)), writer.problem({ message: 'is empty' }), writer.endFile(), writer.end());
         return parts.join('');
       };
-      const json = JSON.parse(byHand('json')) as { files: Array<{ file: string; error?: string; records: unknown[] }> };
-      assert.deepEqual(json.files.map((f) => [f.file, f.records.length, f.error]), [
-        ['cut.json', 2, `cut.json ${problem.message}`],
-        ['next.json', 0, 'next.json is empty'],
+      const json = JSON.parse(byHand('json')) as { files: Array<{ file: string; error?: string; partial?: boolean; records: unknown[] }> };
+      assert.deepEqual(json.files.map((f) => [f.file, f.records.length, f.error, f.partial]), [
+        ['cut.json', 2, `cut.json ${problem.message}`, true],
+        ['next.json', 0, 'next.json is empty', undefined],
       ]);
       const sarif = JSON.parse(byHand('sarif')) as Sarif.Log;
-      assert.ok(sarif.runs[0].results?.some((r) => r.ruleId === 'file-not-validated' && /cut\.json is not valid JSON/.test(r.message.text ?? '')));
-      assert.equal(XMLValidator.validate(byHand('junit')), true);
+      const files = (sarif.runs[0].results ?? []).filter((r) => r.ruleId === 'file-not-validated');
+      assert.deepEqual(files.map((r) => [r.message.text, r.properties]), [
+        [`cut.json ${problem.message}`, { partial: true }],
+        ['next.json is empty', undefined],
+      ]);
+      const junit = byHand('junit');
+      assert.equal(XMLValidator.validate(junit), true);
+      assert.deepEqual([...junit.matchAll(/<error message="(\S+)[^"]*" type="([^"]+)"/g)].map((m) => [m[1], m[2]]), [
+        ['cut.json', 'file-validated-in-part'],
+        ['next.json', 'file-not-validated'],
+      ]);
     });
 
     it('writes each record as the generic pretty printer would, escapes included', () => {
