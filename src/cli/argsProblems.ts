@@ -11,10 +11,10 @@ export type OptionTable = Readonly<Record<string, { readonly type: 'string' | 'b
 const MAX_SLIP = 2;
 
 /**
- * The message for a parseArgs error of `command` (whose options are `commands[command]`); the
- * parser's own message, trimmed, for an error it does not recognise.
+ * The message for a parseArgs error of `command` (whose options are `commands[command]`, given
+ * `args`); the parser's own message, trimmed, for an error it does not recognise.
  */
-export function argsProblem(err: unknown, command: string, commands: Readonly<Record<string, OptionTable>>): string {
+export function argsProblem(err: unknown, command: string, commands: Readonly<Record<string, OptionTable>>, args: readonly string[] = []): string {
   const message = err instanceof Error ? err.message : String(err);
   const code = (err as { code?: unknown } | null)?.code;
   const quoted = /'([^']*)'/.exec(message)?.[1];
@@ -24,7 +24,12 @@ export function argsProblem(err: unknown, command: string, commands: Readonly<Re
     const name = /--[A-Za-z0-9-]+/.exec(quoted)?.[0];
     if (name !== undefined) {
       if (/argument missing/.test(message)) return `${name} needs a value.`;
-      if (/ambiguous/.test(message)) return `${name} needs a value, and what follows it is another option. A value that starts with a dash goes after an equals sign: ${name}=-value.`;
+      if (/ambiguous/.test(message)) {
+        // `--offset -1`: a number, not an option; it goes after an equals sign, as it is.
+        const next = args[args.indexOf(name) + 1];
+        if (args.includes(name) && next !== undefined && /^-\d[\d.]*$/.test(next)) return `${name} ${next}: a value that starts with a dash goes after an equals sign: ${name}=${next}.`;
+        return `${name} needs a value, and what follows it is another option. A value that starts with a dash goes after an equals sign: ${name}=-value.`;
+      }
       if (/does not take an argument/.test(message)) return `${name} takes no value: give it alone.`;
     }
   }

@@ -180,7 +180,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     try {
       parsed = parseArgs({ args: rest, options: COMMANDS[name], allowPositionals: true, strict: true });
     } catch (err) {
-      throw usageError(argsProblem(err, name, COMMANDS));
+      throw usageError(argsProblem(err, name, COMMANDS, rest));
     }
     const { values, positionals } = parsed as { values: Record<string, unknown>; positionals: string[] };
     o = makeOutput(io.stdout, io.stderr, io.env, Boolean(values['no-color']));

@@ -108,6 +108,9 @@ describe('health-data CLI', function () {
       assert.equal(await said(['validate', 'x.json', '--kind']), 'health-data: --kind needs a value.');
       assert.match(await said(['validate', 'x.json', '--out', '--json']), /^health-data: --out needs a value, and what follows it is another option\. .* --out=-value\.$/);
       assert.equal(await said(['token', '--show=yes']), 'health-data: --show takes no value: give it alone.');
+      // A negative number is no option: the message shows where it goes, and there it is checked.
+      assert.equal(await said(['list', 'activity', '--offset', '-1']), 'health-data: --offset -1: a value that starts with a dash goes after an equals sign: --offset=-1.');
+      assert.equal(await said(['list', 'activity', '--offset=-1']), 'health-data: --offset must be a whole number, 0 or more, got "-1".');
       // What a terminal would run is made inert.
       assert.equal(await said(['list', 'activity', '--\u001b[31mred']), 'health-data: Unknown option --\ufffd[31mred for list.');
     });
