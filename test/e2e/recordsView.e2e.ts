@@ -123,6 +123,35 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
 
       if (theme.slug !== 'dark-modern') return;
 
+      it('a record\'s menu shows only its human\'s records, named above the tree; Filter by Human… gives every human back', async () => {
+        const page = wb!.page;
+        const activity = resource('activity').label;
+        const index = await wb!.revealTreeRow(
+          [(r) => r.text.startsWith(activity), (r) => /^[A-Z][a-z]+ \d{4}/.test(r.text), (r) => /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) /.test(r.text), (r) => r.text.startsWith('fitbit · ')],
+          'a fitbit activity summary',
+        );
+        await wb!.runContextMenuEntry(sideBar().locator(`.monaco-list-row[data-index="${index}"]`), 'Show Only This Human\'s Records');
+        const humans = new Set(sandbox.dataset.activity.filter((r) => r.source === 'fitbit').map((r) => r.humanId));
+        const message = sideBar().getByText(/^Showing Local sandbox · the last 30 days .* · all sources · human: [0-9a-f]+$/);
+        await message.waitFor({ timeout: 20_000 });
+        const text = (await message.textContent()) ?? '';
+        const human = /human: ([0-9a-f]+)$/.exec(text)![1];
+        assert.ok(humans.has(human), `${human} is a human of fitbit's records`);
+        // The tree loads again with the filter: its count is that human's records in the range.
+        const [, start, end] = /\((\d{4}-\d{2}-\d{2}) – (\d{4}-\d{2}-\d{2})\)/.exec(text)!;
+        const own = sandbox.dataset.activity.filter((r) => r.humanId === human && r.date >= start && r.date <= end).length;
+        assert.ok(own > 0 && own < sandbox.dataset.activity.filter((r) => r.date >= start && r.date <= end).length);
+        await wb!.revealTreeRow([(r) => r.text.startsWith(activity) && r.text.slice(activity.length).trim() === String(own)], `${activity} ${own}`, 20_000);
+        await page.mouse.move(0, 0);
+        await shoot(`tree-human-${theme.slug}`);
+        await wb!.runCommand('Health Data: Filter by Human…');
+        const every = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Every human' }).first();
+        await every.waitFor({ state: 'visible' });
+        assert.ok(await page.locator('.quick-input-widget .monaco-list-row', { hasText: human }).first().isVisible(), 'the human filtered on is in the list');
+        await every.click();
+        await sideBar().getByText(/^Showing Local sandbox · the last 30 days .* · all sources$/).waitFor({ timeout: 20_000 });
+      });
+
       it('grouped by date, a day whose activities are not all loaded says so', async () => {
         await wb!.runCommand('Health Data: Group by Date First');
         const month = (r: TreeRow) => /^[A-Z][a-z]+ \d{4}/.test(r.text) && r.text.includes('incomplete');

@@ -48,6 +48,25 @@ describe('export, recording and replay', function () {
     assert.deepEqual(readdirSync(folder).filter((n) => n.includes('partial')), []);
   });
 
+  it('exports in the view\'s human filter: that human\'s records only, every page', async () => {
+    const api = await withSandbox();
+    const sandbox = runningSandbox(api);
+    await vscode.commands.executeCommand('healthData.setDateRange', { days: 60 });
+    const range = api.tree.dateRange;
+    const human = sandbox.dataset.humans[0];
+    await vscode.commands.executeCommand('healthData.setHumanFilter', { humanId: human });
+    try {
+      const file = join(folder, 'activity-human.csv');
+      const [outcome] = (await vscode.commands.executeCommand('healthData.exportRecords', { kind: 'activity', format: 'csv', uri: file })) as Outcome[];
+      const expected = sandbox.dataset.activity.filter((r) => r.date >= range.start && r.date <= range.end && r.humanId === human);
+      assert.ok(expected.length > 0 && expected.length < sandbox.dataset.activity.filter((r) => r.date >= range.start && r.date <= range.end).length);
+      assert.equal(outcome.records, expected.length);
+      assert.deepEqual(readCsv('activity', readFileSync(file, 'utf8')).records.map((r) => r.id), expected.map((r) => r.id));
+    } finally {
+      await vscode.commands.executeCommand('healthData.clearHumanFilter');
+    }
+  });
+
   it('exports a date node of the Records view as NDJSON: every record of that date', async () => {
     const api = await withSandbox();
     const sandbox = runningSandbox(api);

@@ -71,6 +71,37 @@ describe('insights: data coverage and trends', function () {
     assert.equal(panel.panel.title, 'Data Coverage');
   });
 
+  it('coverage and trends follow the Records view\'s human filter: one human\'s records, named in the heading', async () => {
+    const human = runningSandbox(api).dataset.humans[1];
+    await vscode.commands.executeCommand('healthData.setHumanFilter', { humanId: human });
+    try {
+      const before = runningSandbox(api).requests.length;
+      const model = (await vscode.commands.executeCommand('healthData.showCoverage', 'activity')) as CoverageViewModel;
+      assert.ok(model.report, JSON.stringify(model.status));
+      const { start, end } = api.tree.dateRange;
+      const own = inRange('activity').filter((r) => (r as { humanId: string }).humanId === human);
+      assert.ok(own.length > 0);
+      assert.deepEqual(model.report, computeCoverage('activity', own, { from: start, to: end }));
+      assert.ok(model.heading.includes(`human ${human}`), model.heading);
+      const pages = runningSandbox(api).requests.slice(before).filter((r) => r.path.includes('/activities/'));
+      assert.ok(pages.length > 0 && pages.every((r) => r.query.humanId === human));
+      const trends = (await vscode.commands.executeCommand('healthData.showTrends')) as TrendsViewModel;
+      assert.deepEqual(trends.humans.map((h) => h.humanId), [human]);
+      assert.equal(trends.humanId, human);
+      assert.ok(trends.heading.includes(`human ${human}`), trends.heading);
+    } finally {
+      await vscode.commands.executeCommand('healthData.clearHumanFilter');
+    }
+    // Every human again, and the panel keeps the human it showed; the tests after this one start
+    // from the human with most records, as a new panel does.
+    const all = (await vscode.commands.executeCommand('healthData.showTrends')) as TrendsViewModel;
+    assert.ok(all.humans.length > 1);
+    assert.equal(all.humanId, human);
+    assert.ok(!all.heading.includes('human'), all.heading);
+    api.insights.trends.handleMessage({ type: 'selectHuman', humanId: all.humans[0].humanId });
+    await waitFor('the human with most records', () => api.insights.trends.currentModel?.humanId === all.humans[0].humanId);
+  });
+
   it('a cell lists its records, and one opens in the record view', async () => {
     const model = (await vscode.commands.executeCommand('healthData.showCoverage', 'activity')) as CoverageViewModel;
     assert.ok(model.report);

@@ -194,6 +194,12 @@ describe('reliability: no secret or token in any sink', function () {
       },
       'healthData.changeSourceFilter': () => run('healthData.changeSourceFilter', { source: 'googlefit' }),
       'healthData.clearSourceFilter': () => run('healthData.clearSourceFilter'),
+      'healthData.setHumanFilter': async () => {
+        await run('healthData.setHumanFilter', { humanId: activity.humanId });
+        await run('healthData.setHumanFilter', { humanId: '' });
+      },
+      'healthData.filterByRecordHuman': () => run('healthData.filterByRecordHuman', { type: 'record', node: { kind: 'activity', record: activity } }),
+      'healthData.clearHumanFilter': () => run('healthData.clearHumanFilter'),
       'healthData.groupByDate': () => run('healthData.groupByDate'),
       'healthData.groupByResource': () => run('healthData.groupByResource'),
       'healthData.loadMore': () => run('healthData.loadMore', { kind: 'activity' }),

@@ -57,6 +57,7 @@ describe('records tree: the whole truth', function () {
 
   after(async () => {
     await vscode.commands.executeCommand('healthData.setSourceFilter', { source: '' });
+    await vscode.commands.executeCommand('healthData.clearHumanFilter');
     await resetSettings();
   });
 
@@ -90,6 +91,73 @@ describe('records tree: the whole truth', function () {
       assert.ok((await recordsUnder(api, await root('activity'))).length > 0);
     } finally {
       await vscode.commands.executeCommand('healthData.setSourceFilter', { source: '' });
+    }
+  });
+
+  it('a human filter: only that human\'s records, asked of the service, named above the tree; a record\'s menu picks its human', async () => {
+    await treeRoots(api);
+    const { start, end } = tree().dateRange;
+    const humans = tree().humansSeen();
+    assert.ok(humans.length >= 2, JSON.stringify(humans));
+    // Most records first, each counted over the three resources as loaded.
+    for (let i = 1; i < humans.length; i++) assert.ok(humans[i - 1].records >= humans[i].records);
+    const [first, second] = humans;
+    const before = sandbox().requests.length;
+    try {
+      assert.equal(await vscode.commands.executeCommand('healthData.setHumanFilter', { humanId: first.humanId }), true);
+      assert.equal(tree().humanFilter, first.humanId);
+      assert.equal(tree().viewText.message, `Showing Local sandbox · the last 30 days (${start} – ${end}) · all sources · human: ${first.humanId}`);
+      assert.equal(tree().viewText.description, `last 30 days · all sources · human: ${first.humanId.slice(0, 10)}…`);
+      let total = 0;
+      for (const kind of ['heartRate', 'activity', 'bodyFat'] as const) {
+        const shown = (await recordsUnder(api, await root(kind))).map((n) => n.node.record as Rec);
+        assert.ok(shown.every((r) => r.humanId === first.humanId), kind);
+        assert.deepEqual(shown.map((r) => r.id).sort(), expectedRecords(api, kind).map((r) => r.id).sort(), kind);
+        total += shown.length;
+      }
+      assert.equal(total, first.records, 'as many records as the pick list said');
+      const lists = sandbox().requests.slice(before).filter((r) => /summaries|readings/.test(r.path));
+      assert.ok(lists.length >= 3 && lists.every((r) => r.query.humanId === first.humanId), JSON.stringify(lists.map((r) => r.query)));
+      // A record's menu: that record's human, no question asked.
+      const other = (sandbox().dataset.activity as unknown as Rec[]).find((r) => r.humanId === second.humanId)!;
+      assert.equal(await vscode.commands.executeCommand('healthData.filterByRecordHuman', { type: 'record', node: { kind: 'activity', record: other } }), true);
+      assert.equal(tree().humanFilter, second.humanId);
+      assert.ok((await recordsUnder(api, await root('activity'))).every((n) => (n.node.record as Rec).humanId === second.humanId));
+      // Bad input changes nothing and says why.
+      const messages = captureMessages(['error']);
+      try {
+        assert.equal(await vscode.commands.executeCommand('healthData.setHumanFilter', { humanId: 'two words' }), false);
+        assert.equal(await vscode.commands.executeCommand('healthData.filterByRecordHuman', { type: 'record', node: { kind: 'activity', record: { id: 'x' } } }), false);
+      } finally {
+        messages.restore();
+      }
+      assert.deepEqual(messages.shown.map((m) => m.text), [
+        'Human filter not changed: A human id cannot contain spaces or control characters.',
+        'Human filter not changed: this record has no humanId.',
+      ]);
+      assert.equal(tree().humanFilter, second.humanId);
+    } finally {
+      assert.equal(await vscode.commands.executeCommand('healthData.clearHumanFilter'), true);
+    }
+    assert.equal(tree().humanFilter, undefined);
+    assert.equal(tree().viewText.description, 'last 30 days · all sources');
+  });
+
+  it('an empty resource says the human filter emptied it, and offers to clear it', async () => {
+    await vscode.commands.executeCommand('healthData.setHumanFilter', { humanId: 'nosuchhuman' });
+    try {
+      const empty = (await children(await root('activity')))[0];
+      assert.equal(empty.type, 'empty');
+      assert.equal(label(empty), 'No records of human nosuchhuman, at any date');
+      assert.match(String(item(empty).tooltip), /The human filter emptied this list: the service has no activity summaries of human nosuchhuman at all\./);
+      const actions = await children(empty);
+      assert.deepEqual(actions.map(label), ['Clear the human filter (nosuchhuman)', 'Set Date Range…']);
+      const clear = item(actions[0]).command!;
+      await vscode.commands.executeCommand(clear.command, ...(clear.arguments ?? []));
+      assert.equal(tree().humanFilter, undefined);
+      assert.ok((await recordsUnder(api, await root('activity'))).length > 0);
+    } finally {
+      await vscode.commands.executeCommand('healthData.clearHumanFilter');
     }
   });
 

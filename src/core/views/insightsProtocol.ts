@@ -83,6 +83,8 @@ export interface PersistedInsightsView {
   start: string;
   end: string;
   source?: string;
+  /** The Records view's human filter the panel loaded with (not the human trends shows). */
+  human?: string;
   description?: string;
   humanId?: string;
   environment?: string;
@@ -150,6 +152,7 @@ export function parsePersistedInsights(state: unknown): PersistedInsightsView | 
     start: p.start,
     end: p.end,
     source: text(p.source),
+    human: text(p.human),
     description: text(p.description),
     humanId: text(p.humanId),
     environment: text(p.environment),

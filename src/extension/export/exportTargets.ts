@@ -19,6 +19,7 @@ export interface ExportArgs {
   start?: string;
   end?: string;
   source?: string;
+  humanId?: string;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object';
@@ -46,11 +47,11 @@ export async function exportTargets(
   selected: unknown,
   pickKind: () => Promise<ResourceKind | undefined>,
 ): Promise<ExportTarget[] | undefined> {
-  const filter = { range: tree.dateRange, source: tree.sourceFilter };
+  const filter = { range: tree.dateRange, source: tree.sourceFilter, human: tree.humanFilter };
   const listOf = async (scope: ResourceKind | 'all', range: { start: string; end: string }, label: string): Promise<ExportTarget[] | undefined> => {
     const kind = scope === 'all' ? await pickKind() : scope;
     if (!kind) return undefined;
-    const query: ListQuery = { startDate: range.start, endDate: range.end, ...(filter.source ? { source: filter.source } : {}) };
+    const query: ListQuery = { startDate: range.start, endDate: range.end, ...(filter.source ? { source: filter.source } : {}), ...(filter.human ? { humanId: filter.human } : {}) };
     return [{ type: 'list', kind, query, name: `${resource(kind).cliName}-${label}` }];
   };
 
@@ -88,5 +89,6 @@ export async function exportTargets(
   if (!kind) return undefined;
   const range = args.start && args.end ? { start: args.start, end: args.end } : filter.range;
   const source = args.source ?? filter.source;
-  return [{ type: 'list', kind, query: { startDate: range.start, endDate: range.end, ...(source ? { source } : {}) }, name: `${resource(kind).cliName}-${range.start}-${range.end}` }];
+  const humanId = (typeof args.humanId === 'string' && args.humanId.trim()) || filter.human;
+  return [{ type: 'list', kind, query: { startDate: range.start, endDate: range.end, ...(source ? { source } : {}), ...(humanId ? { humanId } : {}) }, name: `${resource(kind).cliName}-${range.start}-${range.end}` }];
 }

@@ -23,7 +23,7 @@ export function treeFilters(tree: RecordsTreeProvider): FilterSource {
     insightsFilter: () => {
       const current = tree.dateRange;
       const range = current.days !== undefined ? lastDays(current.days) : current;
-      return { start: range.start, end: range.end, source: tree.sourceFilter, description: describeRange(range) };
+      return { start: range.start, end: range.end, source: tree.sourceFilter, human: tree.humanFilter, description: describeRange(range) };
     },
   };
 }

@@ -79,7 +79,7 @@ export class CoverageView extends InsightsView<{ model: CoverageViewModel; recor
 
   private base(kind: ResourceKind, filter: InsightsFilter & { description: string }, env: string | undefined): CoverageViewModel {
     const def = resource(kind);
-    const heading = [def.label, filter.description, filter.source ? vscode.l10n.t('source {0}', filter.source) : undefined, env].filter(Boolean).join(' · ');
+    const heading = [def.label, filter.description, filter.source ? vscode.l10n.t('source {0}', filter.source) : undefined, filter.human ? vscode.l10n.t('human {0}', filter.human) : undefined, env].filter(Boolean).join(' · ');
     return { kind, kinds: RESOURCES.map((r) => ({ kind: r.kind, label: r.label })), heading, zeroDefaultFields: [...def.zeroDefaultFields], deprecatedFields: [...deprecatedFields(kind)] };
   }
 
@@ -89,10 +89,10 @@ export class CoverageView extends InsightsView<{ model: CoverageViewModel; recor
     const filter = this.pinned ?? this.deps.filters.insightsFilter();
     const def = resource(kind);
     const origin = currentOrigin(this.deps.session);
-    this.persisted = { kind, start: filter.start, end: filter.end, source: filter.source, description: filter.description, ...origin };
+    this.persisted = { kind, start: filter.start, end: filter.end, source: filter.source, human: filter.human, description: filter.description, ...origin };
     const base = this.base(kind, filter, origin.environment);
     this.publish({ ...base, status: { state: 'loading', message: vscode.l10n.t('Loading every page of {0}…', def.label.toLowerCase()) } });
-    const key = loadKey(kind, filter.start, filter.end, filter.source, origin.environment, origin.host);
+    const key = loadKey(kind, filter.start, filter.end, filter.source, filter.human, origin.environment, origin.host);
     try {
       const [list] = await loadEveryPage(this.deps.session, [kind], filter, cancellation);
       if (seq !== this.seq) return undefined;

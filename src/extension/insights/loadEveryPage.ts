@@ -10,6 +10,8 @@ export interface InsightsFilter {
   readonly start: string;
   readonly end: string;
   readonly source: string | undefined;
+  /** The Records view's human filter: one human's records only. */
+  readonly human?: string;
 }
 
 export interface LoadedList {
@@ -39,7 +41,7 @@ export async function loadEveryPage(session: Session, kinds: readonly ResourceKi
           progress.report({ message: vscode.l10n.t('{0}: {1} records', label, 0) });
           const result = await connection.client.list(
             kind,
-            { startDate: filter.start, endDate: filter.end, source: filter.source, all: true },
+            { startDate: filter.start, endDate: filter.end, source: filter.source, humanId: filter.human, all: true },
             {
               signal: abort.signal,
               onPage: (records) => {

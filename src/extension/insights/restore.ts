@@ -58,10 +58,10 @@ export function restorable(restored: vscode.WebviewPanel, state: unknown, open: 
   return undefined;
 }
 
-/** The range and source a restored panel keeps (not the Records view's). */
+/** The range, source and human a restored panel keeps (not the Records view's). */
 export function keptFilter(persisted: PersistedInsightsView): InsightsFilter & { description: string } {
-  const { start, end, source } = persisted;
-  return { start, end, source, description: persisted.description ?? `${start} – ${end}` };
+  const { start, end, source, human } = persisted;
+  return { start, end, source, human, description: persisted.description ?? `${start} – ${end}` };
 }
 
 /**

@@ -67,7 +67,7 @@ export class TrendsView extends InsightsView<LoadedList[]> {
   private heading(): string {
     const f = this.filter!;
     const env = this.origin.environment;
-    return [f.description, f.source ? vscode.l10n.t('source {0}', f.source) : undefined, env].filter(Boolean).join(' · ');
+    return [f.description, f.source ? vscode.l10n.t('source {0}', f.source) : undefined, f.human ? vscode.l10n.t('human {0}', f.human) : undefined, env].filter(Boolean).join(' · ');
   }
 
   private async load(cancellation?: vscode.CancellationToken): Promise<TrendsViewModel | undefined> {
@@ -76,7 +76,7 @@ export class TrendsView extends InsightsView<LoadedList[]> {
     this.origin = currentOrigin(this.deps.session);
     const base = { heading: this.heading(), start: filter.start, end: filter.end, humans: [], sections: [] };
     this.publish({ ...base, status: { state: 'loading', message: vscode.l10n.t('Loading every page of the three resources…') } });
-    const key = loadKey(filter.start, filter.end, filter.source, this.origin.environment, this.origin.host);
+    const key = loadKey(filter.start, filter.end, filter.source, filter.human, this.origin.environment, this.origin.host);
     try {
       const lists = await loadEveryPage(this.deps.session, RESOURCES.map((r) => r.kind), filter, cancellation);
       if (seq !== this.seq) return undefined;
@@ -121,7 +121,7 @@ export class TrendsView extends InsightsView<LoadedList[]> {
   private publish(model: TrendsViewModel): TrendsViewModel {
     this.model = model;
     const filter = this.filter;
-    const persist = filter && { start: filter.start, end: filter.end, source: filter.source, description: filter.description, humanId: this.humanId, ...this.origin };
+    const persist = filter && { start: filter.start, end: filter.end, source: filter.source, human: filter.human, description: filter.description, humanId: this.humanId, ...this.origin };
     this.panel?.post({ type: 'trends', model, strings: trendsStrings(), persist });
     return model;
   }

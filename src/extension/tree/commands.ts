@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { isResourceKind, ResourceKind } from '../../core/resources';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
-import { customRangeProblem, daysProblem, DateRange, lastDays, promptDateRange, promptSource, sourceProblem } from './filters';
+import { customRangeProblem, daysProblem, DateRange, humanProblem, lastDays, promptDateRange, promptHuman, promptSource, sourceProblem } from './filters';
 import { copyRecordId, copyRecordJson, openRecord } from '../recordView/recordActions';
 import { openAsJsonDocument } from '../shared/documents';
 import type { RecordViews } from '../recordView/recordViews';
@@ -19,6 +19,10 @@ export interface DateRangeArgs {
 
 export interface SourceArgs {
   source?: string;
+}
+
+export interface HumanArgs {
+  humanId?: string;
 }
 
 interface RecordRef {
@@ -98,6 +102,34 @@ export function registerTreeCommands(tree: RecordsTreeProvider, recordViews: Rec
     return true;
   };
 
+  /** `{humanId}` from a script, a record's menu (its human), or the pick list; one check for all. */
+  const setHumanFilter = async (args?: HumanArgs | unknown): Promise<boolean> => {
+    let human: string | undefined;
+    const fromRecord = isObject(args) && args.type === 'record' ? recordOf(tree, args) : undefined;
+    if (fromRecord) {
+      const h = isObject(fromRecord.record) ? fromRecord.record.humanId : undefined;
+      if (typeof h !== 'string') {
+        void vscode.window.showErrorMessage(vscode.l10n.t('Human filter not changed: this record has no humanId.'));
+        return false;
+      }
+      human = h;
+    } else if (isObject(args) && !('type' in args)) {
+      human = typeof args.humanId === 'string' ? args.humanId.trim() : undefined;
+    } else {
+      const choice = await promptHuman(tree.humansSeen(), tree.humanFilter);
+      if (!choice) return false;
+      human = choice.human;
+    }
+    // An empty id from a script clears the filter, as an empty source does; a record's empty humanId is refused.
+    const problem = human || fromRecord ? humanProblem(human ?? '') : undefined;
+    if (problem) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Human filter not changed: {0}', problem));
+      return false;
+    }
+    await tree.setHuman(human?.trim() || undefined);
+    return true;
+  };
+
   return registerCommands(
     {
       'healthData.refresh': async () => {
@@ -118,6 +150,13 @@ export function registerTreeCommands(tree: RecordsTreeProvider, recordViews: Rec
       'healthData.changeSourceFilter': setSourceFilter,
       'healthData.clearSourceFilter': async () => {
         await tree.setSource(undefined);
+        return true;
+      },
+      'healthData.setHumanFilter': setHumanFilter,
+      // On a record's menu: that record's human, no question asked.
+      'healthData.filterByRecordHuman': setHumanFilter,
+      'healthData.clearHumanFilter': async () => {
+        await tree.setHuman(undefined);
         return true;
       },
       'healthData.groupByDate': async () => {

@@ -14,13 +14,14 @@ export interface DataSpan {
   readonly newest: string | undefined;
 }
 
-/** The two ends of the list of `kind` from `source` (any source when undefined), any date. */
-export async function findDataSpan(client: HealthDataClient, kind: ResourceKind, source: string | undefined, signal: AbortSignal): Promise<DataSpan> {
-  const first = await client.list(kind, { source, limit: 1, all: false }, { signal });
+/** The two ends of the list of `kind` from `source` and of `human` (any when undefined), any date. */
+export async function findDataSpan(client: HealthDataClient, kind: ResourceKind, filter: { readonly source?: string; readonly human?: string }, signal: AbortSignal): Promise<DataSpan> {
+  const { source, human: humanId } = filter;
+  const first = await client.list(kind, { source, humanId, limit: 1, all: false }, { signal });
   if (first.records.length === 0) return { count: first.total ?? 0, oldest: undefined, newest: undefined };
   const ends = [...first.records];
   if (first.total !== undefined && first.total > 1) {
-    const last = await client.list(kind, { source, limit: 1, offset: first.total - 1, all: false }, { signal });
+    const last = await client.list(kind, { source, humanId, limit: 1, offset: first.total - 1, all: false }, { signal });
     ends.push(...last.records);
   }
   const span = dateSpanOf(ends, kind);

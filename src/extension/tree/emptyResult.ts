@@ -1,11 +1,12 @@
-// What an empty resource says and offers: which filter emptied it (the source, the dates, or
-// nothing at all on the service), the range by name and dates, where the records are when that
-// was learnt, and actions as rows: go to those dates, clear the source, set another range.
+// What an empty resource says and offers: which filter emptied it (the human, the source, the
+// dates, or nothing at all on the service), the range by name and dates, where the records are
+// when that was learnt, and actions as rows: go to those dates, clear the human or the source
+// filter, set another range.
 
 import * as vscode from 'vscode';
 import { addDays, isCalendarDate } from '../../core/dates';
 import { ResourceKind, resource } from '../../core/resources';
-import { DateRange, MAX_DAYS, describeRangeInFull } from './filters';
+import { DateRange, MAX_DAYS, describeRangeInFull, shortHumanId } from './filters';
 import type { LoadedRecords } from './loadedRecords';
 
 export interface EmptyText {
@@ -27,14 +28,22 @@ function lengthOf(range: DateRange): number {
 }
 
 export function emptyText(store: LoadedRecords, kind: ResourceKind): EmptyText {
-  const { range, source } = store.currentFilter;
+  const { range, source, human } = store.currentFilter;
   const { span } = store.state(kind);
   const plural = resource(kind).label.toLowerCase();
   const inRange = describeRangeInFull(range);
   const none = span !== undefined && span.newest === undefined && span.count === 0;
   let label: string;
   let tooltip: string;
-  if (source !== undefined && none) {
+  if (human !== undefined) {
+    // The human filter named first: it is the narrowest, and the one a user forgets is on.
+    const who = shortHumanId(human);
+    if (none) label = source !== undefined ? vscode.l10n.t('No records of human {0} from source {1}, at any date', who, source) : vscode.l10n.t('No records of human {0}, at any date', who);
+    else label = source !== undefined ? vscode.l10n.t('No records of human {0} from source {1} in {2}', who, source, inRange) : vscode.l10n.t('No records of human {0} in {1}', who, inRange);
+    tooltip = none
+      ? vscode.l10n.t('The human filter emptied this list: the service has no {0} of human {1} at all. Clear the human filter to see every human\'s.', plural, human)
+      : vscode.l10n.t('The filters apply together: human {0}, {1} and the dates {2}.', human, source !== undefined ? vscode.l10n.t('source {0}', source) : vscode.l10n.t('any source'), inRange);
+  } else if (source !== undefined && none) {
     label = vscode.l10n.t('No records from source {0}, at any date', source);
     tooltip = vscode.l10n.t('The source filter emptied this list: the service has no {0} from {1} at all. Clear the source filter to see the others.', plural, source);
   } else if (source !== undefined) {
@@ -58,7 +67,7 @@ export function emptyText(store: LoadedRecords, kind: ResourceKind): EmptyText {
 }
 
 export function emptyActions(store: LoadedRecords, kind: ResourceKind): EmptyAction[] {
-  const { range, source } = store.currentFilter;
+  const { range, source, human } = store.currentFilter;
   const { span } = store.state(kind);
   const actions: EmptyAction[] = [];
   const newest = span?.newest;
@@ -78,6 +87,14 @@ export function emptyActions(store: LoadedRecords, kind: ResourceKind): EmptyAct
         command: { command: 'healthData.setDateRange', title: vscode.l10n.t('Set Date Range'), arguments: [{ start: oldest, end: newest }] },
       });
     }
+  }
+  if (human !== undefined) {
+    actions.push({
+      label: vscode.l10n.t('Clear the human filter ({0})', shortHumanId(human)),
+      icon: 'clear-all',
+      tooltip: human,
+      command: { command: 'healthData.clearHumanFilter', title: vscode.l10n.t('Clear Human Filter') },
+    });
   }
   if (source !== undefined) {
     actions.push({

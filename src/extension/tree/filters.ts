@@ -98,24 +98,79 @@ export type SourceChoice = { source: string | undefined } | undefined;
 
 /** Asks for a source among those seen in the loaded records, "any", or one typed in. */
 export async function promptSource(seen: readonly string[], current: string | undefined): Promise<SourceChoice> {
-  type Item = vscode.QuickPickItem & { choice?: 'any' | 'other'; source?: string };
-  const mark = (active: boolean) => (active ? vscode.l10n.t('current') : undefined);
-  const items: Item[] = [{ label: vscode.l10n.t('Any source'), description: mark(current === undefined), choice: 'any' }];
   const sources = [...new Set([...seen, ...(current ? [current] : [])])].sort();
-  if (sources.length) items.push({ label: vscode.l10n.t('Sources in the loaded records'), kind: vscode.QuickPickItemKind.Separator });
-  for (const source of sources) items.push({ label: source, description: mark(source === current), source });
+  const choice = await promptFilterValue({
+    title: vscode.l10n.t('Health Data: Filter by Source'),
+    placeHolder: vscode.l10n.t('Show the records of which source'),
+    any: vscode.l10n.t('Any source'),
+    heading: vscode.l10n.t('Sources in the loaded records'),
+    values: sources.map((value) => ({ value })),
+    current,
+    prompt: vscode.l10n.t('Id of the source, as records carry it in `source`'),
+    validate: sourceProblem,
+  });
+  return choice && { source: choice.value };
+}
+
+/** What a filter's pick list offers: "any" (no filter), the values known, and "Other…" to type one. */
+interface FilterPrompt {
+  readonly title: string;
+  readonly placeHolder: string;
+  readonly any: string;
+  readonly heading: string;
+  readonly values: ReadonlyArray<{ readonly value: string; readonly detail?: string }>;
+  readonly current: string | undefined;
+  readonly prompt: string;
+  readonly validate: (text: string) => string | undefined;
+}
+
+/** The value picked or typed, `{value: undefined}` for "any", undefined when dismissed. */
+async function promptFilterValue(p: FilterPrompt): Promise<{ value: string | undefined } | undefined> {
+  type Item = vscode.QuickPickItem & { choice?: 'any' | 'other'; value?: string };
+  const mark = (active: boolean) => (active ? vscode.l10n.t('current') : undefined);
+  const items: Item[] = [{ label: p.any, description: mark(p.current === undefined), choice: 'any' }];
+  if (p.values.length) items.push({ label: p.heading, kind: vscode.QuickPickItemKind.Separator });
+  for (const { value, detail } of p.values) items.push({ label: value, description: [detail, mark(value === p.current)].filter(Boolean).join(' · ') || undefined, value });
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
   items.push({ label: `$(edit) ${vscode.l10n.t('Other…')}`, choice: 'other' });
-  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Health Data: Filter by Source'), placeHolder: vscode.l10n.t('Show the records of which source') });
+  const pick = await vscode.window.showQuickPick(items, { title: p.title, placeHolder: p.placeHolder });
   if (!pick) return undefined;
-  if (pick.choice === 'any') return { source: undefined };
-  if (pick.source !== undefined) return { source: pick.source };
-  const typed = await vscode.window.showInputBox({
-    title: vscode.l10n.t('Health Data: Filter by Source'),
-    prompt: vscode.l10n.t('Id of the source, as records carry it in `source`'),
-    value: current ?? '',
-    ignoreFocusOut: true,
-    validateInput: sourceProblem,
+  if (pick.choice === 'any') return { value: undefined };
+  if (pick.value !== undefined) return { value: pick.value };
+  const typed = await vscode.window.showInputBox({ title: p.title, prompt: p.prompt, value: p.current ?? '', ignoreFocusOut: true, validateInput: p.validate });
+  return typed === undefined ? undefined : { value: typed.trim() };
+}
+
+/** A human id short enough for the view's title bar: `86b94da11e…` (the whole id in its message). */
+export function shortHumanId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 10)}…` : id;
+}
+
+/** Why a typed human id is unusable, or undefined. */
+export function humanProblem(human: string): string | undefined {
+  const v = human.trim();
+  if (!v) return vscode.l10n.t('Enter the id of a human, as records carry it in humanId.');
+  if (v.length > 200) return vscode.l10n.t('A human id is at most 200 characters.');
+  if (/[\u0000-\u001f\u007f\s]/.test(v)) return vscode.l10n.t('A human id cannot contain spaces or control characters.');
+  return undefined;
+}
+
+/** The answer of the human prompt: a human, "every human" (clear the filter), or dismissed. */
+export type HumanChoice = { human: string | undefined } | undefined;
+
+/** Asks for a human among those of the loaded records (most records first), "every human", or one typed in. */
+export async function promptHuman(seen: ReadonlyArray<{ humanId: string; records: number }>, current: string | undefined): Promise<HumanChoice> {
+  const values = seen.map(({ humanId, records }) => ({ value: humanId, detail: records === 1 ? vscode.l10n.t('1 record') : vscode.l10n.t('{0} records', records) }));
+  if (current !== undefined && !seen.some((h) => h.humanId === current)) values.unshift({ value: current, detail: '' });
+  const choice = await promptFilterValue({
+    title: vscode.l10n.t('Health Data: Filter by Human'),
+    placeHolder: vscode.l10n.t('Show the records of which human'),
+    any: vscode.l10n.t('Every human'),
+    heading: vscode.l10n.t('Humans in the loaded records'),
+    values,
+    current,
+    prompt: vscode.l10n.t('Id of the human, as records carry it in `humanId`'),
+    validate: humanProblem,
   });
-  return typed === undefined ? undefined : { source: typed.trim() };
+  return choice && { human: choice.value };
 }

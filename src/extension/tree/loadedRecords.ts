@@ -20,6 +20,8 @@ import { DateRange } from './filters';
 export interface ListFilter {
   readonly range: DateRange;
   readonly source: string | undefined;
+  /** One human's records (`human_id`), or every human's. */
+  readonly human?: string;
 }
 
 export type LoadMode = 'refresh' | 'more';
@@ -148,6 +150,18 @@ export class LoadedRecords implements vscode.Disposable {
     return [...seen].sort();
   }
 
+  /** Humans seen in the loaded records with how many records each, most first: the human filter's pick list. */
+  humans(): Array<{ humanId: string; records: number }> {
+    const counts = new Map<string, number>();
+    for (const { kind } of RESOURCES) {
+      for (const r of this.shown(kind)) {
+        const h = r && typeof r === 'object' ? (r as { humanId?: unknown }).humanId : undefined;
+        if (typeof h === 'string' && h) counts.set(h, (counts.get(h) ?? 0) + 1);
+      }
+    }
+    return [...counts].map(([humanId, records]) => ({ humanId, records })).sort((a, b) => b.records - a.records || (a.humanId < b.humanId ? -1 : 1));
+  }
+
   /** True when `kind` never started loading for the current filter and environment. */
   idle(kind: ResourceKind): boolean {
     const s = this.state(kind);
@@ -247,8 +261,8 @@ export class LoadedRecords implements vscode.Disposable {
   }
 
   private page(client: HealthDataClient, kind: ResourceKind, offset: number, limit: number, signal: AbortSignal): Promise<ListResult> {
-    const { range, source } = this.filter;
-    return client.list(kind, { startDate: range.start, endDate: range.end, source, limit, ...(offset ? { offset } : {}), all: false }, { signal });
+    const { range, source, human } = this.filter;
+    return client.list(kind, { startDate: range.start, endDate: range.end, source, humanId: human, limit, ...(offset ? { offset } : {}), all: false }, { signal });
   }
 
   /**
@@ -262,7 +276,7 @@ export class LoadedRecords implements vscode.Disposable {
     const first = await this.page(client, kind, 0, pageSize, signal);
     const received = first.records.length + first.duplicatesDropped;
     if (first.records.length === 0 && first.complete) {
-      const span = await findDataSpan(client, kind, this.filter.source, signal).catch((err: unknown) => {
+      const span = await findDataSpan(client, kind, this.filter, signal).catch((err: unknown) => {
         if (signal.aborted) throw err;
         this.session.log.debug(`Where the ${kind} records are could not be learnt: ${errorMessage(this.session, err)}`);
         return undefined;
@@ -273,9 +287,9 @@ export class LoadedRecords implements vscode.Disposable {
       return { records: first.records, total: first.total, nextOffset: Math.min(received, pageSize), direction: 'forward', more: !first.complete };
     }
     if (first.total === undefined) {
-      const { range, source } = this.filter;
+      const { range, source, human } = this.filter;
       this.session.log.info(`${kind}: the service pages oldest first and sends no count: reading the whole range ${range.start} – ${range.end}.`);
-      const all = await client.list(kind, { startDate: range.start, endDate: range.end, source, limit: pageSize, all: true }, { signal });
+      const all = await client.list(kind, { startDate: range.start, endDate: range.end, source, humanId: human, limit: pageSize, all: true }, { signal });
       return { records: [...all.records].reverse(), total: all.total, nextOffset: 0, direction: 'forward', more: false };
     }
     const tail = Math.max(0, first.total - pageSize);

@@ -9,9 +9,9 @@ import { RecordNode } from '../../core/views';
 import { SANDBOX_ENVIRONMENT, activeEnvironmentName, readRequestSettings } from '../account/environments';
 import { SandboxController } from '../account/localSandbox';
 import { Session } from '../account/session';
-import { DateRange, describeRange, describeRangeInFull, lastDays } from './filters';
+import { DateRange, describeRange, describeRangeInFull, lastDays, shortHumanId } from './filters';
 import { TreeItemNodes, TreeItemNode, recordTooltip, treeItem } from './nodes';
-import { LoadedRecords } from './loadedRecords';
+import { ListFilter, LoadedRecords } from './loadedRecords';
 
 export const VIEW_ID = 'healthData.records';
 export type GroupBy = 'resource' | 'date';
@@ -72,6 +72,10 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     return this.store.currentFilter.source;
   }
 
+  get humanFilter(): string | undefined {
+    return this.store.currentFilter.human;
+  }
+
   /** The loading state of a resource (for tests and the commands). */
   state(kind: ResourceKind) {
     return this.store.state(kind);
@@ -88,6 +92,10 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
 
   sourcesSeen(): string[] {
     return this.store.sources();
+  }
+
+  humansSeen(): Array<{ humanId: string; records: number }> {
+    return this.store.humans();
   }
 
   /** Resolves once nothing is loading. */
@@ -221,6 +229,10 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     await this.reload({ ...this.store.currentFilter, source: source || undefined });
   }
 
+  async setHuman(human: string | undefined): Promise<void> {
+    await this.reload({ ...this.store.currentFilter, human: human || undefined });
+  }
+
   async setGroupBy(groupBy: GroupBy): Promise<void> {
     await this.applyGroupBy(groupBy);
     await vscode.workspace.getConfiguration('healthData').update('tree.groupBy', groupBy, vscode.ConfigurationTarget.Global);
@@ -263,7 +275,7 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
 
   // ---- Internals ----
 
-  private async reload(filter: { range: DateRange; source: string | undefined }): Promise<void> {
+  private async reload(filter: ListFilter): Promise<void> {
     this.store.reset(filter);
     this.updateViewText();
     if (!this.session.active) return;
@@ -296,17 +308,21 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
   /**
    * The filters where a user looks: the view's message (always shown above the tree, even when
    * VS Code hides the view's own header) names the environment, the range with its dates and the
-   * source; the description repeats them briefly; context keys switch the toolbar's filter icon.
+   * source (and the human, when one is chosen); the description repeats them briefly; context
+   * keys switch the toolbar's filter icon and the Clear commands.
    */
   private updateViewText(): void {
-    const { range, source } = this.store.currentFilter;
+    const { range, source, human } = this.store.currentFilter;
     void vscode.commands.executeCommand('setContext', 'healthData.sourceFiltered', source !== undefined);
+    void vscode.commands.executeCommand('setContext', 'healthData.humanFiltered', human !== undefined);
     if (!this.view) return;
     const env = this.session.active?.name ?? activeEnvironmentName();
-    const short = [describeRange(range), source ? vscode.l10n.t('source: {0}', source) : vscode.l10n.t('all sources')];
+    const sourceText = source ? vscode.l10n.t('source: {0}', source) : vscode.l10n.t('all sources');
+    const short = [describeRange(range), sourceText];
+    if (human !== undefined) short.push(vscode.l10n.t('human: {0}', shortHumanId(human)));
     this.view.description = short.join(' · ');
     const stale = RESOURCES.filter((r) => this.store.state(r.kind).stale).map((r) => r.label);
-    const filters = [env, describeRangeInFull(range), source ? vscode.l10n.t('source: {0}', source) : vscode.l10n.t('all sources')].filter(Boolean).join(' · ');
+    const filters = [env, describeRangeInFull(range), sourceText, human !== undefined ? vscode.l10n.t('human: {0}', human) : undefined].filter(Boolean).join(' · ');
     const parts = [vscode.l10n.t('Showing {0}', filters)];
     if (stale.length) parts.push(vscode.l10n.t('Refresh failed for {0}: showing older data.', stale.join(', ')));
     this.view.message = this.session.active ? parts.join(' — ') : undefined;

@@ -287,6 +287,27 @@ export class Workbench {
   }
 
   /** Clicks the side bar's tree row at a data-index. */
+  /**
+   * Runs `label` from the context menu of `target`. A row that is still settling may close its
+   * menu again, so the menu is opened until the entry shows (4 tries); a click that lands while
+   * the menu re-renders is lost (the entry stays highlighted and the menu open), and Enter on the
+   * highlighted entry runs it then.
+   */
+  async runContextMenuEntry(target: Locator, label: string): Promise<void> {
+    const entry = this.page.locator('.monaco-menu .action-item', { hasText: label }).first();
+    for (let attempt = 0; ; attempt++) {
+      await target.click({ button: 'right' });
+      if (await entry.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) break;
+      if (attempt === 3) throw new Error(`the context menu shows no "${label}"`);
+      await this.page.keyboard.press('Escape');
+    }
+    await entry.click();
+    if (!(await entry.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false))) {
+      await entry.hover();
+      await this.page.keyboard.press('Enter');
+    }
+  }
+
   async clickTreeRow(index: number): Promise<void> {
     await this.page.locator(`${this.treePane} .monaco-list-row[data-index="${index}"]`).click();
   }

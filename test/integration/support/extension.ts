@@ -102,15 +102,17 @@ export async function recordsUnder(api: HealthDataExtensionApi, node: TreeItemNo
 export interface ExpectedRecord {
   id: string;
   source: string;
+  humanId?: string;
 }
 
 /** The running sandbox's records of a kind in the tree's range (and source filter). */
 export function expectedRecords(api: HealthDataExtensionApi, kind: ResourceKind): ExpectedRecord[] {
   const { start, end } = api.tree.dateRange;
   const source = api.tree.sourceFilter;
+  const human = api.tree.humanFilter;
   return (runningSandbox(api).dataset[kind] as unknown as ExpectedRecord[]).filter((r) => {
     const d = localDateOf(r, kind);
-    return d !== undefined && d >= start && d <= end && (source === undefined || r.source === source);
+    return d !== undefined && d >= start && d <= end && (source === undefined || r.source === source) && (human === undefined || r.humanId === human);
   });
 }
 

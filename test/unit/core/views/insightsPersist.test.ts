@@ -4,17 +4,18 @@ import * as assert from 'node:assert/strict';
 import { parsePersistedInsights } from '../../../../src/core/views';
 
 describe('persisted insights panels', () => {
-  it('takes the resource, range, source, human and environment', () => {
-    const persist = { kind: 'activity', start: '2026-11-01', end: '2026-11-20', source: 'fitbit', description: 'Last 20 days', humanId: 'h1', environment: 'Staging', host: 'staging.example.com' };
+  it('takes the resource, range, source, human filter, human shown and environment', () => {
+    const persist = { kind: 'activity', start: '2026-11-01', end: '2026-11-20', source: 'fitbit', human: 'h1', description: 'Last 20 days', humanId: 'h1', environment: 'Staging', host: 'staging.example.com' };
     assert.deepEqual(parsePersistedInsights({ persist }), persist);
   });
 
   it('leaves out what is not text, and empty text', () => {
-    assert.deepEqual(parsePersistedInsights({ persist: { start: '2026-11-01', end: '2026-11-01', source: '', humanId: 42, environment: { name: 'x' } } }), {
+    assert.deepEqual(parsePersistedInsights({ persist: { start: '2026-11-01', end: '2026-11-01', source: '', human: ['h1'], humanId: 42, environment: { name: 'x' } } }), {
       kind: undefined,
       start: '2026-11-01',
       end: '2026-11-01',
       source: undefined,
+      human: undefined,
       description: undefined,
       humanId: undefined,
       environment: undefined,
