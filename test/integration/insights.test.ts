@@ -71,37 +71,6 @@ describe('insights: data coverage and trends', function () {
     assert.equal(panel.panel.title, 'Data Coverage');
   });
 
-  it('coverage and trends follow the Records view\'s human filter: one human\'s records, named in the heading', async () => {
-    const human = runningSandbox(api).dataset.humans[1];
-    await vscode.commands.executeCommand('healthData.setHumanFilter', { humanId: human });
-    try {
-      const before = runningSandbox(api).requests.length;
-      const model = (await vscode.commands.executeCommand('healthData.showCoverage', 'activity')) as CoverageViewModel;
-      assert.ok(model.report, JSON.stringify(model.status));
-      const { start, end } = api.tree.dateRange;
-      const own = inRange('activity').filter((r) => (r as { humanId: string }).humanId === human);
-      assert.ok(own.length > 0);
-      assert.deepEqual(model.report, computeCoverage('activity', own, { from: start, to: end }));
-      assert.ok(model.heading.includes(`human ${human}`), model.heading);
-      const pages = runningSandbox(api).requests.slice(before).filter((r) => r.path.includes('/activities/'));
-      assert.ok(pages.length > 0 && pages.every((r) => r.query.humanId === human));
-      const trends = (await vscode.commands.executeCommand('healthData.showTrends')) as TrendsViewModel;
-      assert.deepEqual(trends.humans.map((h) => h.humanId), [human]);
-      assert.equal(trends.humanId, human);
-      assert.ok(trends.heading.includes(`human ${human}`), trends.heading);
-    } finally {
-      await vscode.commands.executeCommand('healthData.clearHumanFilter');
-    }
-    // Every human again, and the panel keeps the human it showed; the tests after this one start
-    // from the human with most records, as a new panel does.
-    const all = (await vscode.commands.executeCommand('healthData.showTrends')) as TrendsViewModel;
-    assert.ok(all.humans.length > 1);
-    assert.equal(all.humanId, human);
-    assert.ok(!all.heading.includes('human'), all.heading);
-    api.insights.trends.handleMessage({ type: 'selectHuman', humanId: all.humans[0].humanId });
-    await waitFor('the human with most records', () => api.insights.trends.currentModel?.humanId === all.humans[0].humanId);
-  });
-
   it('a cell lists its records, and one opens in the record view', async () => {
     const model = (await vscode.commands.executeCommand('healthData.showCoverage', 'activity')) as CoverageViewModel;
     assert.ok(model.report);
@@ -298,6 +267,37 @@ describe('insights: data coverage and trends', function () {
     assert.ok(model.sections.find((s) => s.kind === 'activity')!.charts[0].xs.length <= 1);
   });
 
+  it('coverage and trends follow the Records view\'s human filter: one human\'s records, named in the heading', async () => {
+    const human = runningSandbox(api).dataset.humans[1];
+    await vscode.commands.executeCommand('healthData.setHumanFilter', { humanId: human });
+    try {
+      const before = runningSandbox(api).requests.length;
+      const model = (await vscode.commands.executeCommand('healthData.showCoverage', 'activity')) as CoverageViewModel;
+      assert.ok(model.report, JSON.stringify(model.status));
+      const { start, end } = api.tree.dateRange;
+      const own = inRange('activity').filter((r) => (r as { humanId: string }).humanId === human);
+      assert.ok(own.length > 0);
+      assert.deepEqual(model.report, computeCoverage('activity', own, { from: start, to: end }));
+      assert.ok(model.heading.includes(`human ${human}`), model.heading);
+      const pages = runningSandbox(api).requests.slice(before).filter((r) => r.path.includes('/activities/'));
+      assert.ok(pages.length > 0 && pages.every((r) => r.query.humanId === human));
+      const trends = (await vscode.commands.executeCommand('healthData.showTrends')) as TrendsViewModel;
+      assert.deepEqual(trends.humans.map((h) => h.humanId), [human]);
+      assert.equal(trends.humanId, human);
+      assert.ok(trends.heading.includes(`human ${human}`), trends.heading);
+    } finally {
+      await vscode.commands.executeCommand('healthData.clearHumanFilter');
+    }
+    // Every human again, and the panel keeps the human it showed; the tests after this one start
+    // from the human with most records, as a new panel does.
+    const all = (await vscode.commands.executeCommand('healthData.showTrends')) as TrendsViewModel;
+    assert.ok(all.humans.length > 1);
+    assert.equal(all.humanId, human);
+    assert.ok(!all.heading.includes('human'), all.heading);
+    api.insights.trends.handleMessage({ type: 'selectHuman', humanId: all.humans[0].humanId });
+    await waitFor('the human with most records', () => api.insights.trends.currentModel?.humanId === all.humans[0].humanId);
+  });
+
   describe('restored after a reload', () => {
     /** The list requests the sandbox answered since `from`. */
     const listsSince = (from: number) => runningSandbox(api).requests.slice(from).filter((r) => /summaries|readings/.test(r.path));
@@ -307,27 +307,34 @@ describe('insights: data coverage and trends', function () {
       return last && (last.type === 'coverage' || last.type === 'trends') ? last.persist : undefined;
     };
 
-    it('the coverage panel keeps its resource, range, source and environment, and loads them again from there', async () => {
+    it('the coverage panel keeps its resource, range, source, human and environment, and loads them again from there', async () => {
       await vscode.commands.executeCommand('healthData.showCoverage', 'bodyFat');
       const view = api.insights.coverage;
       const kept = lastPersist(view.currentPanel!.posted);
       const { start, end } = api.tree.dateRange;
       assert.deepEqual(
         { ...kept, host: undefined, description: undefined },
-        { kind: 'bodyFat', start, end, source: api.tree.sourceFilter, environment: api.session.active?.name, host: undefined, description: undefined },
+        { kind: 'bodyFat', start, end, source: api.tree.sourceFilter, human: api.tree.humanFilter, environment: api.session.active?.name, host: undefined, description: undefined },
       );
       assert.match(kept?.host ?? '', /^127\.0\.0\.1:\d+$/);
       view.close();
       // A narrower range and one source than the Records view's: the panel keeps its own.
-      const persist = { ...kept, kind: 'activity', start: end, end, source: 'fitbit', description: undefined };
+      // And one human's records, as the Records view's human filter had them.
+      const fitbitThatDay = inRange('activity').find((r) => (r as { date: string }).date === end && (r as { source: string }).source === 'fitbit');
+      const human = (fitbitThatDay as { humanId: string } | undefined)?.humanId ?? 'no fitbit record that day';
+      const persist = { ...kept, kind: 'activity', start: end, end, source: 'fitbit', human, description: undefined };
       const before = runningSandbox(api).requests.length;
       const model = await view.revive(restoredPanel('healthData.coverage'), { persist });
       assert.ok(model?.report, JSON.stringify(model?.status));
-      const expected = inRange('activity').filter((r) => (r as { date: string; source: string }).date === end && (r as { source: string }).source === 'fitbit');
+      const expected = inRange('activity').filter((r) => {
+        const o = r as { date: string; source: string; humanId: string };
+        return o.date === end && o.source === 'fitbit' && o.humanId === human;
+      });
+      assert.ok(expected.length > 0, 'fitbit has a record of that human that day');
       assert.equal(model.report.records, expected.length);
-      assert.ok(model.heading.includes('fitbit') && model.heading.includes(api.session.active!.name), model.heading);
+      assert.ok(model.heading.includes('fitbit') && model.heading.includes(`human ${human}`) && model.heading.includes(api.session.active!.name), model.heading);
       const lists = listsSince(before);
-      assert.ok(lists.length > 0 && lists.every((r) => r.path.includes('/activities/') && r.query.start_date === end && r.query.end_date === end && r.query.source === 'fitbit'), JSON.stringify(lists.map((r) => r.query)));
+      assert.ok(lists.length > 0 && lists.every((r) => r.path.includes('/activities/') && r.query.start_date === end && r.query.end_date === end && r.query.source === 'fitbit' && r.query.humanId === human), JSON.stringify(lists.map((r) => r.query)));
       assert.equal(view.currentPanel?.panel.title, 'Data Coverage');
       await waitFor('the restored webview to say ready', () => view.currentPanel!.readyCount > 0, 20_000);
     });
