@@ -20,7 +20,7 @@ import { DateRange } from './filters';
 export interface ListFilter {
   readonly range: DateRange;
   readonly source: string | undefined;
-  /** One human's records (`human_id`), or every human's. */
+  /** One human's records (the service's `humanId` parameter), or every human's. */
   readonly human?: string;
 }
 
