@@ -26,8 +26,9 @@ export function argsProblem(err: unknown, command: string, commands: Readonly<Re
       if (/argument missing/.test(message)) return `${name} needs a value.`;
       if (/ambiguous/.test(message)) {
         // `--offset -1`: a number, not an option; it goes after an equals sign, as it is.
-        const next = args[args.indexOf(name) + 1];
-        if (args.includes(name) && next !== undefined && /^-\d[\d.]*$/.test(next)) return `${name} ${next}: a value that starts with a dash goes after an equals sign: ${name}=${next}.`;
+        const at = args.indexOf(name);
+        const next = at >= 0 ? args[at + 1] : undefined;
+        if (next !== undefined && /^-\d[\d.]*$/.test(next)) return `${name} ${next}: a value that starts with a dash goes after an equals sign: ${name}=${next}.`;
         return `${name} needs a value, and what follows it is another option. A value that starts with a dash goes after an equals sign: ${name}=-value.`;
       }
       if (/does not take an argument/.test(message)) return `${name} takes no value: give it alone.`;

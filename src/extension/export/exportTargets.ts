@@ -48,11 +48,17 @@ export async function exportTargets(
   pickKind: () => Promise<ResourceKind | undefined>,
 ): Promise<ExportTarget[] | undefined> {
   const filter = { range: tree.dateRange, source: tree.sourceFilter, human: tree.humanFilter };
+  /** A list's query: the dates, and the source and human when there are any (a blank one is none). */
+  const queryOf = (range: { start: string; end: string }, source = filter.source, humanId = filter.human): ListQuery => ({
+    startDate: range.start,
+    endDate: range.end,
+    ...(source ? { source } : {}),
+    ...(humanId ? { humanId } : {}),
+  });
   const listOf = async (scope: ResourceKind | 'all', range: { start: string; end: string }, label: string): Promise<ExportTarget[] | undefined> => {
     const kind = scope === 'all' ? await pickKind() : scope;
     if (!kind) return undefined;
-    const query: ListQuery = { startDate: range.start, endDate: range.end, ...(filter.source ? { source: filter.source } : {}), ...(filter.human ? { humanId: filter.human } : {}) };
-    return [{ type: 'list', kind, query, name: `${resource(kind).cliName}-${label}` }];
+    return [{ type: 'list', kind, query: queryOf(range), name: `${resource(kind).cliName}-${label}` }];
   };
 
   // Several records selected: exactly those.
@@ -88,7 +94,6 @@ export async function exportTargets(
   const kind = isResourceKind(args.kind) ? args.kind : RESOURCES.find((r) => r.cliName === args.kind)?.kind ?? (await pickKind());
   if (!kind) return undefined;
   const range = args.start && args.end ? { start: args.start, end: args.end } : filter.range;
-  const source = args.source ?? filter.source;
   const humanId = (typeof args.humanId === 'string' && args.humanId.trim()) || filter.human;
-  return [{ type: 'list', kind, query: { startDate: range.start, endDate: range.end, ...(source ? { source } : {}), ...(humanId ? { humanId } : {}) }, name: `${resource(kind).cliName}-${range.start}-${range.end}` }];
+  return [{ type: 'list', kind, query: queryOf(range, args.source ?? filter.source, humanId), name: `${resource(kind).cliName}-${range.start}-${range.end}` }];
 }

@@ -9,7 +9,7 @@ import { COVERAGE_VIEW_TYPE, CoverageViewModel, InsightsStatus, InsightsWebviewM
 import type { Session } from '../account/session';
 import type { RecordViews } from '../recordView/recordViews';
 import { InsightsView } from './insightsView';
-import { InsightsFilter, loadEveryPage } from './loadEveryPage';
+import { InsightsFilter, filterWords, loadEveryPage } from './loadEveryPage';
 import { loadFailure, loadKey } from './loadFailure';
 import { currentOrigin, elsewhereStatus, keptFilter, loadWhenBack, restorable, switchBack } from './restore';
 import { coverageStrings } from './strings';
@@ -79,7 +79,7 @@ export class CoverageView extends InsightsView<{ model: CoverageViewModel; recor
 
   private base(kind: ResourceKind, filter: InsightsFilter & { description: string }, env: string | undefined): CoverageViewModel {
     const def = resource(kind);
-    const heading = [def.label, filter.description, filter.source ? vscode.l10n.t('source {0}', filter.source) : undefined, filter.human ? vscode.l10n.t('human {0}', filter.human) : undefined, env].filter(Boolean).join(' · ');
+    const heading = [def.label, filter.description, ...filterWords(filter), env].filter(Boolean).join(' · ');
     return { kind, kinds: RESOURCES.map((r) => ({ kind: r.kind, label: r.label })), heading, zeroDefaultFields: [...def.zeroDefaultFields], deprecatedFields: [...deprecatedFields(kind)] };
   }
 

@@ -14,6 +14,14 @@ export interface InsightsFilter {
   readonly human?: string;
 }
 
+/** The filters beside the range in a panel's heading: `source fitbit`, `human 86b9…`. */
+export function filterWords(filter: InsightsFilter): string[] {
+  const words: string[] = [];
+  if (filter.source) words.push(vscode.l10n.t('source {0}', filter.source));
+  if (filter.human) words.push(vscode.l10n.t('human {0}', filter.human));
+  return words;
+}
+
 export interface LoadedList {
   kind: ResourceKind;
   records: unknown[];

@@ -9,7 +9,7 @@ import { InsightsStatus, InsightsWebviewMessage, PersistedInsightsView, TRENDS_V
 import { customRangeProblem } from '../tree/filters';
 import type { InsightsDeps } from './coverageView';
 import { InsightsView } from './insightsView';
-import { InsightsFilter, LoadedList, loadEveryPage } from './loadEveryPage';
+import { InsightsFilter, LoadedList, filterWords, loadEveryPage } from './loadEveryPage';
 import { loadFailure, loadKey } from './loadFailure';
 import { currentOrigin, elsewhereStatus, keptFilter, loadWhenBack, restorable, switchBack } from './restore';
 import { trendsStrings } from './strings';
@@ -67,7 +67,7 @@ export class TrendsView extends InsightsView<LoadedList[]> {
   private heading(): string {
     const f = this.filter!;
     const env = this.origin.environment;
-    return [f.description, f.source ? vscode.l10n.t('source {0}', f.source) : undefined, f.human ? vscode.l10n.t('human {0}', f.human) : undefined, env].filter(Boolean).join(' · ');
+    return [f.description, ...filterWords(f), env].filter(Boolean).join(' · ');
   }
 
   private async load(cancellation?: vscode.CancellationToken): Promise<TrendsViewModel | undefined> {
