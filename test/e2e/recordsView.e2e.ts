@@ -148,6 +148,11 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
         const every = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Every human' }).first();
         await every.waitFor({ state: 'visible' });
         assert.ok(await page.locator('.quick-input-widget .monaco-list-row', { hasText: human }).first().isVisible(), 'the human filtered on is in the list');
+        // The loaded records are all that human's: the list offers the humans loaded before the filter.
+        await page.locator('.quick-input-widget', { hasText: 'Humans in the records loaded before the human filter' }).waitFor({ state: 'visible' });
+        let offered = 0;
+        for (const other of sandbox.dataset.humans.filter((h) => h !== human)) offered += await page.locator('.quick-input-widget .monaco-list-row', { hasText: other }).count();
+        assert.ok(offered > 0, 'another human is offered too');
         await every.click();
         await sideBar().getByText(/^Showing Local sandbox · the last 30 days .* · all sources$/).waitFor({ timeout: 20_000 });
       });

@@ -9,7 +9,7 @@ import { monthLabel, recordNode, statusOf } from '../../src/core/views';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { TreeItemNode } from '../../src/extension/tree/nodes';
 import { startSandbox } from '../../src/sandbox/server';
-import { ExpectedRecord, captureMessages, expectedRecords, recordsUnder, resetSettings, resourceRoot, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
+import { ExpectedRecord, answerQuickPick, captureMessages, expectedRecords, recordsUnder, resetSettings, resourceRoot, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
 
 type Rec = ExpectedRecord;
 
@@ -214,6 +214,16 @@ describe('records tree', function () {
     }
     assert.equal(sandbox().requests.filter((r) => r.path.startsWith('/v1/human/')).at(-1)?.query.source, 'fitbit');
     assert.equal((await recordsUnder(api, await root('bodyFat'))).length, 0);
+    // The pick list, while the filter is on, offers the sources loaded before it, not only fitbit.
+    const seen = tree().sourcesSeen();
+    assert.ok(seen.length > 1 && seen.includes('fitbit'), seen.join());
+    const pick = await answerQuickPick(
+      () => undefined,
+      () => vscode.commands.executeCommand('healthData.setSourceFilter'),
+    );
+    assert.equal(pick.result, false, 'dismissed: nothing changes');
+    assert.deepEqual(pick.offered.map((i) => i.label).slice(0, 2 + seen.length), ['Any source', 'Sources in the records loaded before the source filter', ...seen]);
+    assert.equal(tree().sourceFilter, 'fitbit');
     await vscode.commands.executeCommand('healthData.setSourceFilter', { source: '' });
     assert.equal(tree().sourceFilter, undefined);
     assert.deepEqual(ids(await recordsUnder(api, await root('activity'))), ids(expected('activity')));

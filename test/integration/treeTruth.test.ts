@@ -11,7 +11,7 @@ import { recordNode, statusOf } from '../../src/core/views';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { TreeItemNode } from '../../src/extension/tree/nodes';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
-import { captureMessages, expectedRecords, recordsUnder, resetSettings, resourceRoot, runningSandbox, setSetting, treeRoots, withSandbox } from './support/extension';
+import { answerQuickPick, captureMessages, expectedRecords, recordsUnder, resetSettings, resourceRoot, runningSandbox, setSetting, treeRoots, withSandbox } from './support/extension';
 
 type Rec = { id: string; source: string; humanId: string; date?: string };
 
@@ -118,11 +118,24 @@ describe('records tree: the whole truth', function () {
       assert.equal(total, first.records, 'as many records as the pick list said');
       const lists = sandbox().requests.slice(before).filter((r) => /summaries|readings/.test(r.path));
       assert.ok(lists.length >= 3 && lists.every((r) => r.query.humanId === first.humanId), JSON.stringify(lists.map((r) => r.query)));
-      // A record's menu: that record's human, no question asked.
-      const other = (sandbox().dataset.activity as unknown as Rec[]).find((r) => r.humanId === second.humanId)!;
-      assert.equal(await vscode.commands.executeCommand('healthData.filterByRecordHuman', { type: 'record', node: { kind: 'activity', record: other } }), true);
+      // The pick list, while the filter is on, still offers every human of the records loaded
+      // before it (the loaded records are all the filtered human's), with their counts.
+      const pick = await answerQuickPick(
+        (items) => items.find((i) => i.label === second.humanId),
+        () => vscode.commands.executeCommand('healthData.setHumanFilter'),
+      );
+      assert.equal(pick.result, true);
+      const offered = pick.offered.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator || i.label);
+      assert.deepEqual(offered.map((i) => i.label), ['Every human', 'Humans in the records loaded before the human filter', ...humans.map((h) => h.humanId), '$(edit) Other…']);
+      assert.equal(offered.find((i) => i.label === first.humanId)?.description, `${first.records} records · current`);
       assert.equal(tree().humanFilter, second.humanId);
       assert.ok((await recordsUnder(api, await root('activity'))).every((n) => (n.node.record as Rec).humanId === second.humanId));
+      // A record's menu: that record's human, no question asked.
+      const other = (sandbox().dataset.activity as unknown as Rec[]).find((r) => r.humanId === first.humanId)!;
+      assert.equal(await vscode.commands.executeCommand('healthData.filterByRecordHuman', { type: 'record', node: { kind: 'activity', record: other } }), true);
+      assert.equal(tree().humanFilter, first.humanId);
+      assert.ok((await recordsUnder(api, await root('activity'))).every((n) => (n.node.record as Rec).humanId === first.humanId));
+      assert.deepEqual(tree().humansSeen(), humans, 'the humans from before the filter, still');
       // Bad input changes nothing and says why.
       const messages = captureMessages(['error']);
       try {
@@ -135,7 +148,7 @@ describe('records tree: the whole truth', function () {
         'Human filter not changed: A human id cannot contain spaces or control characters.',
         'Human filter not changed: this record has no humanId.',
       ]);
-      assert.equal(tree().humanFilter, second.humanId);
+      assert.equal(tree().humanFilter, first.humanId);
     } finally {
       assert.equal(await vscode.commands.executeCommand('healthData.clearHumanFilter'), true);
     }

@@ -94,7 +94,7 @@ export function registerTreeCommands(tree: RecordsTreeProvider, recordViews: Rec
         return false;
       }
     } else {
-      const choice = await promptSource(tree.sourcesSeen(), tree.sourceFilter);
+      const choice = await promptSource(tree.sourcesSeen(), tree.sourceFilter, tree.offersBeforeFilter('source'));
       if (!choice) return false;
       source = choice.source;
     }
@@ -116,7 +116,7 @@ export function registerTreeCommands(tree: RecordsTreeProvider, recordViews: Rec
     } else if (isObject(args) && !('type' in args)) {
       human = typeof args.humanId === 'string' ? args.humanId.trim() : undefined;
     } else {
-      const choice = await promptHuman(tree.humansSeen(), tree.humanFilter);
+      const choice = await promptHuman(tree.humansSeen(), tree.humanFilter, tree.offersBeforeFilter('human'));
       if (!choice) return false;
       human = choice.human;
     }

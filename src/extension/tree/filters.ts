@@ -96,14 +96,17 @@ export async function promptDateRange(current: DateRange): Promise<DateRange | u
 /** The answer of the source prompt: a source, "any" (clear the filter), or dismissed. */
 export type SourceChoice = { source: string | undefined } | undefined;
 
-/** Asks for a source among those seen in the loaded records, "any", or one typed in. */
-export async function promptSource(seen: readonly string[], current: string | undefined): Promise<SourceChoice> {
+/**
+ * Asks for a source among those seen in the loaded records (with `beforeFilter`, those loaded
+ * before the source filter was set), "any", or one typed in.
+ */
+export async function promptSource(seen: readonly string[], current: string | undefined, beforeFilter = false): Promise<SourceChoice> {
   const sources = [...new Set([...seen, ...(current ? [current] : [])])].sort();
   const choice = await promptFilterValue({
     title: vscode.l10n.t('Health Data: Filter by Source'),
     placeHolder: vscode.l10n.t('Show the records of which source'),
     any: vscode.l10n.t('Any source'),
-    heading: vscode.l10n.t('Sources in the loaded records'),
+    heading: beforeFilter ? vscode.l10n.t('Sources in the records loaded before the source filter') : vscode.l10n.t('Sources in the loaded records'),
     values: sources.map((value) => ({ value })),
     current,
     prompt: vscode.l10n.t('Id of the source, as records carry it in `source`'),
@@ -158,15 +161,18 @@ export function humanProblem(human: string): string | undefined {
 /** The answer of the human prompt: a human, "every human" (clear the filter), or dismissed. */
 export type HumanChoice = { human: string | undefined } | undefined;
 
-/** Asks for a human among those of the loaded records (most records first), "every human", or one typed in. */
-export async function promptHuman(seen: ReadonlyArray<{ humanId: string; records: number }>, current: string | undefined): Promise<HumanChoice> {
+/**
+ * Asks for a human among those of the loaded records, most records first (with `beforeFilter`,
+ * those loaded before the human filter was set), "every human", or one typed in.
+ */
+export async function promptHuman(seen: ReadonlyArray<{ humanId: string; records: number }>, current: string | undefined, beforeFilter = false): Promise<HumanChoice> {
   const values = seen.map(({ humanId, records }) => ({ value: humanId, detail: records === 1 ? vscode.l10n.t('1 record') : vscode.l10n.t('{0} records', records) }));
   if (current !== undefined && !seen.some((h) => h.humanId === current)) values.unshift({ value: current, detail: '' });
   const choice = await promptFilterValue({
     title: vscode.l10n.t('Health Data: Filter by Human'),
     placeHolder: vscode.l10n.t('Show the records of which human'),
     any: vscode.l10n.t('Every human'),
-    heading: vscode.l10n.t('Humans in the loaded records'),
+    heading: beforeFilter ? vscode.l10n.t('Humans in the records loaded before the human filter') : vscode.l10n.t('Humans in the loaded records'),
     values,
     current,
     prompt: vscode.l10n.t('Id of the human, as records carry it in `humanId`'),

@@ -27,6 +27,12 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
   /** The range follows the defaultDateRange setting until the user picks one. */
   private rangeIsDefault = true;
   private progressShown = false;
+  /**
+   * The sources and humans of the records loaded just before their filter was set (in this
+   * environment). While a filter is on, every loaded record has its value, so its pick list
+   * offers these instead: another source or human is one pick away, not two.
+   */
+  private beforeFilter: { sources?: string[]; humans?: Array<{ humanId: string; records: number }> } = {};
 
   constructor(
     readonly session: Session,
@@ -90,12 +96,23 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     return this.view?.selection ?? [];
   }
 
+  /** The sources the source filter's pick list offers: the loaded records', or while the filter is on, those of the records loaded before it. */
   sourcesSeen(): string[] {
-    return this.store.sources();
+    const loaded = this.store.sources();
+    const before = this.sourceFilter === undefined ? undefined : this.beforeFilter.sources;
+    return before ? [...new Set([...before, ...loaded])].sort() : loaded;
   }
 
+  /** The humans the human filter's pick list offers, most records first: as `sourcesSeen`, with each one's count in the records it came from. */
   humansSeen(): Array<{ humanId: string; records: number }> {
-    return this.store.humans();
+    const loaded = this.store.humans();
+    const before = this.humanFilter === undefined ? undefined : this.beforeFilter.humans;
+    return before ? [...before, ...loaded.filter((h) => !before.some((b) => b.humanId === h.humanId))] : loaded;
+  }
+
+  /** True when the pick list of `filter` offers what was loaded before the filter was set (its heading says so). */
+  offersBeforeFilter(filter: 'source' | 'human'): boolean {
+    return filter === 'source' ? this.sourceFilter !== undefined && this.beforeFilter.sources !== undefined : this.humanFilter !== undefined && this.beforeFilter.humans !== undefined;
   }
 
   /** Resolves once nothing is loading. */
@@ -276,6 +293,10 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
   // ---- Internals ----
 
   private async reload(filter: ListFilter): Promise<void> {
+    const current = this.store.currentFilter;
+    // A filter set where there was none: what its pick list offered until now is kept for it.
+    if (current.source === undefined && filter.source !== undefined) this.beforeFilter.sources = nonEmpty(this.store.sources()) ?? this.beforeFilter.sources;
+    if (current.human === undefined && filter.human !== undefined) this.beforeFilter.humans = nonEmpty(this.store.humans()) ?? this.beforeFilter.humans;
     this.store.reset(filter);
     this.updateViewText();
     if (!this.session.active) return;
@@ -283,6 +304,8 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
   }
 
   private resetAll(): void {
+    // Another environment (or its settings or secrets): its sources and humans are not known yet.
+    this.beforeFilter = {};
     const filter = this.store.currentFilter;
     const range = this.rangeIsDefault ? lastDays(readRequestSettings().defaultRangeDays) : filter.range;
     this.store.reset({ ...filter, range });
@@ -342,4 +365,8 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function nonEmpty<T>(values: T[]): T[] | undefined {
+  return values.length ? values : undefined;
 }

@@ -196,3 +196,26 @@ export async function closeUntitledEditors(): Promise<void> {
     }
   }
 }
+
+/**
+ * Answers the next quick pick of the extension (`vscode.window` is the API object it shares) with
+ * the item `choose` returns from those offered (undefined dismisses it), runs `action`, and gives
+ * back what was offered.
+ */
+export async function answerQuickPick(
+  choose: (items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined,
+  action: () => Thenable<unknown>,
+): Promise<{ offered: readonly vscode.QuickPickItem[]; result: unknown }> {
+  const win = vscode.window as unknown as { showQuickPick: (items: readonly vscode.QuickPickItem[]) => Thenable<unknown> };
+  const saved = win.showQuickPick;
+  let offered: readonly vscode.QuickPickItem[] = [];
+  win.showQuickPick = (items) => {
+    offered = items;
+    return Promise.resolve(choose(items));
+  };
+  try {
+    return { result: await action(), offered };
+  } finally {
+    win.showQuickPick = saved;
+  }
+}
