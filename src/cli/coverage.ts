@@ -204,7 +204,7 @@ export function printCoverage(o: Output, report: CoverageReport): void {
     const headers = ['field', ...report.sources.map((s) => printable(s.source ?? '(no source)', 24))];
     const rows = report.sources[0].fields.map((f, i) => [f.field, ...report.sources.map((s) => coverageCell(o, s.fields[i], s.records))]);
     for (const line of table(o, headers, rows)) o.out(line);
-    o.out(paint(o, 'dim', `provided: non-zero on every record; never: 0, null or absent on every record${def.zeroDefaultFields.length ? ` (for ${def.zeroDefaultFields.join(', ')}: the source does not provide it, the service sends 0)` : ''}; sometimes: in between.`));
+    o.out(paint(o, 'dim', `provided: on every record, and not 0 or null; never: 0, null or absent on every record${def.zeroDefaultFields.length ? ` (for ${def.zeroDefaultFields.join(', ')}: the source does not provide it, the service sends 0)` : ''}; sometimes: in between.`));
   }
   o.out();
   if (report.overlaps.length === 0) {

@@ -93,6 +93,10 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
             icon: td?.querySelector('.verdict-icon')?.textContent,
             counts: Array.from(td?.querySelectorAll('.count') ?? []).map((b) => b.textContent),
             fitbit: fitbit?.querySelector('.verdict-word')?.textContent,
+            fitbitCounts: Array.from(fitbit?.querySelectorAll('.count') ?? []).map((b) => b.textContent),
+            // A field that is not a number: its values are "sent", not "non-zero".
+            fitbitIds: Array.from(document.querySelectorAll('td[data-source="fitbit"][data-field="id"] .count')).map((b) => b.textContent),
+            legend: document.querySelector('.legend')?.textContent,
             bodyClass: document.body.className,
             tabs: Array.from(document.querySelectorAll('.tab[aria-pressed="true"]')).map((b) => b.textContent),
             // The deprecated field is named so in words, and only that one.
@@ -119,6 +123,10 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         const phoneDays = sandbox.dataset.activity.filter((r) => r.source === 'googlefit').length;
         assert.deepEqual(cell.counts, [`0 ×${phoneDays}`]);
         assert.equal(cell.fitbit, 'provided');
+        const fitbitDays = sandbox.dataset.activity.filter((r) => r.source === 'fitbit').length;
+        assert.deepEqual(cell.fitbitCounts, [`non-zero ×${fitbitDays}`]);
+        assert.deepEqual(cell.fitbitIds, [`sent ×${fitbitDays}`]);
+        assert.equal(cell.legend, 'provided: on every record, and not 0 or null · sometimes: in between · never: 0, null or absent on every record');
         assert.deepEqual(cell.tabs, ['Activity summaries']);
         assert.ok(cell.bodyClass.split(/\s+/).includes(theme.bodyClass), cell.bodyClass);
         // The loading notification goes once every page is in.

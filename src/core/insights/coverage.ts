@@ -36,6 +36,12 @@ export function deprecatedFields(kind: ResourceKind): ReadonlySet<string> {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** The fields the schema types as numbers: their values other than 0 and null are "non-zero"; other fields' are "sent". */
+export function numericFields(kind: ResourceKind): ReadonlySet<string> {
+  const props = schemaFor(kind).properties ?? {};
+  return new Set(Object.keys(props).filter((f) => props[f].type === 'number' || props[f].type === 'integer'));
+}
+
 /** The record's `source` as the report keys it: null when it has no string source. */
 export function sourceKey(record: unknown): string | null {
   const s = record !== null && typeof record === 'object' ? (record as Record<string, unknown>).source : undefined;
@@ -53,7 +59,7 @@ export function classifyValue(record: Record<string, unknown>, field: string): V
   return v === 0 ? 'zero' : 'nonZero';
 }
 
-/** provided: non-zero on every record; never: 0, null or absent on every record; else sometimes. */
+/** provided: on every record, and not 0 or null; never: 0, null or absent on every record; else sometimes. */
 export function verdictOf(c: Pick<FieldCoverage, 'nonZero' | 'zero' | 'null' | 'absent'>): Verdict {
   if (c.nonZero === 0) return 'never';
   return c.zero === 0 && c.null === 0 && c.absent === 0 ? 'provided' : 'sometimes';

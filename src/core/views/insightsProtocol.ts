@@ -31,6 +31,11 @@ export interface CoverageViewModel {
   zeroDefaultFields: string[];
   /** The fields the schema marks deprecated: named so in the matrix (absent from older states). */
   deprecatedFields?: string[];
+  /**
+   * The fields the schema types as numbers: a count of their values other than 0 and null says
+   * "non-zero", other fields' "sent" (absent from older states: "non-zero" for all).
+   */
+  numericFields?: string[];
   report?: CoverageReport;
   /** Set while loading, or when the load failed or was cancelled. */
   status?: InsightsStatus;

@@ -3,7 +3,7 @@
 // lists its records, and each opens in the record view.
 
 import * as vscode from 'vscode';
-import { cellRecords, computeCoverage, deprecatedFields } from '../../core/insights';
+import { cellRecords, computeCoverage, deprecatedFields, numericFields } from '../../core/insights';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
 import { COVERAGE_VIEW_TYPE, CoverageViewModel, InsightsStatus, InsightsWebviewMessage, PersistedInsightsView, recordTitle, shortId, textField } from '../../core/views';
 import type { Session } from '../account/session';
@@ -80,7 +80,7 @@ export class CoverageView extends InsightsView<{ model: CoverageViewModel; recor
   private base(kind: ResourceKind, filter: InsightsFilter & { description: string }, env: string | undefined): CoverageViewModel {
     const def = resource(kind);
     const heading = [def.label, filter.description, ...filterWords(filter), env].filter(Boolean).join(' · ');
-    return { kind, kinds: RESOURCES.map((r) => ({ kind: r.kind, label: r.label })), heading, zeroDefaultFields: [...def.zeroDefaultFields], deprecatedFields: [...deprecatedFields(kind)] };
+    return { kind, kinds: RESOURCES.map((r) => ({ kind: r.kind, label: r.label })), heading, zeroDefaultFields: [...def.zeroDefaultFields], deprecatedFields: [...deprecatedFields(kind)], numericFields: [...numericFields(kind)] };
   }
 
   private async load(kind: ResourceKind, cancellation?: vscode.CancellationToken): Promise<CoverageViewModel | undefined> {

@@ -95,13 +95,22 @@ function matrix(sources: SourceCoverage[]): HTMLElement {
       th.append(' ', tag);
     }
     row.append(th);
-    for (const s of sources) row.append(cell(s, s.fields[i], zeroDefault.has(f.field)));
+    for (const s of sources) row.append(cell(s, s.fields[i], zeroDefault.has(f.field), isNumeric(f.field)));
     table.tBodies[0].append(row);
   });
   return table;
 }
 
-function cell(source: SourceCoverage, f: FieldCoverage, zeroDefault: boolean): HTMLTableCellElement {
+/** A count's word: a number's values other than 0 and null are "non-zero", another field's are "sent". */
+function classWord(which: ValueClass, numeric: boolean): string {
+  return which === 'nonZero' && !numeric ? t('sent') : t(which);
+}
+
+function isNumeric(field: string): boolean {
+  return model?.numericFields === undefined || model.numericFields.includes(field);
+}
+
+function cell(source: SourceCoverage, f: FieldCoverage, zeroDefault: boolean, numeric: boolean): HTMLTableCellElement {
   const td = el('td', `cell verdict-${f.verdict}`);
   td.dataset.source = source.source ?? '';
   td.dataset.field = f.field;
@@ -116,9 +125,10 @@ function cell(source: SourceCoverage, f: FieldCoverage, zeroDefault: boolean): H
   for (const which of CLASSES) {
     const n = f[which];
     if (!n) continue;
-    const b = button(`${t(which)} ×${n}`, () => post({ type: 'cell', source: source.source, field: f.field, which }), 'count');
+    const word = classWord(which, numeric);
+    const b = button(`${word} ×${n}`, () => post({ type: 'cell', source: source.source, field: f.field, which }), 'count');
     b.dataset.which = which;
-    b.setAttribute('aria-label', tn('cellRecords', n, sourceName(source.source), f.field, t(which), n));
+    b.setAttribute('aria-label', tn('cellRecords', n, sourceName(source.source), f.field, word, n));
     counts.append(b);
   }
   td.append(counts);
@@ -128,7 +138,7 @@ function cell(source: SourceCoverage, f: FieldCoverage, zeroDefault: boolean): H
 function showCellRecords(source: string | null, field: string, which: ValueClass, records: RecordRef[], more: number): void {
   if (!cellPanel || !model) return;
   const kind = model.kind;
-  cellPanel.replaceChildren(el('h2', undefined, tn('cellRecords', records.length + more, sourceName(source), field, t(which), records.length + more)));
+  cellPanel.replaceChildren(el('h2', undefined, tn('cellRecords', records.length + more, sourceName(source), field, classWord(which, isNumeric(field)), records.length + more)));
   const ul = el('ul', 'record-list');
   for (const r of records) {
     const li = el('li');

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLASSIFIERS_PATH, classifierSource } from '../../../../scripts/coverageClassifiers';
 import { localDateOf } from '../../../../src/core/dates';
-import { CoverageCounter, ValueClass, cellRecords, computeCoverage, schemaFields, splitByKind, verdictOf } from '../../../../src/core/insights';
+import { CoverageCounter, ValueClass, cellRecords, computeCoverage, numericFields, schemaFields, splitByKind, verdictOf } from '../../../../src/core/insights';
 import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
 import { schemaFor } from '../../../../src/core/validation';
 import { generateDataset } from '../../../../src/sandbox/data';
@@ -198,6 +198,16 @@ describe('insights: field coverage', () => {
     const report = computeCoverage('activity', told.lists[0].records);
     assert.equal(report.notes.find((n) => n.kind === 'notRecords')?.count, 2);
     assert.equal(report.records, mixed.length);
+  });
+
+  it('names the fields the schema types as numbers, and only those', () => {
+    for (const { kind } of RESOURCES) {
+      const props = schemaFor(kind).properties ?? {};
+      const numbers = numericFields(kind);
+      for (const field of schemaFields(kind)) assert.equal(numbers.has(field), ['number', 'integer'].includes(String(props[field]?.type)), `${kind}.${field}`);
+    }
+    assert.ok(numericFields('activity').has('steps') && !numericFields('activity').has('id') && !numericFields('activity').has('sourceData'));
+    assert.deepEqual([...numericFields('bodyFat')], ['value']);
   });
 
   it('verdicts follow the counts', () => {
