@@ -65,6 +65,8 @@ describe('insights: data coverage and trends', function () {
     assert.ok(model.report.notes.some((n) => n.kind === 'unknownFields' && n.source === 'moves' && n.items.some((i) => i.name === 'activeMinutes')));
     // The matrix names the schema's deprecated field so.
     assert.deepEqual(model.deprecatedFields, ['userId']);
+    // Its counts of the schema's numbers say "non-zero", of other fields "sent".
+    assert.deepEqual(model.numericFields, ['duration', 'distance', 'steps', 'vigorous', 'moderate', 'light', 'sedentary', 'calories']);
     const panel = api.insights.coverage.currentPanel;
     assert.ok(panel);
     await waitFor('the coverage webview to say ready', () => panel.readyCount > 0, 20_000);
@@ -109,7 +111,14 @@ describe('insights: data coverage and trends', function () {
    * the first page of `path` is answered, and returns the model shown plus the list requests that
    * started at the sandbox after the cancel (there must be none).
    */
-  const cancelWhileLoading = async <M>(command: string, arg: Record<string, unknown>, path: string) => {
+  /**
+   * Runs `command` and cancels it mid-load: once the first page of `path` is answered and the next
+   * page (slowed down) is in flight, or with `onReply`, as the client hands on the first reply of
+   * `path`. A list of one page (heart rate over the view's 30 days) leaves no moment between its
+   * reply and the next resource's first request for a test to wait for: the cancel comes from the
+   * history's listener, in the same turn as the reply.
+   */
+  const cancelWhileLoading = async <M>(command: string, arg: Record<string, unknown>, path: string, options: { onReply?: boolean } = {}) => {
     const sandbox = runningSandbox(api);
     // The Records view's own list loads (after an earlier test's setting change) are done first:
     // only the panel's requests are counted.
@@ -117,13 +126,28 @@ describe('insights: data coverage and trends', function () {
     const latencyMs = 1500;
     sandbox.addFault(parseFaultSpec(`latency:ms=${latencyMs}:path=offset=`));
     const source = new vscode.CancellationTokenSource();
+    let cancelledAt = 0;
+    const cancel = () => {
+      if (cancelledAt) return;
+      cancelledAt = Date.now();
+      source.cancel();
+    };
+    const startedAt = Date.now();
+    const onReply = options.onReply
+      ? api.history.onDidChange(() => {
+          const newest = api.history.all()[0];
+          if (newest && newest.url.includes(path) && Date.parse(newest.startedAt) >= startedAt) cancel();
+        })
+      : undefined;
     try {
       const before = sandbox.requests.length;
       const running = vscode.commands.executeCommand(command, { ...arg, cancellation: source.token });
-      await waitFor('the first page answered', () => sandbox.requests.slice(before).some((r) => r.path.includes(path) && r.status === 200));
-      const cancelledAt = Date.now();
-      source.cancel();
+      if (!onReply) {
+        await waitFor('the first page answered', () => sandbox.requests.slice(before).some((r) => r.path.includes(path) && r.status === 200));
+        cancel();
+      }
       const model = (await running) as M;
+      assert.ok(cancelledAt > 0, 'cancelled while loading');
       // A loop that went on would ask for the next page as soon as the slow one came back.
       await new Promise((resolve) => setTimeout(resolve, latencyMs * 2));
       const lists = sandbox.requests.slice(before).filter((r) => /summaries|readings/.test(r.path));
@@ -135,6 +159,7 @@ describe('insights: data coverage and trends', function () {
       assert.deepEqual(answered, [], 'the pages in flight at the cancel are ended, not answered');
       return { model, lists, after };
     } finally {
+      onReply?.dispose();
       sandbox.clearFaults();
       source.dispose();
     }
@@ -183,7 +208,7 @@ describe('insights: data coverage and trends', function () {
   });
 
   it('Cancel while trends load: the other resources are never asked for, and the panel says loading was cancelled', async () => {
-    const { model, lists, after } = await cancelWhileLoading<TrendsViewModel>('healthData.showTrends', {}, '/heart_rate');
+    const { model, lists, after } = await cancelWhileLoading<TrendsViewModel>('healthData.showTrends', {}, '/heart_rate', { onReply: true });
     assert.deepEqual(after, [], 'no page asked for after the cancel');
     assert.ok(lists.every((r) => r.path.includes('/heart_rate')), lists.map((r) => r.path).join(', '));
     assert.deepEqual(model.sections, []);
@@ -218,7 +243,7 @@ describe('insights: data coverage and trends', function () {
   it('a cancelled reload of the trends keeps the charts of the last complete load, marked', async () => {
     const complete = (await vscode.commands.executeCommand('healthData.showTrends')) as TrendsViewModel;
     assert.equal(complete.status, undefined);
-    const { model, after } = await cancelWhileLoading<TrendsViewModel>('healthData.showTrends', {}, '/heart_rate');
+    const { model, after } = await cancelWhileLoading<TrendsViewModel>('healthData.showTrends', {}, '/heart_rate', { onReply: true });
     assert.deepEqual(after, [], 'no page asked for after the cancel');
     assert.deepEqual(model.sections, complete.sections, 'the charts of the complete load');
     assert.equal(model.humanId, complete.humanId);
