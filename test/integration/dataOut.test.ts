@@ -104,7 +104,11 @@ describe('export, recording and replay', function () {
   it('cancelled mid-export: no file, no partial file, and a message that says so', async () => {
     const api = await withSandbox();
     const sandbox = runningSandbox(api);
-    // Pages after the first take 2 s: the cancel lands while the second is on its way.
+    // Pages after the first take 2 s: the cancel lands while the second is on its way. The range
+    // is set here, not left to the tests before: it must hold more than one page of heart rate.
+    await vscode.commands.executeCommand('healthData.setDateRange', { days: 60 });
+    const range = api.tree.dateRange;
+    assert.ok(sandbox.dataset.heartRate.filter((r) => r.date >= range.start && r.date <= range.end).length > 50, 'more than one page');
     sandbox.addFault(parseFaultSpec('latency:ms=2000:path=offset='));
     const messages = captureMessages(['info', 'error']);
     const source = new vscode.CancellationTokenSource();
