@@ -200,6 +200,30 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Token minted by health-data' }).first().click({ timeout: 20_000 });
         await page.locator('.notification-toast', { hasText: 'health-data CLI copied' }).first().waitFor({ state: 'visible', timeout: 20_000 });
       });
+
+      it('Save Request… keeps a request under Saved by the name given; Remove from Saved puts it back', async () => {
+        const page = wb!.page;
+        const sidebar = page.locator('.part.sidebar');
+        const mint = sidebar.locator('.monaco-list-row', { hasText: 'POST /v1/admin/token' }).first();
+        await mint.waitFor({ state: 'visible', timeout: 20_000 });
+        await wb!.runContextMenuEntry(mint, 'Save Request…');
+        // The name offered says what the request is; the one typed is kept.
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        await input.waitFor({ state: 'visible', timeout: 10_000 });
+        assert.equal(await input.inputValue(), 'Token mint');
+        await input.fill('Mint for the sandbox');
+        await input.press('Enter');
+        const saved = sidebar.locator('.monaco-list-row', { hasText: 'Mint for the sandbox' }).first();
+        await saved.waitFor({ state: 'visible', timeout: 10_000 });
+        assert.match((await sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first().textContent()) ?? '', /Saved\s*1 request/);
+        assert.match((await saved.textContent()) ?? '', /POST \/v1\/admin\/token · 200/);
+        await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
+        await page.locator('.workbench-hover-container').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+        await sidebar.screenshot({ path: path.join(shotsDir(), `history-saved-${theme.slug}.png`) });
+        await wb!.runContextMenuEntry(saved, 'Remove from Saved');
+        await sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first().waitFor({ state: 'detached', timeout: 10_000 });
+        await sidebar.locator('.monaco-list-row', { hasText: 'POST /v1/admin/token' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      });
     });
   }
 });

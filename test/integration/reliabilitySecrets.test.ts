@@ -170,6 +170,22 @@ describe('reliability: no secret or token in any sink', function () {
         await run('healthData.newRequest', { draft: { endpoint: 'list', kind: 'activity', params: { start_date: start, end_date: end, limit: '5' } } });
       },
       'healthData.editAndResend': () => run('healthData.editAndResend', { draft: { endpoint: 'getById', kind: 'bodyFat', id: bodyFat.id } }),
+      // The token mint saved by name: what storage and the History view keep of it is searched too.
+      'healthData.saveRequest': async () => {
+        const mint = api.history.all().find((e) => e.endpoint === 'token');
+        assert.ok(mint, 'no token mint in the history');
+        assert.equal(await run('healthData.saveRequest', { exchangeId: mint.id, name: 'The mint' }), true);
+      },
+      'healthData.renameSavedRequest': async () => {
+        const saved = api.history.saved()[0];
+        assert.equal(await run('healthData.renameSavedRequest', { exchangeId: saved.id, name: 'The token mint' }), true);
+        for (const node of api.historyView.getChildren()) for (const row of api.historyView.getChildren(node)) note('history view', api.historyView.getTreeItem(row));
+      },
+      'healthData.removeSavedRequest': async () => {
+        await api.history.flush();
+        note('history storage', api.workspaceState.get(HISTORY_KEY));
+        assert.equal(await run('healthData.removeSavedRequest', { exchangeId: api.history.saved()[0].id }), true);
+      },
       'healthData.showExchange': async () => {
         // The token mint's exchange: its request held the secret and its reply the token.
         const mint = api.history.all().find((e) => e.endpoint === 'token');

@@ -11,6 +11,7 @@ import { RESOURCES } from '../../src/core/resources';
 import { HistoryEntry, STORED_BODY_LIMIT, pathAndQuery } from '../../src/core/workbench';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { HISTORY_KEY } from '../../src/extension/workbench';
+import { defaultSavedName } from '../../src/extension/workbench/commands';
 import { draftProblems, fieldProblem } from '../../src/extension/workbench/requestForm';
 import { captureMessages, closeUntitledEditors, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
 
@@ -305,5 +306,100 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     assert.equal(fieldProblem(draft, 'updated_since', '2026-03-01T10:00:00+02:00'), undefined);
     assert.equal(fieldProblem(draft, 'start_date', ''), undefined);
     assert.deepEqual(draftProblems({ ...draft, params: { start_date: '2026-03-01', end_date: '2026-03-02' } }), []);
+  });
+
+  it('Save Request keeps a request by name under Saved, whatever the history size; rename, remove, and Clear History keeps it', async () => {
+    const end = records('activity')[0].date!;
+    const send = async (limit: string) =>
+      (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'list', kind: 'activity', params: { start_date: addDays(end, -5), end_date: end, limit } } })) as HistoryEntry;
+    const first = await send('2');
+    assert.equal(await vscode.commands.executeCommand('healthData.saveRequest', { exchangeId: first.id, name: '  Two activities ' }), true);
+    assert.deepEqual(api.history.saved().map((e) => [e.id, e.savedAs]), [[first.id, 'Two activities']]);
+    // The History view: Saved first, the request by its name, the request and status beside it.
+    const root = api.historyView.getChildren();
+    assert.equal(root[0].type, 'saved');
+    assert.equal(api.historyView.getTreeItem(root[0]).description, '1 request');
+    const [row] = api.historyView.getChildren(root[0]);
+    const item = api.historyView.getTreeItem(row);
+    assert.equal(item.label, 'Two activities');
+    assert.equal(item.description, `GET ${pathAndQuery(first.url)} · 200`);
+    assert.equal(item.contextValue, 'savedExchange');
+    assert.ok(root.slice(1).every((d) => d.type === 'day' && d.entries.every((e) => e.savedAs === undefined)), 'a saved request is listed once, under Saved');
+
+    // Bad names are refused with the reason, and change nothing.
+    const second = await send('3');
+    for (const [name, says] of [
+      ['   ', /Not saved: Enter a name for the saved request\./],
+      ['two ACTIVITIES', /Not saved: A saved request is already named "Two activities"\./],
+      ['a\nb', /Not saved: A name cannot contain line breaks or control characters\./],
+      ['x'.repeat(81), /Not saved: A name is at most 80 characters\./],
+    ] as const) {
+      messages.shown.length = 0;
+      assert.equal(await vscode.commands.executeCommand('healthData.saveRequest', { exchangeId: second.id, name }), undefined);
+      assert.ok(errors().some((t) => says.test(t)), `${JSON.stringify(name)}: ${errors().join(' | ')}`);
+    }
+    messages.shown.length = 0;
+    assert.equal(await vscode.commands.executeCommand('healthData.renameSavedRequest', { exchangeId: second.id, name: 'x' }), undefined);
+    assert.ok(errors().some((t) => /is not a saved request: save it first/.test(t)), errors().join(' | '));
+    assert.equal(api.history.saved().length, 1);
+
+    // Asked for a name: the request itself is offered.
+    const win = vscode.window as unknown as { showInputBox: (o: vscode.InputBoxOptions) => Thenable<string | undefined> };
+    const showInputBox = win.showInputBox;
+    let offered: vscode.InputBoxOptions | undefined;
+    win.showInputBox = (o) => {
+      offered = o;
+      return Promise.resolve('Three activities');
+    };
+    try {
+      assert.equal(await vscode.commands.executeCommand('healthData.saveRequest', { exchangeId: second.id }), true);
+    } finally {
+      win.showInputBox = showInputBox;
+    }
+    // What it asks, in words: the resource, the dates and the other parameters given.
+    assert.equal(offered?.value, `Activity summaries, ${addDays(end, -5)} – ${end}, limit 3`);
+    assert.equal(await offered?.validateInput?.('two activities'), 'A saved request is already named "Two activities".');
+    const at = (method: 'GET' | 'POST', path: string): HistoryEntry => ({ ...first, method, url: `${new URL(first.url).origin}${path}` });
+    assert.equal(defaultSavedName(at('POST', '/v1/admin/token')), 'Token mint');
+    assert.equal(defaultSavedName(at('GET', '/v1/human/heart_rate/summaries/2026-11-20')), 'Heart rate summaries 2026-11-20');
+    assert.equal(defaultSavedName(at('GET', '/v1/human/body_fat/readings/a%0Ab')), 'Body fat readings a b', 'no line break in a name');
+    assert.equal(defaultSavedName(at('GET', '/v1/human/elsewhere?x=1')), 'GET /v1/human/elsewhere?x=1');
+    const long = defaultSavedName(at('GET', `/v1/human/activities/summaries?source=${'s'.repeat(200)}`));
+    assert.equal(long.length, 80);
+    assert.ok(long.startsWith('Activity summaries, source sss') && long.endsWith('…'), long);
+
+    // Kept whatever the history's size, and in the workspace's storage.
+    await vscode.workspace.getConfiguration('healthData').update('history.size', 1, vscode.ConfigurationTarget.Global);
+    try {
+      await send('4');
+      await send('5');
+      assert.deepEqual(api.history.all().filter((e) => e.savedAs === undefined).length, 1);
+      assert.deepEqual(api.history.saved().map((e) => e.savedAs).sort(), ['Three activities', 'Two activities']);
+      await api.history.flush();
+      const stored = api.workspaceState.get<HistoryEntry[]>(HISTORY_KEY) ?? [];
+      assert.deepEqual(stored.filter((e) => e.savedAs).map((e) => e.savedAs).sort(), ['Three activities', 'Two activities']);
+
+      // Renamed, then Clear History: the saved ones stay.
+      assert.equal(await vscode.commands.executeCommand('healthData.renameSavedRequest', { exchangeId: first.id, name: 'Activities, two' }), true);
+      assert.equal(api.history.get(first.id)?.savedAs, 'Activities, two');
+      assert.equal(await vscode.commands.executeCommand('healthData.clearHistory', { confirm: false }), true);
+      assert.deepEqual(api.history.all().map((e) => e.id).sort(), [first.id, second.id].sort());
+      assert.deepEqual(api.historyView.getChildren().map((n) => n.type), ['saved']);
+      await api.history.flush();
+      assert.equal(api.workspaceState.get<unknown[]>(HISTORY_KEY)?.length, 2);
+
+      // Removed from Saved: back to the plain history, where the size setting holds.
+      assert.equal(await vscode.commands.executeCommand('healthData.removeSavedRequest', { exchangeId: second.id }), true);
+      assert.deepEqual(api.history.saved().map((e) => e.id), [first.id]);
+      assert.deepEqual(api.history.all().map((e) => e.id).sort(), [first.id, second.id].sort());
+      assert.equal(await vscode.commands.executeCommand('healthData.removeSavedRequest', { exchangeId: first.id }), true);
+      assert.equal(api.history.saved().length, 0);
+      assert.equal(api.history.all().length, 1, 'the size setting holds again');
+      messages.shown.length = 0;
+      assert.equal(await vscode.commands.executeCommand('healthData.removeSavedRequest'), false);
+      assert.ok(messages.shown.some((m) => /No saved requests yet/.test(m.text)), JSON.stringify(messages.shown));
+    } finally {
+      await vscode.workspace.getConfiguration('healthData').update('history.size', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });

@@ -13,6 +13,11 @@ export interface HistoryEntry extends Exchange {
   readonly environment?: string;
   /** Bytes of the body left out to keep the history small (the body kept is its start). */
   readonly bodyCutBytes?: number;
+  /**
+   * The name it was saved under (the History view's Saved group): a saved request is kept
+   * whatever the history's size, until it is removed from Saved.
+   */
+  readonly savedAs?: string;
 }
 
 export const DEFAULT_HISTORY_SIZE = 50;
@@ -21,6 +26,10 @@ export const MAX_HISTORY_SIZE = 500;
 export const STORED_BODY_LIMIT = 64 * 1024;
 /** All bodies kept in storage together, in characters: older entries beyond it keep no body. */
 export const STORED_BODIES_BUDGET = 1024 * 1024;
+
+/** Saved requests a workspace keeps at most, and the longest name one may have. */
+export const MAX_SAVED_REQUESTS = 100;
+export const MAX_SAVED_NAME = 80;
 
 /** Header names whose values never go into the history at all, whatever they hold. */
 const DROPPED_HEADERS = /^(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key)$/i;
@@ -88,9 +97,15 @@ export function forStorage(history: readonly HistoryEntry[]): HistoryEntry[] {
   });
 }
 
-/** The history with `entry` added first and the oldest beyond `size` dropped. */
+/** The history with `entry` added first and the oldest beyond `size` dropped (saved ones are kept). */
 export function addToHistory(history: readonly HistoryEntry[], entry: HistoryEntry, size: number): HistoryEntry[] {
-  return [entry, ...history.filter((e) => e.id !== entry.id)].slice(0, Math.max(0, size));
+  return trimHistory([entry, ...history.filter((e) => e.id !== entry.id)], size);
+}
+
+/** The newest `size` entries that are not saved, and every saved one, in the history's order. */
+export function trimHistory(history: readonly HistoryEntry[], size: number): HistoryEntry[] {
+  let unsaved = 0;
+  return history.filter((e) => e.savedAs !== undefined || unsaved++ < size);
 }
 
 /** How an exchange ended, for its icon: fine, fine after retries, refused (4xx), failed (5xx, network). */
@@ -175,13 +190,26 @@ export function historyEntryOf(v: unknown): HistoryEntry | undefined {
   if (isResourceKind(e.resource)) entry.resource = e.resource;
   if (str(e.environment)) entry.environment = e.environment;
   if (num(e.bodyCutBytes)) entry.bodyCutBytes = e.bodyCutBytes;
+  if (str(e.savedAs) && e.savedAs.trim() && e.savedAs.length <= MAX_SAVED_NAME) entry.savedAs = e.savedAs;
   return entry;
 }
 
-/** A stored history, checked: entries that are not entries are dropped, the order kept. */
+/**
+ * A stored history, checked: entries that are not entries are dropped, the order kept; past
+ * MAX_SAVED_REQUESTS saved ones (a store no version of this extension wrote), the rest are kept
+ * as plain entries.
+ */
 export function readHistory(stored: unknown): HistoryEntry[] {
   if (!Array.isArray(stored)) return [];
-  return stored.map(historyEntryOf).filter((e): e is HistoryEntry => e !== undefined);
+  let saved = 0;
+  return stored
+    .map(historyEntryOf)
+    .filter((e): e is HistoryEntry => e !== undefined)
+    .map((e) => {
+      if (e.savedAs === undefined || ++saved <= MAX_SAVED_REQUESTS) return e;
+      const { savedAs: _dropped, ...plain } = e;
+      return plain;
+    });
 }
 
 /** `GET /v1/human/activities/summaries?limit=10`: the URL without scheme and host. */

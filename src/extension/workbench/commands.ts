@@ -1,16 +1,17 @@
 // The request workbench's commands: show an exchange (from the history, the record view, or a
 // pick of recent ones matching the request log's lines), clear the history, build a request
-// from the service's endpoints and send it, and edit and resend any exchange.
+// from the service's endpoints and send it, edit and resend any exchange, and save one by name
+// (rename it, remove it from Saved).
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { resource } from '../../core/resources';
-import { HistoryEntry, RequestDraft, draftFromExchange, draftOf, outcomeOf, pathAndQuery } from '../../core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, draftFromExchange, draftOf, outcomeOf, pathAndQuery } from '../../core/workbench';
 import type { Session } from '../account/session';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
 import type { ExchangeViews } from './exchangeViews';
-import type { ExchangeHistory } from './history';
+import { type ExchangeHistory, savedNameProblem } from './history';
 import { draftProblems, promptDraft } from './requestForm';
 
 /** An exchange named by a command's argument: `{ exchangeId }`, an Exchange, or a History row. */
@@ -31,8 +32,8 @@ export interface WorkbenchCommandDeps {
 }
 
 export function registerWorkbenchCommands({ session, history, views }: WorkbenchCommandDeps): vscode.Disposable[] {
-  /** The history entry an argument names; with no argument, a pick of the recent ones. */
-  const entryFor = async (arg: unknown, title: string): Promise<HistoryEntry | undefined> => {
+  /** The history entry an argument names; with no argument, a pick of the recent ones (or of `among`, the saved ones). */
+  const entryFor = async (arg: unknown, title: string, among?: readonly HistoryEntry[]): Promise<HistoryEntry | undefined> => {
     const id = exchangeIdOf(arg);
     if (id !== undefined) {
       const entry = history.get(id);
@@ -40,14 +41,17 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
       return entry;
     }
     if (arg !== undefined && arg !== null) throw new HealthDataError('usage', vscode.l10n.t('The argument must name an exchange: {0}.', '{ exchangeId }'));
-    if (history.all().length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No requests yet: the history fills as the extension talks to the service.'));
+    const entries = among ?? history.all();
+    if (entries.length === 0) {
+      void vscode.window.showInformationMessage(
+        among ? vscode.l10n.t('No saved requests yet: Save Request… on a request of the History view keeps it by a name.') : vscode.l10n.t('No requests yet: the history fills as the extension talks to the service.'),
+      );
       return undefined;
     }
     type Item = vscode.QuickPickItem & { entry: HistoryEntry };
     // Each row reads like the request log's line for it: method, path, status, time, request id.
-    const items: Item[] = history.all().map((e) => ({
-      label: `${OUTCOME_ICON[outcomeOf(e)]} ${e.method} ${pathAndQuery(e.url)}`,
+    const items: Item[] = entries.map((e) => ({
+      label: `${OUTCOME_ICON[outcomeOf(e)]} ${e.savedAs !== undefined ? `${e.savedAs} · ` : ''}${e.method} ${pathAndQuery(e.url)}`,
       description: `${e.status ?? vscode.l10n.t('failed')} · ${e.durationMs} ms${e.attempts.length > 1 ? ` · ${vscode.l10n.t('{0} attempts', e.attempts.length)}` : ''}`,
       detail: [new Date(e.startedAt).toLocaleString(vscode.env.language), e.requestId ? vscode.l10n.t('request id {0}', e.requestId) : '', e.environment ?? ''].filter(Boolean).join(' · '),
       entry: e,
@@ -140,6 +144,32 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
     return draft;
   };
 
+  /**
+   * Saves (or renames) the exchange an argument names under the name given, or one asked for (the
+   * request itself, or the present name, offered); false when dismissed or refused, with why.
+   */
+  const saveUnder = async (arg: unknown, title: string, renaming: boolean): Promise<boolean> => {
+    const entry = await entryFor(savedArg(arg).exchange, title, renaming ? history.saved() : undefined);
+    if (!entry) return false;
+    if (renaming && entry.savedAs === undefined) throw new HealthDataError('usage', vscode.l10n.t('{0} is not a saved request: save it first.', `${entry.method} ${pathAndQuery(entry.url)}`));
+    let name = savedArg(arg).name;
+    if (name === undefined) {
+      name = await vscode.window.showInputBox({
+        title,
+        prompt: vscode.l10n.t('A name for {0}, shown under Saved in the History view', `${entry.method} ${pathAndQuery(entry.url)}`),
+        value: entry.savedAs ?? defaultSavedName(entry),
+        validateInput: (v) => savedNameProblem(v, history.all(), entry.id),
+      });
+      if (name === undefined) return false;
+    }
+    try {
+      history.saveRequest(entry.id, name);
+    } catch (err) {
+      throw new HealthDataError('usage', vscode.l10n.t('Not saved: {0}', err instanceof Error ? err.message : String(err)));
+    }
+    return true;
+  };
+
   type RequestArgs = { draft?: unknown; cancellation?: vscode.CancellationToken };
   const argsOf = (arg: unknown): RequestArgs => (arg && typeof arg === 'object' && !Array.isArray(arg) ? (arg as RequestArgs) : {});
 
@@ -147,13 +177,26 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
     {
       'healthData.showExchange': showExchange,
       'healthData.clearHistory': async (arg?: { confirm?: boolean }) => {
-        if (history.all().length === 0) return true;
+        const saved = history.saved().length;
+        const count = history.all().length - saved;
+        if (count === 0) return true;
         if (arg?.confirm !== false) {
           const clear = vscode.l10n.t('Clear History');
-          const answer = await vscode.window.showWarningMessage(history.all().length === 1 ? vscode.l10n.t('Clear the 1 request of this workspace\'s history?') : vscode.l10n.t('Clear the {0} requests of this workspace\'s history?', history.all().length), { modal: true }, clear);
+          const question = count === 1 ? vscode.l10n.t('Clear the 1 request of this workspace\'s history?') : vscode.l10n.t('Clear the {0} requests of this workspace\'s history?', count);
+          const kept = saved === 0 ? undefined : saved === 1 ? vscode.l10n.t('The saved request is kept.') : vscode.l10n.t('The {0} saved requests are kept.', saved);
+          const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: kept }, clear);
           if (answer !== clear) return false;
         }
         await history.clear();
+        return true;
+      },
+      'healthData.saveRequest': (arg?: unknown) => saveUnder(arg, vscode.l10n.t('Health Data: Save Request'), false),
+      'healthData.renameSavedRequest': (arg?: unknown) => saveUnder(arg, vscode.l10n.t('Health Data: Rename Saved Request'), true),
+      'healthData.removeSavedRequest': async (arg?: unknown) => {
+        const entry = await entryFor(savedArg(arg).exchange, vscode.l10n.t('Health Data: Remove from Saved'), history.saved());
+        if (!entry) return false;
+        if (entry.savedAs === undefined) return true;
+        history.removeSaved(entry.id);
         return true;
       },
       'healthData.newRequest': async (arg?: unknown) => {
@@ -174,4 +217,41 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
     },
     (err) => showError(session, err),
   );
+}
+
+/**
+ * A save command's argument: `{ exchangeId, name? }` or a History row (which carries exchangeId);
+ * `exchange` is what names the exchange (undefined: ask), `name` the name given, if any.
+ */
+function savedArg(arg: unknown): { exchange: unknown; name?: string } {
+  if (!arg || typeof arg !== 'object' || Array.isArray(arg)) return { exchange: arg };
+  const { name } = arg as { name?: unknown };
+  if (name !== undefined && typeof name !== 'string') throw new HealthDataError('usage', vscode.l10n.t('The name must be a string.'));
+  return { exchange: arg, name };
+}
+
+/**
+ * The name a request is offered to be saved under, from what it asks: `Activity summaries,
+ * 2026-11-01 – 2026-11-20, limit 3`, `Heart rate summaries 2026-11-20`, `Token mint`; another
+ * request by its method and path. Without control characters, cut to MAX_SAVED_NAME.
+ */
+export function defaultSavedName(entry: HistoryEntry): string {
+  const draft = draftFromExchange(entry);
+  let name = `${entry.method} ${pathAndQuery(entry.url)}`;
+  if (draft?.endpoint === 'token') name = vscode.l10n.t('Token mint');
+  else if (draft?.kind !== undefined) {
+    const label = resource(draft.kind).label;
+    if (draft.endpoint === 'getLatest') name = vscode.l10n.t('{0}: the latest', label);
+    else if (draft.endpoint === 'getById') name = `${label} ${draft.id ?? ''}`;
+    else if (draft.endpoint === 'getByDate') name = `${label} ${draft.date ?? ''}`;
+    else {
+      const p = draft.params ?? {};
+      const parts: string[] = [];
+      if (p.start_date || p.end_date) parts.push(`${p.start_date ?? '…'} – ${p.end_date ?? '…'}`);
+      for (const key of QUERY_PARAMS) if (key !== 'start_date' && key !== 'end_date' && p[key]) parts.push(`${key} ${p[key]}`);
+      name = [label, ...parts].join(', ');
+    }
+  }
+  name = name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').trim();
+  return name.length > MAX_SAVED_NAME ? `${name.slice(0, MAX_SAVED_NAME - 1)}…` : name;
 }

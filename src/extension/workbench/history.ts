@@ -1,9 +1,10 @@
 // The request history of this workspace: every exchange the session reports, newest first, the
-// last `healthData.history.size` of them, kept in the workspace's memento across reloads (bodies
-// cut there, see forStorage; this session's own entries keep theirs whole in memory).
+// last `healthData.history.size` of them and every saved one, kept in the workspace's memento
+// across reloads (bodies cut there, see forStorage; this session's own entries keep theirs whole
+// in memory).
 
 import * as vscode from 'vscode';
-import { HistoryEntry, addToHistory, forStorage, historySize, readHistory } from '../../core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, addToHistory, forStorage, historySize, readHistory, trimHistory } from '../../core/workbench';
 import { ResourceKind } from '../../core/resources';
 import { unwrapList } from '../../core/service';
 import { textField } from '../../core/views';
@@ -27,15 +28,16 @@ export class ExchangeHistory implements vscode.Disposable {
     private readonly memento: vscode.Memento,
     session: Session,
   ) {
-    this.entries = readHistory(memento.get<unknown>(HISTORY_KEY)).slice(0, this.size);
+    this.entries = trimHistory(readHistory(memento.get<unknown>(HISTORY_KEY)), this.size);
     this.disposables.push(
       this.changeEmitter,
       session.onDidExchange((entry) => this.add(entry)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('healthData.history.size')) return;
         this.size = historySize(vscode.workspace.getConfiguration('healthData').get('history.size'));
-        if (this.entries.length > this.size) {
-          this.entries = this.entries.slice(0, this.size);
+        const kept = trimHistory(this.entries, this.size);
+        if (kept.length < this.entries.length) {
+          this.entries = kept;
           this.changed();
         }
       }),
@@ -56,13 +58,52 @@ export class ExchangeHistory implements vscode.Disposable {
     this.changed();
   }
 
+  /** The saved requests, in the history's order (newest first). */
+  saved(): readonly HistoryEntry[] {
+    return this.entries.filter((e) => e.savedAs !== undefined);
+  }
+
+  /**
+   * Saves an exchange under `name` (or renames a saved one): kept whatever the history's size.
+   * Throws a sentence for people when the name is not one (see savedNameProblem) or Saved is full.
+   */
+  saveRequest(id: string, name: string): HistoryEntry {
+    const entry = this.get(id);
+    if (!entry) throw new Error(vscode.l10n.t('That exchange is no longer in the history.'));
+    const problem = savedNameProblem(name, this.entries, id);
+    if (problem) throw new Error(problem);
+    if (entry.savedAs === undefined && this.saved().length >= MAX_SAVED_REQUESTS) {
+      throw new Error(vscode.l10n.t('Saved holds at most {0} requests: remove one first.', MAX_SAVED_REQUESTS));
+    }
+    return this.replace(entry, { ...entry, savedAs: name.trim() });
+  }
+
+  /** Removes an exchange from Saved: it stays in the history as any other, the oldest going first. */
+  removeSaved(id: string): HistoryEntry | undefined {
+    const entry = this.get(id);
+    if (!entry || entry.savedAs === undefined) return entry;
+    const { savedAs: _removed, ...plain } = entry;
+    const kept = this.replace(entry, plain);
+    this.entries = trimHistory(this.entries, this.size);
+    return kept;
+  }
+
+  /** Clears every exchange but the saved ones. */
   async clear(): Promise<void> {
-    this.entries = [];
+    this.entries = this.saved().slice();
     this.changeEmitter.fire();
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
     await this.saving;
-    await this.memento.update(HISTORY_KEY, undefined);
+    if (this.entries.length === 0) await this.memento.update(HISTORY_KEY, undefined);
+    else this.save();
+    await this.saving;
+  }
+
+  private replace(old: HistoryEntry, entry: HistoryEntry): HistoryEntry {
+    this.entries = this.entries.map((e) => (e === old ? entry : e));
+    this.changed();
+    return entry;
   }
 
   /**
@@ -138,4 +179,14 @@ function holdsRecord(body: string, id: string | undefined, record: unknown): boo
   if (id !== undefined) return candidates.some((c) => textField(c, 'id') === id);
   const text = JSON.stringify(record);
   return candidates.some((c) => JSON.stringify(c) === text);
+}
+
+/** Why `name` cannot name a saved request (empty, too long, control characters, taken by another), or undefined. */
+export function savedNameProblem(name: string, history: readonly HistoryEntry[], exceptId?: string): string | undefined {
+  const v = name.trim();
+  if (!v) return vscode.l10n.t('Enter a name for the saved request.');
+  if (v.length > MAX_SAVED_NAME) return vscode.l10n.t('A name is at most {0} characters.', MAX_SAVED_NAME);
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(v)) return vscode.l10n.t('A name cannot contain line breaks or control characters.');
+  const taken = history.find((e) => e.id !== exceptId && e.savedAs !== undefined && e.savedAs.toLowerCase() === v.toLowerCase());
+  return taken ? vscode.l10n.t('A saved request is already named "{0}".', taken.savedAs!) : undefined;
 }

@@ -1,5 +1,6 @@
-// The History view: the workspace's last exchanges, newest first, under one node per local day,
-// each with an icon for how it ended. A click opens the exchange; the context menu resends it.
+// The History view: the requests saved by name first (Saved), then the workspace's last
+// exchanges, newest first, under one node per local day, each with an icon for how it ended. A
+// click opens the exchange; the context menu resends it, saves it, renames or removes a saved one.
 
 import * as vscode from 'vscode';
 import { ExchangeOutcome, HistoryEntry, groupByDay, outcomeOf, pathAndQuery } from '../../core/workbench';
@@ -12,6 +13,7 @@ import type { ExchangeHistory } from './history';
  * it from a context menu reads it as every exchange command's `{ exchangeId }` argument.
  */
 export type HistoryNode =
+  | { readonly type: 'saved'; readonly entries: readonly HistoryEntry[] }
   | { readonly type: 'day'; readonly day: string; readonly entries: readonly HistoryEntry[] }
   | { readonly type: 'exchange'; readonly entry: HistoryEntry; readonly exchangeId: string };
 
@@ -33,12 +35,24 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
 
   getChildren(node?: HistoryNode): HistoryNode[] {
     if (!node) {
-      return groupByDay(this.history.all(), (ms) => -new Date(ms).getTimezoneOffset()).map(({ day, entries }) => ({ type: 'day', day, entries }));
+      const saved = this.history.saved();
+      const days = groupByDay(
+        this.history.all().filter((e) => e.savedAs === undefined),
+        (ms) => -new Date(ms).getTimezoneOffset(),
+      ).map(({ day, entries }): HistoryNode => ({ type: 'day', day, entries }));
+      return saved.length ? [{ type: 'saved', entries: saved }, ...days] : days;
     }
-    return node.type === 'day' ? node.entries.map((entry) => ({ type: 'exchange', entry, exchangeId: entry.id })) : [];
+    return node.type === 'exchange' ? [] : node.entries.map((entry) => ({ type: 'exchange', entry, exchangeId: entry.id }));
   }
 
   getTreeItem(node: HistoryNode): vscode.TreeItem {
+    if (node.type === 'saved') {
+      const item = new vscode.TreeItem(vscode.l10n.t('Saved'), vscode.TreeItemCollapsibleState.Expanded);
+      item.id = 'saved';
+      item.description = node.entries.length === 1 ? vscode.l10n.t('1 request') : vscode.l10n.t('{0} requests', node.entries.length);
+      item.contextValue = 'historySaved';
+      return item;
+    }
     if (node.type === 'day') {
       const today = localToday();
       const label = node.day === today ? vscode.l10n.t('Today') : node.day === addDays(today, -1) ? vscode.l10n.t('Yesterday') : node.day || vscode.l10n.t('Undated');
@@ -51,17 +65,20 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     const e = node.entry;
     const outcome = outcomeOf(e);
     const [icon, color] = ICONS[outcome];
-    const item = new vscode.TreeItem(`${e.method} ${pathAndQuery(e.url)}`, vscode.TreeItemCollapsibleState.None);
+    const request = `${e.method} ${pathAndQuery(e.url)}`;
+    // A saved request by its name, the request beside it; the others by their request.
+    const item = new vscode.TreeItem(e.savedAs ?? request, vscode.TreeItemCollapsibleState.None);
     item.id = `exchange:${e.id}`;
     const status = e.status !== undefined ? String(e.status) : vscode.l10n.t('failed');
     const time = new Date(e.startedAt).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
     const retries = e.attempts.length > 1 ? ` · ${vscode.l10n.t('{0} attempts', e.attempts.length)}` : '';
-    item.description = `${status} · ${e.durationMs} ms${retries} · ${time}`;
+    item.description = e.savedAs !== undefined ? `${request} · ${status}` : `${status} · ${e.durationMs} ms${retries} · ${time}`;
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-    item.contextValue = 'exchange';
+    item.contextValue = e.savedAs !== undefined ? 'savedExchange' : 'exchange';
     item.command = { command: 'healthData.showExchange', title: vscode.l10n.t('Show Exchange'), arguments: [{ exchangeId: e.id }] };
     // Plain text: a URL's `_` and `-` stay as they are, and nothing in it becomes a link.
     item.tooltip = [
+      e.savedAs !== undefined ? `${vscode.l10n.t('Saved as')}: ${e.savedAs}` : '',
       `${e.method} ${e.url}`,
       `${status} ${e.statusText ?? ''} · ${e.durationMs} ms · ${e.startedAt}`,
       e.requestId ? `${vscode.l10n.t('Request id')}: ${e.requestId}` : '',
@@ -70,7 +87,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     ]
       .filter(Boolean)
       .join('\n');
-    item.accessibilityInformation = { label: `${e.method} ${pathAndQuery(e.url)}, ${status}, ${outcome}, ${e.durationMs} ms, ${time}` };
+    item.accessibilityInformation = { label: `${e.savedAs !== undefined ? `${e.savedAs}, ` : ''}${request}, ${status}, ${outcome}, ${e.durationMs} ms, ${time}` };
     return item;
   }
 

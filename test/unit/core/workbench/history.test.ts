@@ -3,7 +3,7 @@
 // day, and read back from storage field by field.
 import * as assert from 'node:assert/strict';
 import { Exchange } from '../../../../src/core/service';
-import { HistoryEntry, addToHistory, draftFromExchange, groupByDay, historySize, outcomeOf, readHistory, toHistoryEntry } from '../../../../src/core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, addToHistory, draftFromExchange, forStorage, groupByDay, historySize, outcomeOf, readHistory, toHistoryEntry, trimHistory } from '../../../../src/core/workbench';
 import { Sandbox } from '../../../../src/sandbox/server';
 import { LeakWatch, SECRET, TODAY, sandboxForSuite } from '../../support/client';
 
@@ -79,6 +79,30 @@ describe('request history', () => {
     sandbox.clearFaults();
     assert.equal(outcomeOf(cut.exchanges.find((e) => e.endpoint === 'getByDate')!), 'failed');
     assert.equal(outcomeOf(retried.exchanges[0]), 'ok');
+  });
+
+  it('keeps saved requests whatever the size: the last N are of the others', () => {
+    const make = makeEntry;
+    const saved = (id: string, name: string): HistoryEntry => ({ ...make(id), savedAs: name });
+    let history: HistoryEntry[] = [saved('s1', 'first'), make('a')];
+    for (const id of ['b', 'c', 'd']) history = addToHistory(history, make(id), 2);
+    assert.deepEqual(history.map((e) => e.id), ['d', 'c', 's1']);
+    history = addToHistory(history, saved('e', 'second'), 2);
+    assert.deepEqual(history.map((e) => e.id), ['e', 'd', 'c', 's1']);
+    assert.deepEqual(trimHistory(history, 1).map((e) => e.id), ['e', 'd', 's1']);
+    assert.deepEqual(trimHistory(history, 0).map((e) => e.id), ['e', 's1']);
+  });
+
+  it('reads saved names back, and never more saved requests than the cap, or a name that is none', () => {
+    const make = makeEntry;
+    const stored = JSON.parse(JSON.stringify(forStorage([{ ...make('a'), savedAs: 'mine' }, make('b')])));
+    assert.deepEqual(readHistory(stored).map((e) => e.savedAs), ['mine', undefined]);
+    for (const bad of ['', '   ', 7, null, 'x'.repeat(MAX_SAVED_NAME + 1)]) assert.equal(readHistory([{ ...stored[0], savedAs: bad }])[0].savedAs, undefined, JSON.stringify(bad));
+    const many = Array.from({ length: MAX_SAVED_REQUESTS + 3 }, (_, i) => ({ ...stored[0], id: `s${i}`, savedAs: `n${i}` }));
+    const read = readHistory(many);
+    assert.equal(read.length, many.length, 'every entry kept');
+    assert.equal(read.filter((e) => e.savedAs !== undefined).length, MAX_SAVED_REQUESTS);
+    assert.equal(read.at(-1)!.savedAs, undefined);
   });
 
   it('reads back what it stored, and drops what is not an entry', async () => {
