@@ -351,13 +351,20 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       offered = o;
       return Promise.resolve('Three activities');
     };
+    let status: string | undefined;
     try {
       assert.equal(await vscode.commands.executeCommand('healthData.saveRequest', { exchangeId: second.id }), true);
+      // What it asks, in words: the resource, the dates and the other parameters given.
+      assert.equal(offered?.value, `Activity summaries, ${addDays(end, -5)} – ${end}, limit 3`);
+      // The exchange view's Save Request… asks the same, offering the present name, and says where it went.
+      const view = api.exchangeViews.get(second.id);
+      assert.ok(view, 'the exchange view of the request sent');
+      status = await view.act('saveRequest');
     } finally {
       win.showInputBox = showInputBox;
     }
-    // What it asks, in words: the resource, the dates and the other parameters given.
-    assert.equal(offered?.value, `Activity summaries, ${addDays(end, -5)} – ${end}, limit 3`);
+    assert.equal(offered?.value, 'Three activities');
+    assert.equal(status, 'Saved as "Three activities", under Saved in the History view.');
     assert.equal(await offered?.validateInput?.('two activities'), 'A saved request is already named "Two activities".');
     const at = (method: 'GET' | 'POST', path: string): HistoryEntry => ({ ...first, method, url: `${new URL(first.url).origin}${path}` });
     assert.equal(defaultSavedName(at('POST', '/v1/admin/token')), 'Token mint');
@@ -382,6 +389,9 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       // Renamed, then Clear History: the saved ones stay.
       assert.equal(await vscode.commands.executeCommand('healthData.renameSavedRequest', { exchangeId: first.id, name: 'Activities, two' }), true);
       assert.equal(api.history.get(first.id)?.savedAs, 'Activities, two');
+      // Listed by name, not by time (the renamed one is the older).
+      const savedRows = api.historyView.getChildren(api.historyView.getChildren()[0]);
+      assert.deepEqual(savedRows.map((r) => api.historyView.getTreeItem(r).label), ['Activities, two', 'Three activities']);
       assert.equal(await vscode.commands.executeCommand('healthData.clearHistory', { confirm: false }), true);
       assert.deepEqual(api.history.all().map((e) => e.id).sort(), [first.id, second.id].sort());
       assert.deepEqual(api.historyView.getChildren().map((n) => n.type), ['saved']);

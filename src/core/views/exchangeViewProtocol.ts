@@ -13,7 +13,7 @@ export { FINDING_KINDS, type FindingKind } from '../validation/findings';
 export const EXCHANGE_VIEW_TYPE = 'healthData.exchange';
 
 /** The toolbar's actions; `openRecord` is each body row's (with its index). */
-export const EXCHANGE_ACTIONS = ['editAndResend', 'copyAsCode', 'openBody', 'openInRecordView', 'copyUrl'] as const;
+export const EXCHANGE_ACTIONS = ['editAndResend', 'copyAsCode', 'saveRequest', 'openBody', 'openInRecordView', 'copyUrl'] as const;
 export type ExchangeActionName = (typeof EXCHANGE_ACTIONS)[number] | 'openRecord';
 
 /** Every word the exchange view shows that is not exchange data, translated by the host. */

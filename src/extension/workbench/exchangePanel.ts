@@ -22,6 +22,8 @@ export interface ExchangePanelHost {
   openRecord(entry: HistoryEntry, record: unknown): void;
   /** Opens the whole body (a list, or one record) in the record view. */
   openPayload(entry: HistoryEntry, payload: unknown, name: string): void;
+  /** The name the exchange is saved under, if it is saved. */
+  savedName(exchangeId: string): string | undefined;
 }
 
 export class ExchangePanel implements vscode.Disposable {
@@ -152,6 +154,12 @@ export class ExchangePanel implements vscode.Disposable {
         // The command asks the language and the token's way, copies, and says so itself.
         await vscode.commands.executeCommand('healthData.copyAsCode', { exchangeId: this.entry.id });
         return undefined;
+      case 'saveRequest': {
+        // Asks the name (the present one when it is saved already) and says what is wrong itself.
+        const saved = await vscode.commands.executeCommand<boolean | undefined>('healthData.saveRequest', { exchangeId: this.entry.id });
+        const name = saved ? this.host.savedName(this.entry.id) : undefined;
+        return name === undefined ? undefined : vscode.l10n.t('Saved as "{0}", under Saved in the History view.', name);
+      }
     }
   }
 

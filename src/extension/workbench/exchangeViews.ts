@@ -55,6 +55,10 @@ export class ExchangeViews implements ExchangePanelHost, vscode.Disposable {
     this.recordViews.createOrShow(isResourceKind(entry.resource) ? entry.resource : undefined, record);
   }
 
+  savedName(exchangeId: string): string | undefined {
+    return this.history.get(exchangeId)?.savedAs;
+  }
+
   openPayload(entry: HistoryEntry, payload: unknown, name: string): void {
     this.recordViews.openPayload(payload, { name, key: `exchange:${entry.id}` });
   }

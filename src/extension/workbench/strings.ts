@@ -11,6 +11,7 @@ export function exchangeViewStrings(): ExchangeViewStrings {
     actions: {
       editAndResend: t('Edit and Resend…'),
       copyAsCode: t('Copy as Code…'),
+      saveRequest: t('Save Request…'),
       openBody: t('Open Body'),
       openInRecordView: t('Open in Record View'),
       copyUrl: t('Copy URL'),
