@@ -408,6 +408,21 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       messages.shown.length = 0;
       assert.equal(await vscode.commands.executeCommand('healthData.removeSavedRequest'), false);
       assert.ok(messages.shown.some((m) => /No saved requests yet/.test(m.text)), JSON.stringify(messages.shown));
+
+      // At most 100 saved: the next one is refused with the reason, and nothing is lost.
+      const many = Array.from({ length: 100 }, (_, i): HistoryEntry => ({ ...first, id: `saved-${i}`, savedAs: undefined }));
+      for (const [i, e] of many.entries()) {
+        api.history.add(e);
+        api.history.saveRequest(e.id, `Saved ${i}`);
+      }
+      const plain: HistoryEntry = { ...first, id: 'one-too-many', savedAs: undefined };
+      api.history.add(plain);
+      messages.shown.length = 0;
+      assert.equal(await vscode.commands.executeCommand('healthData.saveRequest', { exchangeId: plain.id, name: 'One too many' }), undefined);
+      assert.deepEqual(errors(), ['Not saved: Saved holds at most 100 requests: remove one first.']);
+      assert.equal(api.history.saved().length, 100);
+      for (const e of many) api.history.removeSaved(e.id);
+      assert.equal(api.history.saved().length, 0);
     } finally {
       await vscode.workspace.getConfiguration('healthData').update('history.size', undefined, vscode.ConfigurationTarget.Global);
     }

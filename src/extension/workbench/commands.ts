@@ -145,14 +145,16 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
   };
 
   /**
-   * Saves (or renames) the exchange an argument names under the name given, or one asked for (the
-   * request itself, or the present name, offered); false when dismissed or refused, with why.
+   * Saves (or renames) the exchange an argument names under the name given, or one asked for (what
+   * the request asks, or the present name, offered). False when dismissed; a name or an exchange
+   * that will not do throws the sentence that says why (the command shows it).
    */
   const saveUnder = async (arg: unknown, title: string, renaming: boolean): Promise<boolean> => {
-    const entry = await entryFor(savedArg(arg).exchange, title, renaming ? history.saved() : undefined);
+    const given = savedArg(arg);
+    const entry = await entryFor(given.exchange, title, renaming ? history.saved() : undefined);
     if (!entry) return false;
     if (renaming && entry.savedAs === undefined) throw new HealthDataError('usage', vscode.l10n.t('{0} is not a saved request: save it first.', `${entry.method} ${pathAndQuery(entry.url)}`));
-    let name = savedArg(arg).name;
+    let name = given.name;
     if (name === undefined) {
       name = await vscode.window.showInputBox({
         title,
