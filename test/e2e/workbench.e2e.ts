@@ -217,6 +217,10 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         await saved.waitFor({ state: 'visible', timeout: 10_000 });
         assert.match((await sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first().textContent()) ?? '', /Saved\s*1 request/);
         assert.match((await saved.textContent()) ?? '', /POST \/v1\/admin\/token · 200/);
+        // Its row's buttons: Send Again and Edit and Resend.
+        await saved.hover();
+        await saved.locator('.action-label[aria-label="Send Again"]').waitFor({ state: 'visible', timeout: 10_000 });
+        assert.equal(await saved.locator('.action-label[aria-label="Edit and Resend…"]').count(), 1);
         await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
         await page.locator('.workbench-hover-container').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
         await sidebar.screenshot({ path: path.join(shotsDir(), `history-saved-${theme.slug}.png`) });

@@ -181,6 +181,10 @@ describe('reliability: no secret or token in any sink', function () {
         assert.equal(await run('healthData.renameSavedRequest', { exchangeId: saved.id, name: 'The token mint' }), true);
         for (const node of api.historyView.getChildren()) for (const row of api.historyView.getChildren(node)) note('history view', api.historyView.getTreeItem(row));
       },
+      'healthData.sendAgain': async () => {
+        const saved = api.history.saved()[0];
+        assert.ok(await run('healthData.sendAgain', { exchangeId: saved.id }), 'sent again');
+      },
       'healthData.removeSavedRequest': async () => {
         await api.history.flush();
         note('history storage', api.workspaceState.get(HISTORY_KEY));

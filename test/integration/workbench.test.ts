@@ -325,6 +325,18 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     assert.equal(item.description, `GET ${pathAndQuery(first.url)} · 200`);
     assert.equal(item.contextValue, 'savedExchange');
     assert.ok(root.slice(1).every((d) => d.type === 'day' && d.entries.every((e) => e.savedAs === undefined)), 'a saved request is listed once, under Saved');
+    // Send Again: the same request, through the environment in use, shown; the saved one stays as it was.
+    const sandbox = runningSandbox(api);
+    const sent = sandbox.requests.length;
+    const again = (await vscode.commands.executeCommand('healthData.sendAgain', row)) as HistoryEntry;
+    assert.ok(again && again.id !== first.id, 'a new exchange');
+    assert.equal(pathAndQuery(again.url), pathAndQuery(first.url));
+    assert.equal(again.status, 200);
+    assert.equal(again.savedAs, undefined);
+    assert.ok(api.exchangeViews.get(again.id), 'the new exchange is shown');
+    const asked = sandbox.requests.slice(sent).filter((r) => r.path.includes('/activities/'));
+    assert.deepEqual(asked.map((r) => r.query), [{ start_date: addDays(end, -5), end_date: end, limit: '2' }]);
+    assert.equal(api.history.get(first.id)?.savedAs, 'Two activities');
 
     // Bad names are refused with the reason, and change nothing.
     const second = await send('3');

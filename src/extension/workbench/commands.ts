@@ -206,6 +206,14 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
         const draft = args.draft !== undefined ? givenDraft(args.draft) : await promptDraft();
         return draft ? send(draft, args.cancellation) : undefined;
       },
+      'healthData.sendAgain': async (arg?: unknown) => {
+        const entry = await entryFor(arg, vscode.l10n.t('Health Data: Send Again'));
+        if (!entry) return undefined;
+        const draft = draftFromExchange(entry);
+        if (!draft) throw new HealthDataError('usage', vscode.l10n.t('{0} is not one of the service\'s endpoints, so it cannot be sent from here.', pathAndQuery(entry.url)));
+        // As it was sent, through the environment in use; checked as the form would check it.
+        return send(givenDraft(draft), argsOf(arg).cancellation);
+      },
       'healthData.editAndResend': async (arg?: unknown) => {
         const args = argsOf(arg);
         if (args.draft !== undefined) return send(givenDraft(args.draft), args.cancellation);
