@@ -343,7 +343,8 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     for (const [name, says] of [
       ['   ', /Not saved: Enter a name for the saved request\./],
       ['two ACTIVITIES', /Not saved: A saved request is already named "Two activities"\./],
-      ['a\nb', /Not saved: A name cannot contain line breaks or control characters\./],
+      ['a\nb', /Not saved: A name cannot contain line breaks, direction marks or other control characters\./],
+      ['evil\u202eeman', /Not saved: A name cannot contain line breaks, direction marks or other control characters\./],
       ['x'.repeat(81), /Not saved: A name is at most 80 characters\./],
     ] as const) {
       messages.shown.length = 0;

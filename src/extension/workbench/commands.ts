@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { resource } from '../../core/resources';
-import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, draftFromExchange, draftOf, outcomeOf, pathAndQuery } from '../../core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, SAVED_NAME_CONTROLS, RequestDraft, draftFromExchange, draftOf, outcomeOf, pathAndQuery } from '../../core/workbench';
 import type { Session } from '../account/session';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
@@ -262,6 +262,6 @@ export function defaultSavedName(entry: HistoryEntry): string {
       name = [label, ...parts].join(', ');
     }
   }
-  name = name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').trim();
+  name = name.replace(new RegExp(SAVED_NAME_CONTROLS.source, 'g'), ' ').trim();
   return name.length > MAX_SAVED_NAME ? `${name.slice(0, MAX_SAVED_NAME - 1)}…` : name;
 }

@@ -97,7 +97,7 @@ describe('request history', () => {
     const make = makeEntry;
     const stored = JSON.parse(JSON.stringify(forStorage([{ ...make('a'), savedAs: 'mine' }, make('b')])));
     assert.deepEqual(readHistory(stored).map((e) => e.savedAs), ['mine', undefined]);
-    for (const bad of ['', '   ', 7, null, 'x'.repeat(MAX_SAVED_NAME + 1)]) assert.equal(readHistory([{ ...stored[0], savedAs: bad }])[0].savedAs, undefined, JSON.stringify(bad));
+    for (const bad of ['', '   ', 7, null, 'x'.repeat(MAX_SAVED_NAME + 1), 'two\nlines', 'a\u2028b', 'bell\u0007', 'evil\u202eeman']) assert.equal(readHistory([{ ...stored[0], savedAs: bad }])[0].savedAs, undefined, JSON.stringify(bad));
     const many = Array.from({ length: MAX_SAVED_REQUESTS + 3 }, (_, i) => ({ ...stored[0], id: `s${i}`, savedAs: `n${i}` }));
     const read = readHistory(many);
     assert.equal(read.length, many.length, 'every entry kept');
