@@ -97,15 +97,21 @@ export function shortText(text: string, max = 60): string {
   return inertText(cutText(text, max));
 }
 
-const INVISIBLE_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+const INVISIBLE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
+const INVISIBLE_CONTROLS = new RegExp(INVISIBLE_CONTROL.source, 'g');
+
+/** Whether the text holds a control character or a direction mark (what inertText replaces). */
+export function hasInvisibleControls(text: string): boolean {
+  return INVISIBLE_CONTROL.test(text);
+}
 
 /**
  * Text from a payload made safe to show inline: control characters and direction marks become
- * U+FFFD, so a label cannot move a terminal's cursor or reorder the words shown after it.
+ * U+FFFD (or `replacement`), so a label cannot move a terminal's cursor or reorder the words
+ * shown after it.
  */
-export function inertText(text: string): string {
-  INVISIBLE_CONTROLS.lastIndex = 0;
-  return INVISIBLE_CONTROLS.test(text) ? text.replace(INVISIBLE_CONTROLS, '\ufffd') : text;
+export function inertText(text: string, replacement = '\ufffd'): string {
+  return hasInvisibleControls(text) ? text.replace(INVISIBLE_CONTROLS, replacement) : text;
 }
 
 /** "1:05" for 3900 seconds: time in a heart rate zone as h:mm. */

@@ -5,6 +5,7 @@
 
 import { redact } from '../errors';
 import { isResourceKind } from '../resources';
+import { hasInvisibleControls } from '../views/labels';
 import type { Exchange, ExchangeAttempt, ExchangeEndpoint } from '../service';
 
 /** An exchange as the history keeps it: which environment it went to, and how much body was cut. */
@@ -30,8 +31,6 @@ export const STORED_BODIES_BUDGET = 1024 * 1024;
 /** Saved requests a workspace keeps at most, and the longest name one may have. */
 export const MAX_SAVED_REQUESTS = 100;
 export const MAX_SAVED_NAME = 80;
-/** What a saved request's name may not hold: line breaks, direction marks and other control characters (as labels.ts hides them). */
-export const SAVED_NAME_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
 
 /** Header names whose values never go into the history at all, whatever they hold. */
 const DROPPED_HEADERS = /^(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key)$/i;
@@ -192,7 +191,7 @@ export function historyEntryOf(v: unknown): HistoryEntry | undefined {
   if (isResourceKind(e.resource)) entry.resource = e.resource;
   if (str(e.environment)) entry.environment = e.environment;
   if (num(e.bodyCutBytes)) entry.bodyCutBytes = e.bodyCutBytes;
-  if (str(e.savedAs) && e.savedAs.trim() && e.savedAs.length <= MAX_SAVED_NAME && !SAVED_NAME_CONTROLS.test(e.savedAs)) entry.savedAs = e.savedAs;
+  if (str(e.savedAs) && e.savedAs.trim() && e.savedAs.length <= MAX_SAVED_NAME && !hasInvisibleControls(e.savedAs)) entry.savedAs = e.savedAs;
   return entry;
 }
 

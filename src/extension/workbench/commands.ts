@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { resource } from '../../core/resources';
-import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, SAVED_NAME_CONTROLS, RequestDraft, draftFromExchange, draftOf, outcomeOf, pathAndQuery } from '../../core/workbench';
+import { cutText, inertText } from '../../core/views';
+import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, draftFromExchange, draftOf, outcomeOf, pathAndQuery } from '../../core/workbench';
 import type { Session } from '../account/session';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
@@ -243,7 +244,8 @@ function savedArg(arg: unknown): { exchange: unknown; name?: string } {
 /**
  * The name a request is offered to be saved under, from what it asks: `Activity summaries,
  * 2026-11-01 – 2026-11-20, limit 3`, `Heart rate summaries 2026-11-20`, `Token mint`; another
- * request by its method and path. Without control characters, cut to MAX_SAVED_NAME.
+ * request by its method and path. Control characters and direction marks become spaces (inertText);
+ * cut to MAX_SAVED_NAME.
  */
 export function defaultSavedName(entry: HistoryEntry): string {
   const draft = draftFromExchange(entry);
@@ -262,6 +264,5 @@ export function defaultSavedName(entry: HistoryEntry): string {
       name = [label, ...parts].join(', ');
     }
   }
-  name = name.replace(new RegExp(SAVED_NAME_CONTROLS.source, 'g'), ' ').trim();
-  return name.length > MAX_SAVED_NAME ? `${name.slice(0, MAX_SAVED_NAME - 1)}…` : name;
+  return cutText(inertText(name, ' ').trim(), MAX_SAVED_NAME);
 }
