@@ -159,6 +159,7 @@ interface Axis {
   stride: number;
   xs: Float64Array;
   sources: string[];
+  perSource: Int32Array;
 }
 
 /** Sources found by a compare each before the map is asked. */
@@ -232,7 +233,8 @@ function axisOf(records: readonly unknown[], timestamped: boolean, humanId: stri
   for (const [name, index] of sourceIndex) renumber[index] = sources.indexOf(name);
   const at = new Int32Array(count);
   const source = new Int32Array(count);
-  for (let k = 0; k < count; k++) source[k] = renumber[keptSource[k]];
+  const perSource = new Int32Array(sources.length);
+  for (let k = 0; k < count; k++) perSource[(source[k] = renumber[keptSource[k]])]++;
   let xs: Float64Array;
   const span = count === 0 ? 0 : maxX - minX + 1;
   if (!timestamped && span <= count * DENSE_DAYS_PER_RECORD + 64) {
@@ -264,7 +266,7 @@ function axisOf(records: readonly unknown[], timestamped: boolean, humanId: stri
     }
     if (!timestamped) for (let i = 0; i < distinct; i++) xs[i] *= DAY_SECONDS;
   }
-  return { kept: kept.subarray(0, count), at, source, values, stride: records.length, xs, sources };
+  return { kept: kept.subarray(0, count), at, source, values, stride: records.length, xs, sources, perSource };
 }
 
 function chartOf(kind: ResourceKind, chart: TrendChartDefinition, axis: Axis, allFields: readonly string[], zeroDefault: ReadonlySet<string>, timestamped: boolean): TrendChartData {
@@ -288,37 +290,73 @@ function chartOf(kind: ResourceKind, chart: TrendChartDefinition, axis: Axis, al
   }
   const zeros = new Int32Array(nSources);
   const nonZero = new Uint8Array(nSources);
+  // A 0 of a zero-default field is a gap wherever it is: its x is listed as the 0 is placed (no
+  // scan of the series afterwards), each source in its own part of one buffer, as long as the
+  // source has records.
+  const gapStart = new Int32Array(nSources);
+  for (let si = 1; si < nSources; si++) gapStart[si] = gapStart[si - 1] + axis.perSource[si - 1];
+  const lastGap = new Int32Array(nSources);
   for (let f = 0; f < nFields; f++) {
     const field = fields[f];
     const base = allFields.indexOf(field) * stride;
+    const defaulted = zeroDefault.has(field);
+    const gapX = defaulted ? new Int32Array(kept.length) : EMPTY;
+    // A list comes newest first or oldest first: its gaps then need a reverse or nothing, not a sort.
+    let ascending = true;
+    let descending = true;
     zeros.fill(0);
     nonZero.fill(0);
+    lastGap.fill(-1);
     for (let k = 0; k < kept.length; k++) {
       const si = source[k];
-      const place = (si * nFields + f) * n + at[k];
+      const x = at[k];
+      const place = (si * nFields + f) * n + x;
       if (allRefs[place] !== -1) continue; // the first record of a source at this x stands
       const v = values[base + k];
-      if (v !== v || v === Infinity || v === -Infinity) continue;
+      if (v - v !== 0) continue; // NaN or infinite
       allRefs[place] = kept[k];
-      allValues[place] = v;
-      if (v !== 0) nonZero[si] = 1;
-      else zeros[si]++;
+      if (v !== 0) {
+        allValues[place] = v;
+        nonZero[si] = 1;
+        continue;
+      }
+      zeros[si]++;
+      if (!defaulted) {
+        allValues[place] = v; // 0 or -0, as sent
+        continue;
+      }
+      // A gap: the value stays NaN.
+      const g = gapStart[si] + zeros[si] - 1;
+      gapX[g] = x;
+      const last = lastGap[si];
+      if (last >= 0) {
+        if (x < last) ascending = false;
+        else descending = false;
+      }
+      lastGap[si] = x;
     }
-    const defaulted = zeroDefault.has(field);
     for (let si = 0; si < nSources; si++) {
       const s = series[si * nFields + f];
       s.never = nonZero[si] === 0;
-      // A 0 of a zero-default field, or of a field the source never provides, is a default.
-      if (zeros[si] === 0 || (!defaulted && !s.never)) continue;
-      const gaps = new Int32Array(zeros[si]);
-      const from = (si * nFields + f) * n;
-      for (let x = 0, g = 0; g < gaps.length; x++) {
-        if (allValues[from + x] === 0) {
-          gaps[g++] = x;
-          allValues[from + x] = NaN;
+      if (zeros[si] === 0) continue;
+      if (defaulted) {
+        s.gaps = gapX.subarray(gapStart[si], gapStart[si] + zeros[si]);
+        if (ascending) continue;
+        if (descending) s.gaps.reverse();
+        else s.gaps.sort();
+      } else if (s.never) {
+        // The 0s of a field the source never provides are defaults too; that is known only now,
+        // so they are found by a scan of the series.
+        const gaps = new Int32Array(zeros[si]);
+        const from = (si * nFields + f) * n;
+        for (let x = 0, g = 0; g < gaps.length; x++) {
+          if (allValues[from + x] === 0) {
+            gaps[g++] = x;
+            allValues[from + x] = NaN;
+          }
         }
+        s.gaps = gaps;
       }
-      s.gaps = gaps;
     }
   }
   const bands: Array<[number, number]> = [];

@@ -92,6 +92,13 @@ describe('insights: trend series against a straightforward computation', () => {
     }
   });
 
+  it('gives the same charts for the sandbox records oldest first (the gaps of a list met in either order)', () => {
+    for (const { kind } of RESOURCES) {
+      const oldestFirst = [...data[kind]].reverse();
+      for (const human of [...data.humans, undefined]) assertSame(kind, oldestFirst, human);
+    }
+  });
+
   it('gives the same charts for the sandbox records in no order, the humans mixed', () => {
     for (const { kind } of RESOURCES) {
       const mixed = shuffled<unknown>(data[kind], 7);
