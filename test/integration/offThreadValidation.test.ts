@@ -15,7 +15,7 @@ import { threadId } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { validatePayloadText } from '../../src/core/validation';
 import type { PayloadValidationSummary } from '../../src/extension/payloadValidation/command';
-import { textSlices } from '../../src/extension/payloadValidation/documentValidator';
+import { longerThan, textSlices } from '../../src/extension/payloadValidation/documentValidator';
 import { MAX_DIAGNOSTICS } from '../../src/extension/payloadValidation/diagnostics';
 import { variedRecords } from '../fixtures/variedRecords';
 import { EXTENSION_ID, captureMessages, extensionApi, waitFor } from './support/extension';
@@ -147,6 +147,26 @@ describe('off-thread validation', function () {
       assert.equal(doc.isDirty, false);
     });
   }
+
+  it('tells a document longer than the worker threshold from one that is not, whatever its lines', async () => {
+    const shapes: Array<[string, string]> = [
+      ['empty', ''],
+      ['one line', 'x'.repeat(300)],
+      ['short lines', 'ab\n'.repeat(100)],
+      ['CRLF line breaks', 'abc\r\n'.repeat(100)],
+      ['empty lines, more of them than the limit', '\n'.repeat(10_000)],
+      ['lines of every length across blocks of lines', Array.from({ length: 9_000 }, (_, i) => 'y'.repeat(i % 13)).join('\n')],
+      ['a last line without a break', `${'[1,2]\n'.repeat(5_000)}{"a":1}`],
+    ];
+    for (const [label, content] of shapes) {
+      const doc = await vscode.workspace.openTextDocument({ content, language: 'json' });
+      const length = doc.getText().length;
+      for (const limit of new Set([0, 1, length - 1, length, length + 1, Math.floor(length / 2), 4_096, 9_999, 10_000])) {
+        if (limit < 0) continue;
+        assert.equal(longerThan(doc, limit), length > limit, `${label}: ${length} characters against ${limit}`);
+      }
+    }
+  });
 
   it('streams a large document’s findings in as batches finish; an edit cancels the run and only the newer findings land', async () => {
     await setThresholdMB(0.5);

@@ -306,6 +306,38 @@ describe('payload validation', function () {
     }
   });
 
+  it('validates the open payloads again after a settings change, one per turn of the event loop', async () => {
+    // Every open payload is due at once after a change of settings: validated back to back in the
+    // extension host, they would hold its event loop for all of them together.
+    const config = vscode.workspace.getConfiguration('healthData.validation');
+    const uris = Array.from({ length: 4 }, (_, i) => vscode.Uri.file(path.join(dir, `turns-${i}.health.json`)));
+    for (const uri of uris) fs.writeFileSync(uri.fsPath, ACTIVITY);
+    const docs = await Promise.all(uris.map((uri) => vscode.workspace.openTextDocument(uri)));
+    await waitFor('live diagnostics of every payload', () => uris.every((uri) => ours(uri).length === 8));
+    await config.update('live', false, vscode.ConfigurationTarget.Global);
+    await waitFor('diagnostics cleared with live validation off', () => uris.every((uri) => ours(uri).length === 0));
+    // Between two turns of the event loop (this probe runs once a turn), at most one more
+    // payload has its diagnostics.
+    const seen: number[] = [];
+    let probing = true;
+    const probe = () => {
+      seen.push(uris.filter((uri) => ours(uri).length > 0).length);
+      if (probing) setImmediate(probe);
+    };
+    try {
+      setImmediate(probe);
+      await config.update('live', undefined, vscode.ConfigurationTarget.Global);
+      await waitFor('live diagnostics of every payload again', () => uris.every((uri) => ours(uri).length === 8));
+    } finally {
+      probing = false;
+    }
+    const jumps = seen.slice(1).map((n, i) => n - seen[i]);
+    // Run-length: "0 ×1200, 1 ×30, …".
+    const runs = seen.reduce<Array<[number, number]>>((out, n) => (out.length > 0 && out[out.length - 1][0] === n ? (out[out.length - 1][1]++, out) : [...out, [n, 1]]), []);
+    assert.deepEqual([...new Set(jumps)].sort(), [0, 1], `payloads with diagnostics, turn by turn: ${runs.map(([n, times]) => `${n} ×${times}`).join(', ')}`);
+    assert.equal(docs.length, 4);
+  });
+
   it('quick fix: renames userId to humanId when the record lacks humanId', async () => {
     const doc = await openFile(BODY_FAT('  "userId": "u-1",\n'));
     await validateDoc(doc);

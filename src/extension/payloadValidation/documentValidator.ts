@@ -46,14 +46,25 @@ export function workerThreshold(): number {
   return (Number.isFinite(mb) && mb >= 0 ? mb : DEFAULT_WORKER_THRESHOLD_MB) * 1024 * 1024;
 }
 
+/** Lines of the document read at once by longerThan. */
+const COUNT_LINES = 4_096;
+
 /**
- * Whether the document holds more than `limit` characters. Counts lines only until it knows:
- * offsetAt() would index every line of a large document on the extension host's thread.
+ * Whether the document holds more than `limit` characters, read until it knows. Every line but
+ * the last ends in a line break, so a document of more lines than that is longer at once (a
+ * pretty-printed payload of 50 MB has about 2 million). Otherwise its text is read a block of
+ * lines at a time, at most about `limit` characters in all (line breaks counted as they are, two
+ * for CRLF). Neither offsetAt() (it indexes every line on the extension host's thread) nor
+ * lineAt() per line (an object per line, some 40,000 in the first megabyte of a pretty-printed
+ * payload) is used.
  */
 export function longerThan(document: vscode.TextDocument, limit: number): boolean {
+  const lines = document.lineCount;
+  if (lines - 1 > limit) return true;
   let length = 0;
-  for (let line = 0; line < document.lineCount; line++) {
-    length += document.lineAt(line).text.length + 1;
+  for (let line = 0; line < lines; line += COUNT_LINES) {
+    // To the start of the line after the block (clamped to the document's end), its line break included.
+    length += document.getText(new vscode.Range(line, 0, line + COUNT_LINES, 0)).length;
     if (length > limit) return true;
   }
   return false;
@@ -100,6 +111,8 @@ export class DocumentValidator implements vscode.Disposable {
   /** The worker run in progress for each document. */
   private readonly runs = new Map<string, WorkerRunHandle>();
   private readonly workers: ValidationWorkers | undefined;
+  /** Whether each document was large at a version, for a worker threshold (see isLarge). */
+  private readonly sizes = new WeakMap<vscode.TextDocument, { version: number; limit: number; large: boolean }>();
   private warmed: Promise<void> | undefined;
   private disposed = false;
 
@@ -113,7 +126,14 @@ export class DocumentValidator implements vscode.Disposable {
 
   /** Whether the document is validated on a worker thread. */
   isLarge(document: vscode.TextDocument): boolean {
-    return this.workers !== undefined && longerThan(document, workerThreshold());
+    if (this.workers === undefined) return false;
+    // Asked when a change is scheduled and again when its validation starts: counted once per version.
+    const limit = workerThreshold();
+    const known = this.sizes.get(document);
+    if (known !== undefined && known.version === document.version && known.limit === limit) return known.large;
+    const large = longerThan(document, limit);
+    this.sizes.set(document, { version: document.version, limit, large });
+    return large;
   }
 
   /**

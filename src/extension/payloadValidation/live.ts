@@ -50,6 +50,13 @@ function readSettings(): LiveSettings {
 export class LiveValidation implements vscode.Disposable {
   private settings = readSettings();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /**
+   * Documents whose pause in typing has ended, validated one per turn of the event loop: after a
+   * settings change every open payload is due at once, and validating them back to back in the
+   * extension host (the small ones are validated in place) would stall it for all of them.
+   */
+  private readonly due = new Map<string, vscode.TextDocument>();
+  private draining: NodeJS.Immediate | undefined;
   /** Documents the command validated: they stay live until closed. */
   private readonly followed = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -92,13 +99,26 @@ export class LiveValidation implements vscode.Disposable {
     if (this.validator.isLarge(document)) this.validator.warmWorker();
     const key = document.uri.toString();
     clearTimeout(this.timers.get(key));
+    this.due.delete(key); // due again once the new pause ends
     this.timers.set(
       key,
       setTimeout(() => {
         this.timers.delete(key);
-        if (!document.isClosed && this.isLive(document)) this.validate(document);
+        this.due.set(key, document);
+        this.draining ??= setImmediate(() => this.validateNext());
       }, DEBOUNCE_MS),
     );
+  }
+
+  /** Validates the document due first, and leaves the next to the next turn of the event loop. */
+  private validateNext(): void {
+    this.draining = undefined;
+    const next = this.due.entries().next();
+    if (next.done) return;
+    const [key, document] = next.value;
+    this.due.delete(key);
+    if (this.due.size > 0) this.draining = setImmediate(() => this.validateNext());
+    if (!document.isClosed && this.isLive(document)) this.validate(document);
   }
 
   private validate(document: vscode.TextDocument): void {
@@ -116,6 +136,7 @@ export class LiveValidation implements vscode.Disposable {
     const key = document.uri.toString();
     clearTimeout(this.timers.get(key));
     this.timers.delete(key);
+    this.due.delete(key);
     this.followed.delete(key);
     this.validator.forget(document.uri);
   }
@@ -132,6 +153,8 @@ export class LiveValidation implements vscode.Disposable {
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    if (this.draining) clearImmediate(this.draining);
+    this.due.clear();
     for (const d of this.disposables) d.dispose();
   }
 }
