@@ -131,7 +131,8 @@ export class DocumentValidator implements vscode.Disposable {
     const limit = workerThreshold();
     const known = this.sizes.get(document);
     if (known !== undefined && known.version === document.version && known.limit === limit) return known.large;
-    const large = longerThan(document, limit);
+    // A threshold of 0 sends every document there, an empty one too (the setting says so).
+    const large = limit === 0 || longerThan(document, limit);
     this.sizes.set(document, { version: document.version, limit, large });
     return large;
   }
