@@ -157,11 +157,12 @@ describe('off-thread validation', function () {
       ['empty lines, more of them than the limit', '\n'.repeat(10_000)],
       ['lines of every length across blocks of lines', Array.from({ length: 9_000 }, (_, i) => 'y'.repeat(i % 13)).join('\n')],
       ['a last line without a break', `${'[1,2]\n'.repeat(5_000)}{"a":1}`],
+      ['a few long lines, CRLF', Array.from({ length: 4 }, () => 'z'.repeat(5_000)).join('\r\n')],
     ];
     for (const [label, content] of shapes) {
       const doc = await vscode.workspace.openTextDocument({ content, language: 'json' });
       const length = doc.getText().length;
-      for (const limit of new Set([0, 1, length - 1, length, length + 1, Math.floor(length / 2), 4_096, 9_999, 10_000])) {
+      for (const limit of new Set([0, 1, length - 1, length, length + 1, Math.floor(length / 2), 4_096, 9_999, 10_000, 15_000])) {
         if (limit < 0) continue;
         assert.equal(longerThan(doc, limit), length > limit, `${label}: ${length} characters against ${limit}`);
       }

@@ -312,7 +312,8 @@ describe('payload validation', function () {
     const config = vscode.workspace.getConfiguration('healthData.validation');
     const uris = Array.from({ length: 4 }, (_, i) => vscode.Uri.file(path.join(dir, `turns-${i}.health.json`)));
     for (const uri of uris) fs.writeFileSync(uri.fsPath, ACTIVITY);
-    const docs = await Promise.all(uris.map((uri) => vscode.workspace.openTextDocument(uri)));
+    // Opened without an editor: open until the extension host lets go of them, whatever the tabs do.
+    await Promise.all(uris.map((uri) => vscode.workspace.openTextDocument(uri)));
     await waitFor('live diagnostics of every payload', () => uris.every((uri) => ours(uri).length === 8));
     await config.update('live', false, vscode.ConfigurationTarget.Global);
     await waitFor('diagnostics cleared with live validation off', () => uris.every((uri) => ours(uri).length === 0));
@@ -335,7 +336,6 @@ describe('payload validation', function () {
     // Run-length: "0 ×1200, 1 ×30, …".
     const runs = seen.reduce<Array<[number, number]>>((out, n) => (out.length > 0 && out[out.length - 1][0] === n ? (out[out.length - 1][1]++, out) : [...out, [n, 1]]), []);
     assert.deepEqual([...new Set(jumps)].sort(), [0, 1], `payloads with diagnostics, turn by turn: ${runs.map(([n, times]) => `${n} ×${times}`).join(', ')}`);
-    assert.equal(docs.length, 4);
   });
 
   it('quick fix: renames userId to humanId when the record lacks humanId', async () => {

@@ -46,25 +46,20 @@ export function workerThreshold(): number {
   return (Number.isFinite(mb) && mb >= 0 ? mb : DEFAULT_WORKER_THRESHOLD_MB) * 1024 * 1024;
 }
 
-/** Lines of the document read at once by longerThan. */
-const COUNT_LINES = 4_096;
-
 /**
- * Whether the document holds more than `limit` characters, read until it knows. Every line but
- * the last ends in a line break, so a document of more lines than that is longer at once (a
- * pretty-printed payload of 50 MB has about 2 million). Otherwise its text is read a block of
- * lines at a time, at most about `limit` characters in all (line breaks counted as they are, two
- * for CRLF). Neither offsetAt() (it indexes every line on the extension host's thread) nor
- * lineAt() per line (an object per line, some 40,000 in the first megabyte of a pretty-printed
- * payload) is used.
+ * Whether the document holds more than `limit` characters, counted line by line only until it
+ * knows (offsetAt() would index every line of a large document on the extension host's thread).
+ * Every line but the last ends in a line break, so a document of more lines than that is longer
+ * at once (a pretty-printed payload of 50 MB has about 2 million). Line breaks count as the
+ * document writes them: two characters in a CRLF document.
  */
 export function longerThan(document: vscode.TextDocument, limit: number): boolean {
   const lines = document.lineCount;
   if (lines - 1 > limit) return true;
-  let length = 0;
-  for (let line = 0; line < lines; line += COUNT_LINES) {
-    // To the start of the line after the block (clamped to the document's end), its line break included.
-    length += document.getText(new vscode.Range(line, 0, line + COUNT_LINES, 0)).length;
+  const eol = document.eol === vscode.EndOfLine.CRLF ? 2 : 1;
+  let length = -eol; // the last line has no break
+  for (let line = 0; line < lines; line++) {
+    length += document.lineAt(line).text.length + eol;
     if (length > limit) return true;
   }
   return false;
