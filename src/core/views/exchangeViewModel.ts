@@ -5,7 +5,7 @@
 
 import { fieldLabel, type Finding, type FindingKind } from '../validation/findings';
 import { unwrapList, type Exchange, type ExchangeAttempt } from '../service';
-import { outcomeOf, pathAndQuery, type ExchangeOutcome, type HistoryEntry } from '../workbench';
+import { outcomeOf, requestLine, type ExchangeOutcome, type HistoryEntry } from '../workbench';
 import { isResourceKind, resource, type ResourceKind } from '../resources';
 import { anchorOf, inDocumentOrder } from './jsonTree';
 import { DEFAULT_MARK_TEXT, MarkText, titleOf, type FindingEntry, type LegendEntry } from './recordViewModel';
@@ -167,7 +167,7 @@ export function buildExchangeView(exchange: HistoryEntry, options: ExchangeViewO
   const model: ExchangeViewModel = {
     version: options.version ?? 0,
     exchangeId: exchange.id,
-    title: `${exchange.method} ${pathAndQuery(exchange.url)}${status}`,
+    title: `${requestLine(exchange)}${status}`,
     method: exchange.method,
     url: exchange.url,
     ...(exchange.status !== undefined ? { status: exchange.status } : {}),

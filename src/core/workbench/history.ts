@@ -32,6 +32,16 @@ export const STORED_BODIES_BUDGET = 1024 * 1024;
 export const MAX_SAVED_REQUESTS = 100;
 export const MAX_SAVED_NAME = 80;
 
+/**
+ * What keeps `name` from naming a saved request, or undefined: nothing but spaces, longer than
+ * MAX_SAVED_NAME, or a control character or direction mark in it.
+ */
+export function savedNameFault(name: string): 'empty' | 'long' | 'controls' | undefined {
+  if (!name.trim()) return 'empty';
+  if (name.length > MAX_SAVED_NAME) return 'long';
+  return hasInvisibleControls(name) ? 'controls' : undefined;
+}
+
 /** Header names whose values never go into the history at all, whatever they hold. */
 const DROPPED_HEADERS = /^(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key)$/i;
 
@@ -191,7 +201,7 @@ export function historyEntryOf(v: unknown): HistoryEntry | undefined {
   if (isResourceKind(e.resource)) entry.resource = e.resource;
   if (str(e.environment)) entry.environment = e.environment;
   if (num(e.bodyCutBytes)) entry.bodyCutBytes = e.bodyCutBytes;
-  if (str(e.savedAs) && e.savedAs.trim() && e.savedAs.length <= MAX_SAVED_NAME && !hasInvisibleControls(e.savedAs)) entry.savedAs = e.savedAs;
+  if (str(e.savedAs) && savedNameFault(e.savedAs) === undefined) entry.savedAs = e.savedAs;
   return entry;
 }
 
@@ -213,7 +223,12 @@ export function readHistory(stored: unknown): HistoryEntry[] {
     });
 }
 
-/** `GET /v1/human/activities/summaries?limit=10`: the URL without scheme and host. */
+/** `GET /v1/human/activities/summaries?limit=10`: an exchange's method and its URL without scheme and host. */
+export function requestLine(exchange: Pick<Exchange, 'method' | 'url'>): string {
+  return `${exchange.method} ${pathAndQuery(exchange.url)}`;
+}
+
+/** `/v1/human/activities/summaries?limit=10`: the URL without scheme and host. */
 export function pathAndQuery(url: string): string {
   const scheme = url.indexOf('://');
   if (scheme < 0) return url;

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { resource } from '../../core/resources';
 import { cutText, inertText } from '../../core/views';
-import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, draftFromExchange, draftOf, outcomeOf, pathAndQuery } from '../../core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, draftFromExchange, draftOf, outcomeOf, pathAndQuery, requestLine } from '../../core/workbench';
 import type { Session } from '../account/session';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
@@ -52,7 +52,7 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
     type Item = vscode.QuickPickItem & { entry: HistoryEntry };
     // Each row reads like the request log's line for it: method, path, status, time, request id.
     const items: Item[] = entries.map((e) => ({
-      label: `${OUTCOME_ICON[outcomeOf(e)]} ${e.savedAs !== undefined ? `${e.savedAs} · ` : ''}${e.method} ${pathAndQuery(e.url)}`,
+      label: `${OUTCOME_ICON[outcomeOf(e)]} ${e.savedAs !== undefined ? `${e.savedAs} · ` : ''}${requestLine(e)}`,
       description: `${e.status ?? vscode.l10n.t('failed')} · ${e.durationMs} ms${e.attempts.length > 1 ? ` · ${vscode.l10n.t('{0} attempts', e.attempts.length)}` : ''}`,
       detail: [new Date(e.startedAt).toLocaleString(vscode.env.language), e.requestId ? vscode.l10n.t('request id {0}', e.requestId) : '', e.environment ?? ''].filter(Boolean).join(' · '),
       entry: e,
@@ -132,7 +132,7 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
       throw new HealthDataError('network', vscode.l10n.t('The request left no exchange to show.'));
     }
     views.createOrShow(entry);
-    if (failure) session.log.warn(`${entry.method} ${pathAndQuery(entry.url)}: ${entry.error?.message ?? String(failure)}`);
+    if (failure) session.log.warn(`${requestLine(entry)}: ${entry.error?.message ?? String(failure)}`);
     return entry;
   };
 
@@ -154,12 +154,12 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
     const given = savedArg(arg);
     const entry = await entryFor(given.exchange, title, renaming ? history.saved() : undefined);
     if (!entry) return false;
-    if (renaming && entry.savedAs === undefined) throw new HealthDataError('usage', vscode.l10n.t('{0} is not a saved request: save it first.', `${entry.method} ${pathAndQuery(entry.url)}`));
+    if (renaming && entry.savedAs === undefined) throw new HealthDataError('usage', vscode.l10n.t('{0} is not a saved request: save it first.', requestLine(entry)));
     let name = given.name;
     if (name === undefined) {
       name = await vscode.window.showInputBox({
         title,
-        prompt: vscode.l10n.t('A name for {0}, shown under Saved in the History view', `${entry.method} ${pathAndQuery(entry.url)}`),
+        prompt: vscode.l10n.t('A name for {0}, shown under Saved in the History view', requestLine(entry)),
         value: entry.savedAs ?? defaultSavedName(entry),
         validateInput: (v) => savedNameProblem(v, history.all(), entry.id),
       });
@@ -210,24 +210,27 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
       'healthData.sendAgain': async (arg?: unknown) => {
         const entry = await entryFor(arg, vscode.l10n.t('Health Data: Send Again'));
         if (!entry) return undefined;
-        const draft = draftFromExchange(entry);
-        if (!draft) throw new HealthDataError('usage', vscode.l10n.t('{0} is not one of the service\'s endpoints, so it cannot be sent from here.', pathAndQuery(entry.url)));
         // As it was sent, through the environment in use; checked as the form would check it.
-        return send(givenDraft(draft), argsOf(arg).cancellation);
+        return send(givenDraft(draftToResend(entry)), argsOf(arg).cancellation);
       },
       'healthData.editAndResend': async (arg?: unknown) => {
         const args = argsOf(arg);
         if (args.draft !== undefined) return send(givenDraft(args.draft), args.cancellation);
         const entry = await entryFor(arg, vscode.l10n.t('Health Data: Edit and Resend'));
         if (!entry) return undefined;
-        const draft = draftFromExchange(entry);
-        if (!draft) throw new HealthDataError('usage', vscode.l10n.t('{0} is not one of the service\'s endpoints, so it cannot be sent from here.', pathAndQuery(entry.url)));
-        const edited = await promptDraft(draft);
+        const edited = await promptDraft(draftToResend(entry));
         return edited ? send(edited, args.cancellation) : undefined;
       },
     },
     (err) => showError(session, err),
   );
+}
+
+/** The request an exchange made, as a draft to send again; throws when it is none of the service's endpoints. */
+function draftToResend(entry: HistoryEntry): RequestDraft {
+  const draft = draftFromExchange(entry);
+  if (!draft) throw new HealthDataError('usage', vscode.l10n.t('{0} is not one of the service\'s endpoints, so it cannot be sent from here.', pathAndQuery(entry.url)));
+  return draft;
 }
 
 /**
@@ -249,7 +252,7 @@ function savedArg(arg: unknown): { exchange: unknown; name?: string } {
  */
 export function defaultSavedName(entry: HistoryEntry): string {
   const draft = draftFromExchange(entry);
-  let name = `${entry.method} ${pathAndQuery(entry.url)}`;
+  let name = requestLine(entry);
   if (draft?.endpoint === 'token') name = vscode.l10n.t('Token mint');
   else if (draft?.kind !== undefined) {
     const label = resource(draft.kind).label;

@@ -4,10 +4,10 @@
 // in memory).
 
 import * as vscode from 'vscode';
-import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, addToHistory, forStorage, historySize, readHistory, trimHistory } from '../../core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, addToHistory, forStorage, historySize, readHistory, savedNameFault, trimHistory } from '../../core/workbench';
 import { ResourceKind } from '../../core/resources';
 import { unwrapList } from '../../core/service';
-import { hasInvisibleControls, textField } from '../../core/views';
+import { textField } from '../../core/views';
 import type { Session } from '../account/session';
 
 export const HISTORY_KEY = 'healthData.history';
@@ -184,9 +184,10 @@ function holdsRecord(body: string, id: string | undefined, record: unknown): boo
 /** Why `name` cannot name a saved request (empty, too long, control characters, taken by another), or undefined. */
 export function savedNameProblem(name: string, history: readonly HistoryEntry[], exceptId?: string): string | undefined {
   const v = name.trim();
-  if (!v) return vscode.l10n.t('Enter a name for the saved request.');
-  if (v.length > MAX_SAVED_NAME) return vscode.l10n.t('A name is at most {0} characters.', MAX_SAVED_NAME);
-  if (hasInvisibleControls(v)) return vscode.l10n.t('A name cannot contain line breaks, direction marks or other control characters.');
+  const fault = savedNameFault(v);
+  if (fault === 'empty') return vscode.l10n.t('Enter a name for the saved request.');
+  if (fault === 'long') return vscode.l10n.t('A name is at most {0} characters.', MAX_SAVED_NAME);
+  if (fault === 'controls') return vscode.l10n.t('A name cannot contain line breaks, direction marks or other control characters.');
   const taken = history.find((e) => e.id !== exceptId && e.savedAs !== undefined && e.savedAs.toLowerCase() === v.toLowerCase());
   return taken ? vscode.l10n.t('A saved request is already named "{0}".', taken.savedAs!) : undefined;
 }

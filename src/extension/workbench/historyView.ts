@@ -3,7 +3,7 @@
 // click opens the exchange; the context menu resends it, saves it, renames or removes a saved one.
 
 import * as vscode from 'vscode';
-import { ExchangeOutcome, HistoryEntry, groupByDay, outcomeOf, pathAndQuery } from '../../core/workbench';
+import { ExchangeOutcome, HistoryEntry, groupByDay, outcomeOf, requestLine } from '../../core/workbench';
 import { localToday } from '../requests/prompts';
 import { addDays } from '../../core/dates';
 import type { ExchangeHistory } from './history';
@@ -66,7 +66,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     const e = node.entry;
     const outcome = outcomeOf(e);
     const [icon, color] = ICONS[outcome];
-    const request = `${e.method} ${pathAndQuery(e.url)}`;
+    const request = requestLine(e);
     // A saved request by its name, the request beside it; the others by their request.
     const item = new vscode.TreeItem(e.savedAs ?? request, vscode.TreeItemCollapsibleState.None);
     item.id = `exchange:${e.id}`;
