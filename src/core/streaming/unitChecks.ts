@@ -5,7 +5,18 @@
 import { localDateOf } from '../dates';
 import type { ResourceKind } from '../resources';
 import { lineCharacterAt, lineStarts, parseJsonText, placedSyntaxWords } from '../json';
-import { FindingKind, PayloadTextValidation, payloadRecords, recordAt, validatePayloadText, validateRecordAt } from '../validation';
+import {
+  Clock,
+  FindingKind,
+  PayloadTextValidation,
+  checkRecordBytes,
+  clockFor,
+  lastRecordPlain,
+  payloadRecords,
+  recordAt,
+  validatePayloadText,
+  validateRecordAt,
+} from '../validation';
 import { recordPlaces } from './recordPlaces';
 import { type RecordUnit, isBlankLine } from './recordSplitter';
 
@@ -106,19 +117,75 @@ const codeAt =
     text.charCodeAt(i);
 
 /**
- * The records of a block of NDJSON lines, decoded at once: each line but the blank ones (the
- * splitter's rule) is a record, at column 1 of its line. A line never splits a UTF-8 sequence (a
- * newline byte is never inside one), so its text is what decoding it alone gives.
+ * The record in bytes[from, to) checked from its bytes (recordBytes.ts), as checkElement would
+ * report it; undefined when the fast path is not sure, and the record goes checkElement's way.
  */
-function checkLines(text: string, block: RecordUnit, kind: ResourceKind | undefined, now: number | undefined, places: boolean): RecordReport[] {
+function fastRecord(bytes: Buffer, from: number, to: number, unit: RecordPlace, kind: ResourceKind | undefined, clock: Clock, places: boolean, line = false): RecordReport | undefined {
+  let r: ReturnType<typeof checkRecordBytes>;
+  try {
+    r = checkRecordBytes(bytes, from, to, kind, clock, line);
+  } catch {
+    // Never expected; the usual way has the last word all the same.
+    return undefined;
+  }
+  if (r === undefined) return undefined;
+  fastEnd = r.end;
+  let findings: readonly PositionedFinding[];
+  if (!places) {
+    findings = unit.pointer === '' ? r.findings : r.findings.map((f): PositionedFinding => ({ kind: f.kind, path: unit.pointer + f.path, message: f.message }));
+  } else {
+    // Columns count UTF-16 code units and a lone carriage return breaks a line: only a record of
+    // ASCII without one has its columns in its bytes.
+    if (!lastRecordPlain()) return undefined;
+    findings = r.findings.map((f, i): PositionedFinding => {
+      const at = r.offset(i);
+      let line = unit.line;
+      let lineStart = -1;
+      for (let k = bytes.indexOf(NEWLINE, from); k >= 0 && k < at; k = bytes.indexOf(NEWLINE, k + 1)) {
+        line++;
+        lineStart = k;
+      }
+      const column = lineStart < 0 ? unit.column + (at - from) : at - lineStart;
+      return { kind: f.kind, path: unit.pointer + f.path, message: f.message, line, column };
+    });
+  }
+  return { index: unit.index ?? null, pointer: unit.pointer, kind: r.kind, id: r.id, date: r.date, valid: true, line: unit.line, column: unit.column, findings };
+}
+
+const NEWLINE = 0x0a;
+/** Where the last record fastRecord gave ends. */
+let fastEnd = 0;
+
+/**
+ * The records of a block of NDJSON lines: each line but the blank ones (the splitter's rule) is a
+ * record, at column 1 of its line, checked from its bytes or, when the fast path is not sure,
+ * decoded and checked by checkElement. A line never splits a UTF-8 sequence (a newline byte is
+ * never inside one), so its text is what decoding the whole block gives.
+ */
+function checkLines(block: RecordUnit, kind: ResourceKind | undefined, now: number | undefined, places: boolean, fast: boolean): RecordReport[] {
+  const bytes = block.bytes;
   const records: RecordReport[] = [];
-  const charAt = codeAt(text);
+  const byteAt = (i: number): number => bytes[i];
+  const clock = clockFor({ now });
   let index = block.index ?? 0;
   let line = block.line;
-  for (let i = 0; i <= text.length; line++) {
-    let end = text.indexOf('\n', i);
-    if (end < 0) end = text.length;
-    if (!isBlankLine(charAt, i, end)) records.push(checkElement(text.slice(i, end), { index: index++, pointer: '', line, column: 1 }, kind, now, places));
+  for (let i = 0; i <= bytes.length; line++) {
+    const place = { index, pointer: '', line, column: 1 };
+    // A record the fast path takes tells where its line ends; otherwise the newline is looked for.
+    const report = fast ? fastRecord(bytes, i, bytes.length, place, kind, clock, places, true) : undefined;
+    let end: number;
+    if (report !== undefined) {
+      records.push(report);
+      index++;
+      end = fastEnd;
+    } else {
+      end = bytes.indexOf(NEWLINE, i);
+      if (end < 0) end = bytes.length;
+      if (!isBlankLine(byteAt, i, end)) {
+        records.push(checkElement(bytes.toString('utf8', i, end), place, kind, now, places));
+        index++;
+      }
+    }
     i = end + 1;
   }
   return records;
@@ -129,10 +196,13 @@ function checkLines(text: string, block: RecordUnit, kind: ResourceKind | undefi
  * text (for a report that never shows a line or column): they have no line and column of their
  * own (their record's start stands in), and records with the same findings share them.
  */
-export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?: number, places = true): UnitResult {
+export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?: number, places = true, fast = true): UnitResult {
+  if (unit.shape === 'lines') return { records: checkLines(unit, kind, now, places, fast) };
+  if (unit.shape === 'element') {
+    const report = fast ? fastRecord(unit.bytes, 0, unit.bytes.length, unit, kind, clockFor({ now }), places) : undefined;
+    return { records: [report ?? checkElement(unit.bytes.toString('utf8'), unit, kind, now, places)] };
+  }
   const text = unit.bytes.toString('utf8');
-  if (unit.shape === 'element') return { records: [checkElement(text, unit, kind, now, places)] };
-  if (unit.shape === 'lines') return { records: checkLines(text, unit, kind, now, places) };
   // The payload kept whole (one record, or a rare wrapper whose fields name a kind first): placed
   // as the editor places it.
   const at = positioner(text, unit);

@@ -4,5 +4,6 @@ export * from './findings';
 export * from './intactRecords';
 export * from './payloadText';
 export * from './plausibility';
+export * from './recordBytes';
 export * from './schemas';
 export * from './validator';

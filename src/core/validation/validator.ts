@@ -124,7 +124,7 @@ export function isUndetectedKind(finding: { readonly kind: string; readonly mess
 const LATEST_OFFSET_MINUTES = 14 * 60;
 let clockCache = { from: 0, to: -1, latestToday: '', safelyPast: '' };
 
-function clockFor(options: ValidateOptions | undefined): Clock {
+export function clockFor(options: ValidateOptions | undefined): Clock {
   let given: unknown;
   try {
     given = options?.now;
