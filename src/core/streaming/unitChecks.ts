@@ -120,10 +120,10 @@ const codeAt =
  * The record in bytes[from, to) checked from its bytes (recordBytes.ts), as checkElement would
  * report it; undefined when the fast path is not sure, and the record goes checkElement's way.
  */
-function fastRecord(bytes: Buffer, from: number, to: number, unit: RecordPlace, kind: ResourceKind | undefined, clock: Clock, places: boolean, line = false): RecordReport | undefined {
+function fastRecord(bytes: Buffer, from: number, to: number, unit: Readonly<RecordPlace>, kind: ResourceKind | undefined, clock: Clock, places: boolean, oneLine = false): RecordReport | undefined {
   let r: ReturnType<typeof checkRecordBytes>;
   try {
-    r = checkRecordBytes(bytes, from, to, kind, clock, line);
+    r = checkRecordBytes(bytes, from, to, kind, clock, oneLine);
   } catch {
     // Never expected; the usual way has the last word all the same.
     return undefined;
@@ -169,8 +169,11 @@ function checkLines(block: RecordUnit, kind: ResourceKind | undefined, now: numb
   const clock = clockFor({ now });
   let index = block.index ?? 0;
   let line = block.line;
+  // One place for every line, moved along (fastRecord copies what it needs).
+  const place = { index, pointer: '', line, column: 1 };
   for (let i = 0; i <= bytes.length; line++) {
-    const place = { index, pointer: '', line, column: 1 };
+    place.index = index;
+    place.line = line;
     // A record the fast path takes tells where its line ends; otherwise the newline is looked for.
     const report = fast ? fastRecord(bytes, i, bytes.length, place, kind, clock, places, true) : undefined;
     let end: number;
@@ -182,7 +185,7 @@ function checkLines(block: RecordUnit, kind: ResourceKind | undefined, now: numb
       end = bytes.indexOf(NEWLINE, i);
       if (end < 0) end = bytes.length;
       if (!isBlankLine(byteAt, i, end)) {
-        records.push(checkElement(bytes.toString('utf8', i, end), place, kind, now, places));
+        records.push(checkElement(bytes.toString('utf8', i, end), { ...place }, kind, now, places));
         index++;
       }
     }

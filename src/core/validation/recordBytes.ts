@@ -102,11 +102,14 @@ function idOf(name: string): number {
 /** The field id of the key at each position of the last record (-1 unknown). */
 const lastId = new Int32Array(MAX_KEYS).fill(-1);
 
-function sameName(bytes: Uint8Array, from: number, to: number, id: number): boolean {
+/** The offset after the key at `at` when it is exactly field `id`'s name in quotes; else -1. */
+function knownKeyEnd(bytes: Uint8Array, at: number, id: number): number {
   const name = nameBytes[id];
-  if (name.length !== to - from) return false;
-  for (let i = 0; i < name.length; i++) if (name[i] !== bytes[from + i]) return false;
-  return true;
+  const n = name.length;
+  const from = at + 1;
+  if (from + n >= end || bytes[from + n] !== QUOTE) return -1;
+  for (let i = 0; i < n; i++) if (name[i] !== bytes[from + i]) return -1;
+  return from + n + 1;
 }
 
 /** The field id of the key in bytes[from, to), or -1. */
@@ -470,12 +473,17 @@ function scan(buf: Buffer, from: number): boolean {
   for (;;) {
     if (buf[i] !== QUOTE || keys >= MAX_KEYS) return false;
     const at = i;
-    unplain = false;
-    if ((i = readString(buf, i)) < 0 || unplain) return false;
     const k = keys++;
-    // Records of a file have their keys in the same order: the key at k is nearly always the last one's.
+    // Records of a file have their keys in the same order: the key at k is nearly always the
+    // last one's, read here at once; any other is read as a string and looked up.
     let id = lastId[k];
-    if (id < 0 || !sameName(buf, at + 1, i - 1, id)) lastId[k] = id = lookup(buf, at + 1, i - 1);
+    const known = id >= 0 ? knownKeyEnd(buf, at, id) : -1;
+    if (known > 0) i = known;
+    else {
+      unplain = false;
+      if ((i = readString(buf, i)) < 0 || unplain) return false;
+      lastId[k] = id = lookup(buf, at + 1, i - 1);
+    }
     keyField[k] = id;
     keyAt[k] = at;
     if (id >= 0) {
@@ -605,6 +613,27 @@ const hour = (buf: Buffer, i: number): boolean => {
   return h1 === 0x30 || h1 === 0x31 ? digit(h2) : h1 === 0x32 && h2 >= 0x30 && h2 <= 0x33;
 };
 const minute = (buf: Buffer, i: number): boolean => buf[i] >= 0x30 && buf[i] <= 0x35 && digit(buf[i + 1]);
+
+/** The last `date` read, and what localDateOf gives for it: records of a list come a day at a time. */
+const lastDate = Buffer.alloc(16);
+let lastDateLength = -1;
+let lastDay: string | undefined;
+
+/** What localDateOf gives for a kind dated by `date`: the plain string of key k when it is a calendar date. */
+function dayOfDate(k: number): string | undefined {
+  const from = keyFrom[k];
+  const n = keyTo[k] - from;
+  if (n === lastDateLength) {
+    let same = true;
+    for (let i = 0; i < n && same; i++) same = lastDate[i] === b[from + i];
+    if (same) return lastDay;
+  }
+  const date = textOf(k);
+  lastDay = isCalendarDate(date) ? date : undefined;
+  lastDateLength = n <= lastDate.length ? n : -1;
+  if (lastDateLength >= 0) b.copy(lastDate, 0, from, from + n);
+  return lastDay;
+}
 
 /** JavaScript's order of key k's plain (ASCII) string against `s`: negative, 0 or positive. */
 function compareText(k: number, s: string): number {
@@ -804,10 +833,11 @@ function checked(kind: ResourceKind | undefined, clock: Clock): ByteRecord | und
   const id = textOf(idKey);
   let day: string | undefined;
   if (r.datingField === 'date') {
-    const date = stringOf(ids.date);
-    if (date === null) return undefined;
-    // What localDateOf gives for a kind dated by `date`, without an object to ask.
-    day = date !== undefined && isCalendarDate(date) ? date : undefined;
+    const k = fieldKey[ids.date];
+    if (k >= 0 && keyType[k] === T_STRING) {
+      if (keyPlain[k] !== 1) return undefined;
+      day = dayOfDate(k);
+    }
   } else {
     const timestamp = stringOf(ids.timestamp);
     const tzOffset = stringOf(ids.tzOffset);
