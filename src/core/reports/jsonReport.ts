@@ -64,7 +64,13 @@ export function jsonRecordText(record: JsonRecordHead, findingsText: string): st
 export function jsonRecordOpening(record: JsonRecordHead): string {
   const index = record.index == null ? 'null' : String(record.index);
   const id = record.id == null ? 'null' : inertJson(JSON.stringify(record.id));
-  return `{\n          "index": ${index},\n          "kind": ${optional(record.kind)},\n          "id": ${id},\n          "valid": ${record.valid},\n          "findings": `;
+  const [head, middle, tail] = jsonRecordOpeningParts(record.kind, record.valid);
+  return `${head}${index}${middle}${id}${tail}`;
+}
+
+/** jsonRecordOpening around its record's index and id: what comes before the index, between them, and after the id. */
+export function jsonRecordOpeningParts(kind: string | null | undefined, valid: boolean): [string, string, string] {
+  return ['{\n          "index": ', `,\n          "kind": ${optional(kind)},\n          "id": `, `,\n          "valid": ${valid},\n          "findings": `];
 }
 
 /** What closes a record's text after its findings. */

@@ -5,7 +5,7 @@
 
 import type { ResourceKind } from '../resources';
 import type { PositionedFinding, RecordReport } from '../streaming';
-import { JSON_RECORD_CLOSING, JSON_RECORD_SEPARATOR, jsonFindingsText, jsonRecordOpening } from './jsonReport';
+import { JSON_RECORD_CLOSING, JSON_RECORD_SEPARATOR, jsonFindingsText, jsonRecordOpening, jsonRecordOpeningParts } from './jsonReport';
 import type { FileProblem, ReportRecord, TextRange } from './model';
 import { ByteSink } from './textSinks';
 
@@ -37,6 +37,36 @@ const pathOf = (f: PositionedFinding): string => f.path;
 const SEPARATOR = Buffer.from(JSON_RECORD_SEPARATOR);
 const CLOSING = Buffer.from(JSON_RECORD_CLOSING);
 
+/** jsonRecordOpeningParts as bytes, by kind and validity. */
+const openingParts = new Map<string, [Buffer, Buffer, Buffer]>();
+
+/**
+ * jsonRecordOpening written as bytes, for the usual record (an index, a kind, an id of printable
+ * ASCII): no string made per record. False, writing nothing, for any other: the caller writes
+ * jsonRecordOpening's text.
+ */
+function writeOpening(out: ByteSink, r: RecordReport): boolean {
+  const index = r.index;
+  const id = r.id;
+  if (index === null || !Number.isSafeInteger(index) || index < 0 || id === null || r.kind === null) return false;
+  const key = `${r.kind}:${r.valid}`;
+  let parts = openingParts.get(key);
+  if (parts === undefined) {
+    const [head, middle, tail] = jsonRecordOpeningParts(r.kind, r.valid);
+    openingParts.set(key, (parts = [Buffer.from(head), Buffer.from(middle), Buffer.from(tail)]));
+  }
+  const start = out.length;
+  out.bytes(parts[0]);
+  out.digits(index);
+  out.bytes(parts[1]);
+  if (!out.plainQuoted(id)) {
+    out.truncate(start);
+    return false;
+  }
+  out.bytes(parts[2]);
+  return true;
+}
+
 /**
  * Streamed records as the JSON report writes them (jsonRecordText), joined by
  * JSON_RECORD_SEPARATOR, as UTF-8 in an ArrayBuffer of their own (a worker thread transfers it):
@@ -54,7 +84,7 @@ export function streamedJsonBytes(records: readonly RecordReport[]): Buffer {
       if (Object.isFrozen(r.findings)) sharedFindingsBytes.set(r.findings, findings);
     }
     if (i > 0) out.bytes(SEPARATOR);
-    out.writeNow(jsonRecordOpening(r));
+    if (!writeOpening(out, r)) out.writeNow(jsonRecordOpening(r));
     out.bytes(findings);
     out.bytes(CLOSING);
   }

@@ -75,6 +75,45 @@ export class ByteSink implements TextSink {
     this.at += this.out.write(text, this.at);
   }
 
+  /**
+   * A string of printable ASCII but `"` and `\\` (what JSON and the report's escapes leave as
+   * it is) in quotes, its characters as bytes; false, writing nothing, for any other string.
+   */
+  plainQuoted(text: string): boolean {
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+    }
+    this.encode();
+    this.room(n + 2);
+    const out = this.out;
+    let at = this.at;
+    out[at++] = 0x22;
+    for (let i = 0; i < n; i++) out[at++] = text.charCodeAt(i);
+    out[at++] = 0x22;
+    this.at = at;
+    return true;
+  }
+
+  /** Drops what was written after `length` bytes (a length read before). */
+  truncate(length: number): void {
+    this.encode();
+    if (length < this.at) this.at = length;
+  }
+
+  /** A non-negative safe integer in decimal. */
+  digits(n: number): void {
+    this.encode();
+    this.room(16);
+    let at = this.at;
+    let width = 1;
+    for (let v = n; v >= 10; v = Math.floor(v / 10)) width++;
+    at += width;
+    for (let i = 1, v = n; i <= width; i++, v = Math.floor(v / 10)) this.out[at - i] = 0x30 + (v % 10);
+    this.at = at;
+  }
+
   /** Bytes already encoded (`set`, not `copy`: Buffer#copy checks its arguments in JS, a cost per call). */
   bytes(bytes: Uint8Array): void {
     this.encode();
