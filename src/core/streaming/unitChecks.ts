@@ -137,13 +137,18 @@ function fastRecord(bytes: Buffer, from: number, to: number, unit: Readonly<Reco
     // Columns count UTF-16 code units and a lone carriage return breaks a line: only a record of
     // ASCII without one has its columns in its bytes.
     if (!lastRecordPlain()) return undefined;
+    // The findings come in the order of their keys in the text: one pass counts the lines.
+    let line = unit.line;
+    let lineStart = -1;
+    let k = from;
     findings = r.findings.map((f, i): PositionedFinding => {
       const at = r.offset(i);
-      let line = unit.line;
-      let lineStart = -1;
-      for (let k = bytes.indexOf(NEWLINE, from); k >= 0 && k < at; k = bytes.indexOf(NEWLINE, k + 1)) {
-        line++;
-        lineStart = k;
+      if (at < k) [line, lineStart, k] = [unit.line, -1, from];
+      for (; k < at; k++) {
+        if (bytes[k] === NEWLINE) {
+          line++;
+          lineStart = k;
+        }
       }
       const column = lineStart < 0 ? unit.column + (at - from) : at - lineStart;
       return { kind: f.kind, path: unit.pointer + f.path, message: f.message, line, column };

@@ -17,12 +17,12 @@ type Rule = (rec: Record<string, unknown>, def: ResourceDefinition, clock: Clock
 
 // Measured heart rates. Zone bounds are left out on purpose: they are edges of buckets the
 // source defines (an open-ended bucket may start at 0 or end at 255), not readings.
-const HEART_RATE_FIELDS = ['value', 'restingHR', 'averageHR', 'maxHR', 'minHR'] as const;
-const HEART_RATE_MIN = 20;
-const HEART_RATE_MAX = 250;
+export const HEART_RATE_FIELDS = ['value', 'restingHR', 'averageHR', 'maxHR', 'minHR'] as const;
+export const HEART_RATE_MIN = 20;
+export const HEART_RATE_MAX = 250;
 const HEART_RATE_RANGE = `${HEART_RATE_MIN}–${HEART_RATE_MAX}`;
-const BODY_FAT_MIN = 2;
-const BODY_FAT_MAX = 75;
+export const BODY_FAT_MIN = 2;
+export const BODY_FAT_MAX = 75;
 
 function updatedBeforeCreated(rec: Record<string, unknown>, out: Finding[]): void {
   const created = rec.createdAt;

@@ -13,8 +13,8 @@ import { pointerToken } from '../json';
 import { RESOURCES, ResourceKind, isResourceKind, resource } from '../resources';
 import { fastDate, fastDateTime } from './dateFormats';
 import { Finding, truncate } from './findings';
-import { Clock } from './plausibility';
-import { SCHEMA_DOCUMENTS, schemaFor, shapeFor } from './schemas';
+import { BODY_FAT_MAX, BODY_FAT_MIN, Clock, HEART_RATE_FIELDS, HEART_RATE_MAX, HEART_RATE_MIN } from './plausibility';
+import { SCHEMA_DOCUMENTS, ZONE_SCHEMA_ID, schemaFor, shapeFor } from './schemas';
 
 /**
  * What the fast path found: the record's kind, id, day and findings (all but errors, of which it
@@ -47,7 +47,7 @@ const MAX_DEPTH = 64;
 /** Unknown field names longer than this, or with characters a message escapes, go the usual way. */
 const MAX_UNKNOWN_LENGTH = 48;
 
-/** Every top-level field name of every kind, and of a zone: one id each. */
+/** What a kind's schema asks of one of its fields, and the field's findings. */
 interface FieldRule {
   readonly type: 'string' | 'number' | 'integer' | 'object' | 'array';
   readonly format?: 'date' | 'date-time';
@@ -73,6 +73,7 @@ interface KindRules {
 const HANDLED = new Set(['title', 'description', 'examples', 'type', 'format', 'pattern', 'minimum', 'deprecated', 'items']);
 const HANDLED_DOC = new Set(['$schema', '$id', 'title', 'description', 'type', 'required', 'properties']);
 
+/** Every field name of every kind's schema, and of a zone's: one id each, its index here. */
 const names: string[] = [];
 const nameBytes: Buffer[] = [];
 /** Open addressing: slot → field id + 1 (0 empty), by hash of the name's bytes. */
@@ -131,8 +132,9 @@ const frozen = (f: Finding): Finding => Object.freeze(f);
 const ZONE_FIELDS = ['name', 'min', 'max', 'duration', 'caloriesBurned'] as const;
 /** Zone fields by field id (each zone field's index in ZONE_FIELDS, or -1). */
 let zoneSlot: Int8Array;
-/** zone field's findings by zone index: zero, per ZONE_FIELDS index. */
+/** Zone fields' zero findings by zone index, then by ZONE_FIELDS index; their messages by ZONE_FIELDS index. */
 const zoneZero: Finding[][] = [];
+let zoneZeroMessages: string[] = [];
 
 function ruleOf(prop: Record<string, unknown>, field: string, zeroMessage: string, deprecatedMessage: string | undefined): FieldRule | undefined {
   for (const k of Object.keys(prop)) if (!HANDLED.has(k)) return undefined;
@@ -159,7 +161,7 @@ function ruleOf(prop: Record<string, unknown>, field: string, zeroMessage: strin
 const rules = new Map<ResourceKind, KindRules | null>();
 
 function zoneSchemaHandled(): boolean {
-  const zone = SCHEMA_DOCUMENTS.get('https://health-data-explorer.dev/schemas/zone.schema.json') as unknown as Record<string, unknown> | undefined;
+  const zone = SCHEMA_DOCUMENTS.get(ZONE_SCHEMA_ID) as unknown as Record<string, unknown> | undefined;
   if (zone === undefined) return false;
   for (const k of Object.keys(zone)) if (!HANDLED_DOC.has(k)) return false;
   const props = zone.properties as Record<string, Record<string, unknown>>;
@@ -211,6 +213,10 @@ function prepare(): void {
   fieldKey = new Int32Array(names.length);
   zoneSlot = new Int8Array(names.length + 1).fill(-1);
   ZONE_FIELDS.forEach((f, i) => (zoneSlot[idOf(f)] = i));
+  // The walk's messages (schemas.ts shapeOf), from the zone schema as the heart rate schema refers to it.
+  const zone = shapeFor('heartRate').fields.get('zones')?.items;
+  zoneZeroMessages = ZONE_FIELDS.map((f) => zone?.fields.get(f)?.zeroMessage ?? '');
+  if (zoneZeroMessages.includes('')) rules.set('heartRate', null);
 }
 
 function zoneZeroFinding(zone: number, slot: number): Finding {
@@ -219,7 +225,7 @@ function zoneZeroFinding(zone: number, slot: number): Finding {
   let f = row[slot];
   if (f === undefined) {
     const field = ZONE_FIELDS[slot];
-    row[slot] = f = frozen({ kind: 'zero', path: `/zones/${zone}/${field}`, message: `${field} is 0 in this heart rate zone` });
+    row[slot] = f = frozen({ kind: 'zero', path: `/zones/${zone}/${field}`, message: zoneZeroMessages[slot] });
   }
   return f;
 }
@@ -678,8 +684,6 @@ function unknownFinding(r: KindRules, name: string): Finding {
   return f;
 }
 
-const HEART_RATE_FIELDS = ['value', 'restingHR', 'averageHR', 'maxHR', 'minHR'];
-
 /** The number of a field, or undefined when the record does not have it as a number. */
 function numberOf(id: number): number | undefined {
   const k = fieldKey[id];
@@ -723,16 +727,16 @@ function plausible(r: KindRules, clock: Clock): boolean {
   if (r.kind === 'heartRate') {
     for (const id of heartRateIds) {
       const v = numberOf(id);
-      if (v !== undefined && (v < 20 || v > 250)) return false;
+      if (v !== undefined && (v < HEART_RATE_MIN || v > HEART_RATE_MAX)) return false;
     }
     const min = numberOf(ids.minHR);
     const max = numberOf(ids.maxHR);
     if (min !== undefined && max !== undefined && min > max) return false;
     for (let z = 0; z < zoneCount; z++) if (zoneMin[z] > zoneMax[z]) return false;
   } else if (r.kind === 'bodyFat') {
-    // Outside 2–75 % it may warn, depending on the unit: the usual way decides.
+    // Outside the plausible range it may warn, depending on the unit: the usual way decides.
     const v = numberOf(ids.value);
-    if (v !== undefined && (v < 2 || v > 75)) return false;
+    if (v !== undefined && (v < BODY_FAT_MIN || v > BODY_FAT_MAX)) return false;
   }
   return true;
 }
