@@ -246,6 +246,11 @@ export class RecordSplitter {
   private scan(chunk: Buffer, from: number, out: RecordUnit[]): void {
     const n = chunk.length;
     for (let i = from; i < n; i++) {
+      if (this.depth > this.elementDepth && this.mode === 'list') {
+        // Inside an element: most of a list's bytes, read by a loop of its own.
+        i = this.insideElement(chunk, i);
+        continue;
+      }
       const b = chunk[i];
       if (b === NEWLINE) {
         this.line++;
@@ -319,6 +324,43 @@ export class RecordSplitter {
           return;
       }
     }
+  }
+
+  /**
+   * The bytes of a list element below its own depth, from `i`, as scan and scanList read them
+   * (lines, strings, nesting) but with the state in locals: the offset of the bracket that closes
+   * the element, or the chunk's length when it goes on in the next chunk.
+   */
+  private insideElement(chunk: Buffer, i: number): number {
+    const n = chunk.length;
+    const base = this.base;
+    const elementDepth = this.elementDepth;
+    let { depth, inString, escaped, line, lineStart } = this;
+    for (; i < n; i++) {
+      const b = chunk[i];
+      if (b === NEWLINE) {
+        line++;
+        lineStart = base + i + 1;
+      }
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (b === BACKSLASH) escaped = true;
+        else if (b === QUOTE) inString = false;
+      } else if (b === QUOTE) inString = true;
+      else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++;
+      else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+        if (--depth === elementDepth) {
+          this.elementDone = true;
+          break;
+        }
+      }
+    }
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
+    this.line = line;
+    this.lineStart = lineStart;
+    return i;
   }
 
   private scanList(chunk: Buffer, i: number, b: number, out: RecordUnit[]): void {
