@@ -363,16 +363,8 @@ export class RecordSplitter {
     return i;
   }
 
+  /** A byte of a list at or above its elements' depth (scan reads the inside of an element with insideElement). */
   private scanList(chunk: Buffer, i: number, b: number, out: RecordUnit[]): void {
-    if (this.depth > this.elementDepth) {
-      if (b === QUOTE) this.inString = true;
-      else if (b === OPEN_BRACE || b === OPEN_BRACKET) this.depth++;
-      else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
-        this.depth--;
-        if (this.depth === this.elementDepth) this.elementDone = true;
-      }
-      return;
-    }
     if (this.depth < this.elementDepth) {
       // Wrapper members after its list, at depth 1: skipped.
       if (b === QUOTE) this.inString = true;

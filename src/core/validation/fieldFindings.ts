@@ -25,6 +25,11 @@ interface PlacedField {
 
 const frozen = (finding: Finding): Finding => Object.freeze(finding);
 
+/** The frozen finding of a field `key` that the schema named `schemaName` does not define, in the object at `prefix`. */
+export function unknownFieldFinding(prefix: string, key: string, schemaName: string): Finding {
+  return frozen({ kind: 'unknown', path: `${prefix}/${pointerToken(key)}`, message: `${truncate(key)} is not defined by the ${schemaName} schema` });
+}
+
 /** An object schema at one position in a record (the record itself, or `/zones/2`). */
 export class FieldPlace {
   private readonly fields = new Map<string, PlacedField>();
@@ -58,11 +63,7 @@ export class FieldPlace {
   private unknownFinding(key: string): Finding {
     let finding = this.unknown.get(key);
     if (finding === undefined) {
-      finding = frozen({
-        kind: 'unknown',
-        path: `${this.prefix}/${pointerToken(key)}`,
-        message: `${truncate(key)} is not defined by the ${this.shape.name} schema`,
-      });
+      finding = unknownFieldFinding(this.prefix, key, this.shape.name);
       if (this.unknown.size < CACHED_UNKNOWN && key.length <= CACHED_UNKNOWN_LENGTH) this.unknown.set(key, finding);
     }
     return finding;

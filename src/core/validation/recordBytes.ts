@@ -12,7 +12,8 @@ import { isCalendarDate, localDateOf } from '../dates';
 import { pointerToken } from '../json';
 import { RESOURCES, ResourceKind, isResourceKind, resource } from '../resources';
 import { fastDate, fastDateTime } from './dateFormats';
-import { Finding, truncate } from './findings';
+import { unknownFieldFinding } from './fieldFindings';
+import { Finding } from './findings';
 import { BODY_FAT_MAX, BODY_FAT_MIN, Clock, HEART_RATE_FIELDS, HEART_RATE_MAX, HEART_RATE_MIN } from './plausibility';
 import { SCHEMA_DOCUMENTS, ZONE_SCHEMA_ID, schemaFor, shapeFor } from './schemas';
 
@@ -678,7 +679,7 @@ function detect(): ResourceKind | undefined {
 function unknownFinding(r: KindRules, name: string): Finding {
   let f = r.unknown.get(name);
   if (f === undefined) {
-    f = frozen({ kind: 'unknown', path: `/${name}`, message: `${truncate(name)} is not defined by the ${r.schemaName} schema` });
+    f = unknownFieldFinding('', name, r.schemaName);
     if (r.unknown.size < 256) r.unknown.set(name, f);
   }
   return f;
@@ -724,7 +725,15 @@ function plausible(r: KindRules, clock: Clock): boolean {
     const timestamp = fieldKey[ids.timestamp];
     if (timestamp >= 0 && keyType[timestamp] === T_STRING && (keyPlain[timestamp] !== 1 || !(compareText(timestamp, clock.safelyPast) < 0))) return false;
   }
-  if (r.kind === 'heartRate') {
+  return KIND_PLAUSIBLE[r.kind]();
+}
+
+/**
+ * Per kind, whether its own plausibility checks (plausibility.ts PLAUSIBILITY) cannot warn: a new
+ * kind says what it needs here as it does there.
+ */
+const KIND_PLAUSIBLE: { readonly [K in ResourceKind]: () => boolean } = {
+  heartRate: () => {
     for (const id of heartRateIds) {
       const v = numberOf(id);
       if (v !== undefined && (v < HEART_RATE_MIN || v > HEART_RATE_MAX)) return false;
@@ -733,13 +742,15 @@ function plausible(r: KindRules, clock: Clock): boolean {
     const max = numberOf(ids.maxHR);
     if (min !== undefined && max !== undefined && min > max) return false;
     for (let z = 0; z < zoneCount; z++) if (zoneMin[z] > zoneMax[z]) return false;
-  } else if (r.kind === 'bodyFat') {
+    return true;
+  },
+  activity: () => true,
+  bodyFat: () => {
     // Outside the plausible range it may warn, depending on the unit: the usual way decides.
     const v = numberOf(ids.value);
-    if (v !== undefined && (v < BODY_FAT_MIN || v > BODY_FAT_MAX)) return false;
-  }
-  return true;
-}
+    return v === undefined || (v >= BODY_FAT_MIN && v <= BODY_FAT_MAX);
+  },
+};
 
 /** Whether the record passes its kind's schema (every rule of rulesOf). */
 function schemaHolds(r: KindRules): boolean {
