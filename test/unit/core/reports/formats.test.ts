@@ -98,6 +98,37 @@ describe('validation reports', function () {
       assert.deepEqual(lines.positionAt(12), { line: 3, character: 2 }, 'an emoji is two UTF-16 units');
       assert.deepEqual(lines.positionAt(999), { line: 3, character: 3 }, 'past the end: the end');
     });
+
+    it('read only as far as asked, give every offset the place a whole count gives, in any order', () => {
+      const text = 'a\r\n\r\nbc\r\rd\n\n😀\r\nx\ry\n';
+      // The reference: lines counted over the whole text first.
+      const expected: Array<{ line: number; character: number }> = [];
+      let line = 0;
+      let start = 0;
+      for (let i = 0; i <= text.length; i++) {
+        expected.push({ line, character: i - start });
+        const c = text[i];
+        if (c === '\r' || (c === '\n' && text[i - 1] !== '\r')) {
+          if (c === '\r' && text[i + 1] === '\n') {
+            expected.push({ line, character: i + 1 - start });
+            i++;
+          }
+          line++;
+          start = i + 1;
+        }
+      }
+      const offsets = [...expected.keys()];
+      const orders = [offsets, [...offsets].reverse(), offsets.map((_, k) => (k * 7) % offsets.length)];
+      for (const order of orders) {
+        const lines = new LineIndex(text);
+        for (const o of order) assert.deepEqual(lines.positionAt(o), expected[o], `offset ${o} of ${JSON.stringify(text)}`);
+      }
+      // An offset asked at the carriage return of a \r\n, then at its line feed, then after.
+      const crlf = new LineIndex('ab\r\ncd');
+      assert.deepEqual(crlf.positionAt(2), { line: 0, character: 2 });
+      assert.deepEqual(crlf.positionAt(3), { line: 0, character: 3 });
+      assert.deepEqual(crlf.positionAt(4), { line: 1, character: 0 });
+    });
   });
 
   describe('SARIF', () => {
