@@ -232,6 +232,7 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     // The day's row counts its requests, one of them as one.
     const dayDescription = () => api.historyView.getChildren().map((d) => api.historyView.getTreeItem(d).description);
     assert.deepEqual(dayDescription(), ['3 requests']);
+    assert.equal(api.historyView.view?.description, '3 requests', "the view's description counts them too");
     await vscode.workspace.getConfiguration('healthData').update('history.size', 1, vscode.ConfigurationTarget.Global);
     await waitFor('the history to be cut to 1', () => api.history.all().length === 1);
     assert.deepEqual(dayDescription(), ['1 request']);
@@ -239,6 +240,7 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     assert.equal(api.history.all().length, 0);
     assert.equal(api.workspaceState.get(HISTORY_KEY), undefined);
     assert.deepEqual(api.historyView.getChildren(), []);
+    assert.equal(api.historyView.view?.description, undefined, 'an empty history has no count');
     await vscode.workspace.getConfiguration('healthData').update('history.size', undefined, vscode.ConfigurationTarget.Global);
   });
 
@@ -319,6 +321,9 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     const root = api.historyView.getChildren();
     assert.equal(root[0].type, 'saved');
     assert.equal(api.historyView.getTreeItem(root[0]).description, '1 request');
+    // The view's description counts the saved request apart from the others, as the view lists them.
+    const others = api.history.all().length - 1;
+    assert.equal(api.historyView.view?.description, others > 0 ? `${others === 1 ? '1 request' : `${others} requests`} · 1 saved` : '1 saved');
     const [row] = api.historyView.getChildren(root[0]);
     const item = api.historyView.getTreeItem(row);
     assert.equal(item.label, 'Two activities');
@@ -408,6 +413,7 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       assert.equal(await vscode.commands.executeCommand('healthData.clearHistory', { confirm: false }), true);
       assert.deepEqual(api.history.all().map((e) => e.id).sort(), [first.id, second.id].sort());
       assert.deepEqual(api.historyView.getChildren().map((n) => n.type), ['saved']);
+      assert.equal(api.historyView.view?.description, '2 saved', 'only saved requests are left: the view says so');
       await api.history.flush();
       assert.equal(api.workspaceState.get<unknown[]>(HISTORY_KEY)?.length, 2);
 

@@ -28,9 +28,25 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
   private readonly changeEmitter = new vscode.EventEmitter<HistoryNode | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
   private readonly subscription: vscode.Disposable;
+  /** The History view this provider fills (the tests read its description). */
+  view: vscode.TreeView<HistoryNode> | undefined;
 
   constructor(private readonly history: ExchangeHistory) {
     this.subscription = history.onDidChange(() => this.changeEmitter.fire(undefined));
+  }
+
+  /**
+   * The view's description: the requests of the history, then the saved ones apart
+   * (`12 requests · 2 saved`), as the view lists them; none when the view is empty.
+   */
+  viewDescription(): string | undefined {
+    const all = this.history.all();
+    const saved = this.history.saved().length;
+    const recent = all.length - saved;
+    const words: string[] = [];
+    if (recent > 0) words.push(recent === 1 ? vscode.l10n.t('1 request') : vscode.l10n.t('{0} requests', recent));
+    if (saved > 0) words.push(vscode.l10n.t('{0} saved', saved));
+    return words.length ? words.join(' · ') : undefined;
   }
 
   getChildren(node?: HistoryNode): HistoryNode[] {

@@ -34,9 +34,9 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
   const exchangeViews = new ExchangeViews(extensionUri, session, history, recordViews);
   const historyView = new HistoryTreeProvider(history);
   const treeView = vscode.window.createTreeView('healthData.history', { treeDataProvider: historyView, showCollapseAll: true });
+  historyView.view = treeView;
   const describe = () => {
-    const count = history.all().length;
-    treeView.description = count === 0 ? undefined : count === 1 ? vscode.l10n.t('1 request') : vscode.l10n.t('{0} requests', count);
+    treeView.description = historyView.viewDescription();
   };
   describe();
   const commands = new LazyFeature({
