@@ -2,12 +2,13 @@
 // sandbox on loopback. Every run's output is searched for the secret and the token.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
+import { WORKERS_FROM_BYTES_ON_TWO_CORES, defaultJobs, workersFromBytes } from '../../../src/cli/validate';
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
 import { RESOURCES } from '../../../src/core/resources';
 import { zoneRows } from '../../../src/core/views';
@@ -580,6 +581,39 @@ describe('health-data CLI', function () {
       assert.match(text.stdout, /\/steps \(line 3, column \d+\)/);
       assert.match(text.stdout, /#2 [^\n]*\n\s+\[error\] \(record\) \(line 5, column 1\)  the record is not valid JSON/);
       assert.match(text.stdout, /#4 [^\n]*\n\s+\[error\] \(record\) \(line 7, column 1\)  the record is not valid JSON/);
+    });
+
+    it('without --jobs, starts no worker thread for files that add up to less than workers save time on (128 MB on two cores); --jobs 2 starts them; the report is the same', async () => {
+      const lines = sandbox.dataset.activity.slice(0, 40).map((r) => JSON.stringify(r));
+      const input = file('few.ndjson', `${lines.join('\n')}\n`);
+      // The CLI runs in a process of its own: a preload notes each worker thread it starts.
+      const started = join(dir, 'workers-started.txt');
+      const preload = file('count-workers.js', `process.on('worker', () => require('node:fs').appendFileSync(${JSON.stringify(started)}, 'w'));`);
+      const workers = (): number => (existsSync(started) ? readFileSync(started, 'utf8').length : 0);
+      const env = { NODE_OPTIONS: `--require ${preload}` };
+      const byDefault = await run(['validate', input, '--json'], env);
+      assert.equal(workers(), 0, 'a worker started for a small file');
+      const two = await run(['validate', input, '--json', '--jobs', '2'], env);
+      assert.ok(workers() >= 1, 'no worker started with --jobs 2');
+      assert.equal(byDefault.stdout, two.stdout);
+      assert.equal(byDefault.code, two.code);
+      // The sizes decide (files that would take long to write are sparse here: only their size is read).
+      const sized = (name: string, bytes: number): string => {
+        const path = file(name, '');
+        truncateSync(path, bytes);
+        return path;
+      };
+      const mb = 1024 * 1024;
+      assert.equal(WORKERS_FROM_BYTES_ON_TWO_CORES, 128 * mb);
+      assert.deepEqual([2, 3, 4, 9].map(workersFromBytes), [128 * mb, 64 * mb, Math.ceil((128 * mb) / 3), 16 * mb]);
+      assert.equal(await defaultJobs([input], 2), 1);
+      assert.equal(await defaultJobs([sized('a.ndjson', 100 * mb), sized('b.ndjson', 28 * mb - 1)], 2), 1, 'one byte short');
+      assert.equal(await defaultJobs([sized('c.ndjson', 100 * mb), sized('d.ndjson', 28 * mb)], 2), 2, 'together 128 MB');
+      assert.equal(await defaultJobs([sized('e.ndjson', 64 * mb)], 3), 3, 'three cores: from 64 MB');
+      assert.equal(await defaultJobs([sized('f.ndjson', 64 * mb - 1)], 3), 1);
+      assert.equal(await defaultJobs([sized('g.ndjson', 1024 * mb)], 1), 1, 'one core: one job');
+      assert.equal(await defaultJobs([input, '-'], 3), 3, 'standard input: its size is not known ahead');
+      assert.equal(await defaultJobs([join(dir, 'missing.ndjson'), input], 2), 1, 'a file that cannot be read counts for nothing');
     });
 
     it('streams a file over 16 MB over worker threads: every format gets its records, each finding at the line and column where it starts', async function () {
