@@ -5,7 +5,7 @@ import { HealthDataError } from '../core/errors';
 import { ExportFormat, exportList, isExportFormat, openPartialFile, type PartialFile, EXPORT_FORMATS } from '../core/export';
 import type { ResourceDefinition } from '../core/resources';
 import type { ListQuery } from '../core/service';
-import { validate } from '../core/validation';
+import { escapeInvisible, unicodeEscape, validate } from '../core/validation';
 import type { Connection } from './connection';
 import { FileTargetError, checkWriteTarget, whyNotWritten } from './fileTargets';
 import { Output, paint, printable, recordCount } from './output';
@@ -66,9 +66,12 @@ export async function exportCommand(
     }
   };
   let invalid = 0;
+  // CSV has no escape for control and invisible characters: on a terminal they are shown as
+  // \uXXXX text, a pipe and --out get the records' text as it is.
+  const shown = format === 'csv' && !file && o.terminal ? terminalText(writeStdout) : undefined;
   try {
     const summary = await exportList(conn.client, def.kind, query, format, {
-      write: file ? (text) => onFile(() => file.write(text)) : writeStdout,
+      write: file ? (text) => onFile(() => file.write(text)) : (shown?.write ?? writeStdout),
       // A reader of stdout slower than the service (a pager, a slow pipe): no page is asked for
       // ahead of it, so memory holds a page, not the list.
       ready: file ? undefined : () => o.backlog?.(),
@@ -88,9 +91,37 @@ export async function exportCommand(
       if (invalid) parts.push(paint(o, 'red', `${invalid} invalid`));
       o.err(parts.join(', '));
     }
+    if (shown?.escaped) o.err(shownAsEscapes(shown.escaped));
     if (!summary.complete) o.err(paint(o, 'yellow', 'More records exist: add --all to export every page.'));
     return invalid ? 1 : 0;
   } finally {
     file?.discard();
   }
+}
+
+/**
+ * Writes CSV text for a terminal: control characters (ESC begins every escape sequence; a lone
+ * carriage return goes back over what the line showed), direction marks and overrides,
+ * zero-width and separator characters in the records' strings become visible \uXXXX text, so
+ * none can run, hide or turn around what the terminal shows. Line ends show as the terminal's
+ * own (CRLF as LF). `escaped` counts the characters written as escapes.
+ */
+function terminalText(write: (text: string) => void): { write: (text: string) => void; escaped: number } {
+  const shown = {
+    escaped: 0,
+    write: (text: string) =>
+      write(
+        escapeInvisible(text.replace(/\r\n/g, '\n'), (c) => {
+          if (c === '\n') return c;
+          shown.escaped++;
+          return unicodeEscape(c);
+        }),
+      ),
+  };
+  return shown;
+}
+
+function shownAsEscapes(count: number): string {
+  const what = count === 1 ? '1 control or invisible character' : `${count} control or invisible characters`;
+  return `health-data: ${what} in the records shown as \\uXXXX on this terminal (CSV has no escape for them); a pipe or --out writes the records' text as it is.`;
 }

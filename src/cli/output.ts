@@ -17,6 +17,8 @@ export interface Output {
   /** A progress line on standard error, rewritten in place; only on a terminal. Empty clears it. */
   progress(text: string): void;
   readonly color: boolean;
+  /** Standard output is a terminal (not a pipe or a file): what it shows must be inert. */
+  readonly terminal: boolean;
 }
 
 export function makeOutput(
@@ -29,6 +31,7 @@ export function makeOutput(
     !noColorFlag && env.NO_COLOR === undefined && (env.FORCE_COLOR !== undefined ? env.FORCE_COLOR !== '0' : Boolean(stdout.isTTY));
   return {
     color,
+    terminal: Boolean(stdout.isTTY),
     out: (line = '') => stdout.write(`${line}\n`),
     write: (text) => {
       if (text.length > 0) stdout.write(text);

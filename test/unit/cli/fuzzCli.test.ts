@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printable } from '../../../src/cli/output';
 import { resource } from '../../../src/core/resources';
+import { INVISIBLE_CHARACTERS } from '../../../src/core/validation';
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
 import { runCliInProcess as cli } from '../support/cli';
-import { assertInert } from '../support/inert';
+import { UNSAFE, assertInert } from '../support/inert';
+import { readCsv } from '../support/csv';
 import { FUZZ_SEED, HOSTILE_KEYS, HOSTILE_STRINGS, HostileRecord, Prng, assertPrototypesUnchanged, prototypeSnapshot, put, sharedHostileRecords } from '../support/hostileRecords';
 
 /** The resources `list` and `get` are run on, in this order. */
@@ -130,6 +132,30 @@ describe(`CLI fuzz: hostile records reach the terminal as inert text (seed "${FU
         const nd = await cli(['list', cliName, '--limit', '500', '--format', 'ndjson'], env);
         assertInert(nd.stdout, `list ${cliName} --format ndjson`);
         assert.deepEqual(nd.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown), served);
+        // CSV has no escape for them: through a pipe the records' text is as served (read back
+        // to the same ids, the raw characters there); on a terminal every one is visible \uXXXX
+        // text, and stderr says so.
+        const piped = await cli(['list', cliName, '--limit', '500', '--format', 'csv'], env);
+        assert.match(piped.stdout, UNSAFE, 'the piped CSV keeps the characters as served');
+        assert.deepEqual(readCsv(kind, piped.stdout).records.map((r) => r.id), (served as Array<{ id: unknown }>).map((r) => r.id));
+        assert.doesNotMatch(piped.stderr, /shown as/);
+        const shown = await cli(['list', cliName, '--limit', '500', '--format', 'csv'], { ...env, NO_COLOR: '1' }, undefined, undefined, true);
+        assert.equal(shown.code, piped.code, shown.stderr);
+        assertInert(shown.stdout, `list ${cliName} --format csv on a terminal`);
+        assertInert(shown.stderr, `list ${cliName} --format csv on a terminal, stderr`);
+        // The same text but for those characters, each its code, and the line ends the terminal's.
+        let escaped = 0;
+        const expected = piped.stdout.replace(/\r\n/g, '\n').replace(new RegExp(INVISIBLE_CHARACTERS.source, 'g'), (c) => {
+          if (c === '\n') return c;
+          escaped++;
+          return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+        });
+        assert.equal(shown.stdout, expected);
+        assert.ok(escaped > 0);
+        assert.ok(
+          shown.stderr.includes(`health-data: ${escaped} control or invisible characters in the records shown as \\uXXXX on this terminal (CSV has no escape for them); a pipe or --out writes the records' text as it is.\n`),
+          shown.stderr,
+        );
         const coverage = await cli(['coverage', cliName, '--json'], env);
         assertInert(coverage.stdout, `coverage ${cliName} --json`);
         assert.equal((JSON.parse(coverage.stdout) as { records: number }).records, served.length);

@@ -21,10 +21,13 @@ function sink(): { stream: PassThrough; text: () => string } {
 
 /**
  * Runs the CLI with `args`, `env` and, when given, `input` on its standard input (else none);
- * `signals` stands in for the process (emit 'SIGINT' on it to press Ctrl-C).
+ * `signals` stands in for the process (emit 'SIGINT' on it to press Ctrl-C); `terminal`: its
+ * standard output is a terminal.
  */
-export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv = {}, input?: string, signals = new EventEmitter()): Promise<CliRun> {
+export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv = {}, input?: string, signals = new EventEmitter(), terminal = false): Promise<CliRun> {
   const out = sink();
+  // A terminal as the CLI tells one: its standard output says isTTY.
+  if (terminal) Object.assign(out.stream, { isTTY: true });
   const err = sink();
   const stdin = Readable.from(input === undefined ? [] : [input]);
   const code = await runCli(args, { stdout: out.stream, stderr: err.stream, stdin, env, signals });
