@@ -37,8 +37,8 @@ const pathOf = (f: PositionedFinding): string => f.path;
 const SEPARATOR = Buffer.from(JSON_RECORD_SEPARATOR);
 const CLOSING = Buffer.from(JSON_RECORD_CLOSING);
 
-/** jsonRecordOpeningParts as bytes, by kind and validity. */
-const openingParts = new Map<string, [Buffer, Buffer, Buffer]>();
+/** jsonRecordOpeningParts as bytes, by kind, then [invalid, valid]. */
+const openingParts = new Map<string, Array<[Buffer, Buffer, Buffer] | undefined>>();
 
 /**
  * jsonRecordOpening written as bytes, for the usual record (an index, a kind, an id of printable
@@ -49,11 +49,14 @@ function writeOpening(out: ByteSink, r: RecordReport): boolean {
   const index = r.index;
   const id = r.id;
   if (index === null || !Number.isSafeInteger(index) || index < 0 || id === null || r.kind === null) return false;
-  const key = `${r.kind}:${r.valid}`;
-  let parts = openingParts.get(key);
+  // By kind, then valid or not: no key string made (and hashed) per record.
+  let byValidity = openingParts.get(r.kind);
+  if (byValidity === undefined) openingParts.set(r.kind, (byValidity = [undefined, undefined]));
+  const validity = r.valid ? 1 : 0;
+  let parts = byValidity[validity];
   if (parts === undefined) {
     const [head, middle, tail] = jsonRecordOpeningParts(r.kind, r.valid);
-    openingParts.set(key, (parts = [Buffer.from(head), Buffer.from(middle), Buffer.from(tail)]));
+    byValidity[validity] = parts = [Buffer.from(head), Buffer.from(middle), Buffer.from(tail)];
   }
   const start = out.length;
   out.bytes(parts[0]);
