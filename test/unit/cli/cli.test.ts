@@ -590,7 +590,7 @@ describe('health-data CLI', function () {
       const started = join(dir, 'workers-started.txt');
       const preload = file('count-workers.js', `process.on('worker', () => require('node:fs').appendFileSync(${JSON.stringify(started)}, 'w'));`);
       const workers = (): number => (existsSync(started) ? readFileSync(started, 'utf8').length : 0);
-      const env = { NODE_OPTIONS: `--require ${preload}` };
+      const env = { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` };
       const byDefault = await run(['validate', input, '--json'], env);
       assert.equal(workers(), 0, 'a worker started for a small file');
       const two = await run(['validate', input, '--json', '--jobs', '2'], env);
