@@ -142,6 +142,11 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
         const own = sandbox.dataset.activity.filter((r) => r.humanId === human && r.date >= start && r.date <= end).length;
         assert.ok(own > 0 && own < sandbox.dataset.activity.filter((r) => r.date >= start && r.date <= end).length);
         await wb!.revealTreeRow([(r) => r.text.startsWith(activity) && r.text.slice(activity.length).trim() === String(own)], `${activity} ${own}`, 20_000);
+        // While the filter is on, the toolbar shows it: the filled person, which changes it.
+        await sideBar().locator('.pane-header').first().hover();
+        const filledPerson = sideBar().locator('.codicon-person-filled');
+        await filledPerson.first().waitFor({ state: 'visible' });
+        assert.equal(await filledPerson.first().getAttribute('aria-label'), 'Filter by Human… (a human filter is on)');
         await page.mouse.move(0, 0);
         await shoot(`tree-human-${theme.slug}`);
         await wb!.runCommand('Health Data: Filter by Human…');
@@ -155,6 +160,9 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
         assert.ok(offered > 0, 'another human is offered too');
         await every.click();
         await sideBar().getByText(/^Showing Local sandbox · the last 30 days .* · all sources$/).waitFor({ timeout: 20_000 });
+        await sideBar().locator('.pane-header').first().hover();
+        await sideBar().locator('.codicon-filter').first().waitFor({ state: 'visible' });
+        assert.equal(await sideBar().locator('.codicon-person-filled').count(), 0, 'no human filter: no filled person in the toolbar');
       });
 
       it('grouped by date, a day whose activities are not all loaded says so', async () => {

@@ -218,6 +218,7 @@ describe('reliability: no secret or token in any sink', function () {
         await run('healthData.setHumanFilter', { humanId: activity.humanId });
         await run('healthData.setHumanFilter', { humanId: '' });
       },
+      'healthData.changeHumanFilter': () => run('healthData.changeHumanFilter', { humanId: activity.humanId }),
       'healthData.filterByRecordHuman': () => run('healthData.filterByRecordHuman', { type: 'record', node: { kind: 'activity', record: activity } }),
       'healthData.clearHumanFilter': () => run('healthData.clearHumanFilter'),
       'healthData.groupByDate': () => run('healthData.groupByDate'),

@@ -153,6 +153,8 @@ export function registerTreeCommands(tree: RecordsTreeProvider, recordViews: Rec
         return true;
       },
       'healthData.setHumanFilter': setHumanFilter,
+      // The same command with the filled person icon, shown in the toolbar while a human filter is on.
+      'healthData.changeHumanFilter': setHumanFilter,
       // On a record's menu: that record's human, no question asked.
       'healthData.filterByRecordHuman': setHumanFilter,
       'healthData.clearHumanFilter': async () => {
