@@ -93,8 +93,8 @@ function parseJobs(value: string | undefined): number | undefined {
  * Files that add up to less than this are checked in the CLI's own thread when --jobs is not
  * given on a machine of `cores` cores: worker threads take longer to start and warm up than
  * they save on less. Measured on two cores (BENCHMARKS.md): NDJSON files of 1 to 80 MB took
- * 5–25 % longer with two workers than with none, 100 MB about the same, 128 MB 3–4 % less,
- * 300 MB a quarter less. Each further core shares the work after that start, so the size at
+ * up to a quarter longer with two workers than with none, 100 MB about the same, 128 MB 3–4 %
+ * less, 300 MB a quarter less. Each further core shares the work after that start, so the size at
  * which workers pay falls with the cores: 128 MB on two, 64 MB on three, 43 MB on four.
  */
 export function workersFromBytes(cores: number): number {
