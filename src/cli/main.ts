@@ -41,7 +41,8 @@ Usage:
                                                      exit 1 when any record has an error (- reads stdin);
                                                      an array, a wrapped list or NDJSON, of any size;
                                                      a folder: its .json, .ndjson and .jsonl files, at any depth;
-                                                     in text, repeated findings grouped unless --all-findings
+                                                     in text, repeated findings grouped unless --all-findings;
+                                                     a file over 16 MB shows its progress on stderr on a terminal
   health-data schemas [--out DIR]                    the records' JSON Schemas (2020-12); without --out, one JSON object
   health-data types [--out FILE]                     TypeScript declarations of the records, made from the schemas
   health-data coverage <resource> [--from D] [--to D] [--source S]

@@ -2,12 +2,13 @@
 // sandbox on loopback. Every run's output is searched for the secret and the token.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
+import { runCliInProcess } from '../support/cli';
 import { WORKERS_FROM_BYTES_ON_TWO_CORES, defaultJobs, workersFromBytes } from '../../../src/cli/validate';
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
 import { RESOURCES } from '../../../src/core/resources';
@@ -616,6 +617,24 @@ describe('health-data CLI', function () {
       assert.equal(await defaultJobs([join(dir, 'missing.ndjson'), input], 2), 1, 'a file that cannot be read counts for nothing');
     });
 
+    it("shows a streamed file's progress on a terminal's stderr, cleared when it is read; none on a pipe; the report the same", async function () {
+      this.timeout(120_000);
+      const lines = `${sandbox.dataset.activity.slice(0, 200).map((r) => JSON.stringify(r)).join('\n')}\n`;
+      const big = file('progress.ndjson', lines.repeat(Math.ceil((17 * 1024 * 1024) / Buffer.byteLength(lines))));
+      const size = Math.round(statSync(big).size / (1024 * 1024));
+      const piped = await runCliInProcess(['validate', big, '--no-color', '--jobs', '1']);
+      assert.doesNotMatch(piped.stderr, /validating/);
+      const shown = await runCliInProcess(['validate', big, '--no-color', '--jobs', '1'], {}, undefined, undefined, { stderr: true });
+      assert.equal(shown.stdout, piped.stdout);
+      assert.equal(shown.code, piped.code);
+      const lineShown = new RegExp(`^\\r\\u001b\\[Kvalidating progress\\.ndjson: \\d+ of ${size} MB \\(\\d+ %\\)$`);
+      const drawn = shown.stderr.split(/(?=\r\u001b\[K)/);
+      assert.ok(drawn.length >= 2, JSON.stringify(shown.stderr));
+      for (const d of drawn.slice(0, -1)) assert.match(d, lineShown);
+      // Cleared once the file is read: the last thing written is the clear.
+      assert.equal(drawn[drawn.length - 1], '\r\u001b[K');
+    });
+
     it('streams a file over 16 MB over worker threads: every format gets its records, each finding at the line and column where it starts', async function () {
       // Nine runs of the CLI over 30 MB: minutes on a loaded two-core machine. A limit, not a measure.
       this.timeout(600_000);
@@ -827,3 +846,4 @@ describe('health-data CLI', function () {
     });
   });
 });
+

@@ -139,7 +139,7 @@ describe(`CLI fuzz: hostile records reach the terminal as inert text (seed "${FU
         assert.match(piped.stdout, UNSAFE, 'the piped CSV keeps the characters as served');
         assert.deepEqual(readCsv(kind, piped.stdout).records.map((r) => r.id), (served as Array<{ id: unknown }>).map((r) => r.id));
         assert.doesNotMatch(piped.stderr, /shown as/);
-        const shown = await cli(['list', cliName, '--limit', '500', '--format', 'csv'], { ...env, NO_COLOR: '1' }, undefined, undefined, true);
+        const shown = await cli(['list', cliName, '--limit', '500', '--format', 'csv'], { ...env, NO_COLOR: '1' }, undefined, undefined, { stdout: true });
         assert.equal(shown.code, piped.code, shown.stderr);
         assertInert(shown.stdout, `list ${cliName} --format csv on a terminal`);
         assertInert(shown.stderr, `list ${cliName} --format csv on a terminal, stderr`);

@@ -21,14 +21,21 @@ function sink(): { stream: PassThrough; text: () => string } {
 
 /**
  * Runs the CLI with `args`, `env` and, when given, `input` on its standard input (else none);
- * `signals` stands in for the process (emit 'SIGINT' on it to press Ctrl-C); `terminal`: its
- * standard output is a terminal.
+ * `signals` stands in for the process (emit 'SIGINT' on it to press Ctrl-C); `terminal`: which
+ * of its standard output and standard error are terminals.
  */
-export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv = {}, input?: string, signals = new EventEmitter(), terminal = false): Promise<CliRun> {
+export async function runCliInProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  input?: string,
+  signals = new EventEmitter(),
+  terminal: { stdout?: boolean; stderr?: boolean } = {},
+): Promise<CliRun> {
   const out = sink();
-  // A terminal as the CLI tells one: its standard output says isTTY.
-  if (terminal) Object.assign(out.stream, { isTTY: true });
   const err = sink();
+  // A terminal as the CLI tells one: the stream says isTTY.
+  if (terminal.stdout) Object.assign(out.stream, { isTTY: true });
+  if (terminal.stderr) Object.assign(err.stream, { isTTY: true });
   const stdin = Readable.from(input === undefined ? [] : [input]);
   const code = await runCli(args, { stdout: out.stream, stderr: err.stream, stdin, env, signals });
   // Let the streams hand over what was written last.
