@@ -12,7 +12,7 @@ import { isFileSystemError, whyNotRead } from './fileTargets';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
 import { otherSourcesHint, rangeProblemText, resolveResource } from './records';
-import { SMALL_FILE_BYTES, expandFolders, payloadChunks } from './payloadFiles';
+import { ReadProgress, SMALL_FILE_BYTES, expandFolders, payloadChunks } from './payloadFiles';
 import { withoutBom } from '../core/json';
 
 export interface CoverageFlags {
@@ -79,13 +79,15 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
     }
   };
   let failed = false;
+  const progress = new ReadProgress(o, 'counting');
   for (const file of await expandFolders(files)) {
     const say = (problem: string) => {
+      progress.clear();
       o.err(`health-data: ${printable(`${file === '-' ? 'standard input' : file} ${problem}`, 200)}`);
       failed = true;
     };
     try {
-      await countFile(file, stdin, say, count);
+      await countFile(file, stdin, say, count, progress);
     } catch (err) {
       say(err instanceof Error ? err.message : String(err));
     }
@@ -115,7 +117,7 @@ export async function fileCoverageCommand(o: Output, files: readonly string[], f
  * the editor read it: the records it holds whole, after the place it broke too, then its syntax
  * error.
  */
-async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (text: string) => void, take: (values: readonly unknown[]) => void): Promise<void> {
+async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (text: string) => void, take: (values: readonly unknown[]) => void, progress?: ReadProgress): Promise<void> {
   const splitter = new RecordSplitter();
   // A small input is held (its bytes, records and problems) until it is read whole: a list that
   // is no JSON is then read as `validate` and the editor read it.
@@ -139,7 +141,7 @@ async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (t
     if (!held && values.length) take(values);
   };
   try {
-    for await (const chunk of await payloadChunks(file, stdin)) {
+    for await (const chunk of await payloadChunks(file, stdin, progress)) {
       if (held) {
         held.chunks.push(chunk);
         held.bytes += chunk.length;

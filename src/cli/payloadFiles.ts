@@ -2,8 +2,9 @@
 // file that is missing or a folder, and their bytes as they are read.
 
 import { open, readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { whyNotRead } from './fileTargets';
+import { type Output, printable } from './output';
 
 /** A payload file's size, or why it cannot be read, as the end of "<file> …". */
 export async function statPayloadFile(file: string): Promise<{ size: number }> {
@@ -24,10 +25,12 @@ export async function statPayloadFile(file: string): Promise<{ size: number }> {
  */
 export const SMALL_FILE_BYTES = 16 * 1024 * 1024;
 
-export async function payloadChunks(file: string, stdin: NodeJS.ReadableStream): Promise<AsyncIterable<Buffer>> {
+/** A file's chunks as they are read; over SMALL_FILE_BYTES with `progress` shown (see ReadProgress). */
+export async function payloadChunks(file: string, stdin: NodeJS.ReadableStream, progress?: ReadProgress): Promise<AsyncIterable<Buffer>> {
   if (file !== '-') {
-    await statPayloadFile(file);
-    return readAhead(file);
+    const { size } = await statPayloadFile(file);
+    const chunks = readAhead(file);
+    return progress && size > SMALL_FILE_BYTES ? progress.over(chunks, file, size) : chunks;
   }
   return (async function* () {
     for await (const chunk of stdin as AsyncIterable<Buffer | string>) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -113,3 +116,51 @@ async function payloadFilesUnder(folder: string): Promise<string[]> {
   }
   return out;
 }
+
+/** Shows a progress line at most this often. */
+const PROGRESS_MS = 250;
+
+/**
+ * The progress line of a large file as it is read, on a terminal's stderr (`validating
+ * big.ndjson: 312 of 1,024 MB (30 %)`), at most four times a second; cleared when the file is
+ * read, and by `clear()` before anything goes to stdout, so output on the same terminal never
+ * runs into it. Nothing on a pipe (Output.progress).
+ */
+export class ReadProgress {
+  private shown = false;
+
+  /** `verb`: what is done to the file (`validating`, `counting`). */
+  constructor(
+    private readonly o: Output,
+    private readonly verb: string,
+  ) {}
+
+  async *over(chunks: AsyncIterable<Buffer>, file: string, size: number): AsyncIterable<Buffer> {
+    const name = printable(basename(file), 60);
+    const total = megabytes(size);
+    let read = 0;
+    let last = -Infinity;
+    try {
+      for await (const chunk of chunks) {
+        read += chunk.length;
+        const now = performance.now();
+        if (now - last >= PROGRESS_MS) {
+          last = now;
+          this.o.progress(`${this.verb} ${name}: ${megabytes(read)} of ${total} MB (${Math.floor((100 * read) / size)} %)`);
+          this.shown = true;
+        }
+        yield chunk;
+      }
+    } finally {
+      this.clear();
+    }
+  }
+
+  clear(): void {
+    if (!this.shown) return;
+    this.o.progress('');
+    this.shown = false;
+  }
+}
+
+const megabytes = (bytes: number): string => Math.round(bytes / (1024 * 1024)).toLocaleString('en-US');

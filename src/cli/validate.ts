@@ -9,7 +9,7 @@
 import { createWriteStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { HealthDataError } from '../core/errors';
 import {
   type BatchContext,
@@ -39,7 +39,7 @@ import type { ResourceKind } from '../core/resources';
 import { type FindingKind, KIND_LIST } from '../core/validation';
 import { RecordSplitter, RecordUnit, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
 import { FileTargetError, checkWriteTarget, whyNotRead, whyNotWritten } from './fileTargets';
-import { SMALL_FILE_BYTES, expandFolders, readAhead, statPayloadFile } from './payloadFiles';
+import { ReadProgress, SMALL_FILE_BYTES, expandFolders, readAhead, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, drained, printable } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
@@ -150,56 +150,13 @@ async function stdinPayload(stdin: NodeJS.ReadableStream): Promise<Payload> {
   return { chunks: rest() };
 }
 
-async function openPayload(file: string, stdin: NodeJS.ReadableStream, progress?: Progress): Promise<Payload> {
+async function openPayload(file: string, stdin: NodeJS.ReadableStream, progress?: ReadProgress): Promise<Payload> {
   if (file === '-') return stdinPayload(stdin);
   const info = await statPayloadFile(file);
   if (info.size <= SMALL_FILE_BYTES) return { whole: await readFile(file) };
   const chunks = readAhead(file);
   return { chunks: progress ? progress.over(chunks, file, info.size) : chunks };
 }
-
-/** Shows a progress line at most this often. */
-const PROGRESS_MS = 250;
-
-/**
- * The progress line of a streamed file on a terminal's stderr (`validating big.ndjson: 312 of
- * 1,024 MB (30 %)`), at most four times a second, cleared when the file is read and before
- * anything is written to stdout, so a report on the same terminal never runs into it.
- */
-class Progress {
-  private shown = false;
-
-  constructor(private readonly o: Output) {}
-
-  async *over(chunks: AsyncIterable<Buffer>, file: string, size: number): AsyncIterable<Buffer> {
-    const name = printable(basename(file), 60);
-    const total = megabytes(size);
-    let read = 0;
-    let last = -Infinity;
-    try {
-      for await (const chunk of chunks) {
-        read += chunk.length;
-        const now = performance.now();
-        if (now - last >= PROGRESS_MS) {
-          last = now;
-          this.o.progress(`validating ${name}: ${megabytes(read)} of ${total} MB (${Math.floor((100 * read) / size)} %)`);
-          this.shown = true;
-        }
-        yield chunk;
-      }
-    } finally {
-      this.clear();
-    }
-  }
-
-  clear(): void {
-    if (!this.shown) return;
-    this.o.progress('');
-    this.shown = false;
-  }
-}
-
-const megabytes = (bytes: number): string => thousands(Math.round(bytes / (1024 * 1024)));
 
 /** What a file's validation hands on: its records in order, then at most one problem. */
 interface FileSink {
@@ -454,7 +411,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   const jobs = asked ?? (await defaultJobs(files));
   const tally = new ReportTally(failOn, omit);
   const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;
-  const progress = new Progress(o);
+  const progress = new ReadProgress(o, 'validating');
   const output = blocks((text) => {
     if (out) return out.write(text);
     progress.clear();

@@ -617,7 +617,7 @@ describe('health-data CLI', function () {
       assert.equal(await defaultJobs([join(dir, 'missing.ndjson'), input], 2), 1, 'a file that cannot be read counts for nothing');
     });
 
-    it("shows a streamed file's progress on a terminal's stderr, cleared when it is read; none on a pipe; the report the same", async function () {
+    it("shows a streamed file's progress on a terminal's stderr (validate and coverage), cleared when it is read; none on a pipe; the report the same", async function () {
       this.timeout(120_000);
       const lines = `${sandbox.dataset.activity.slice(0, 200).map((r) => JSON.stringify(r)).join('\n')}\n`;
       const big = file('progress.ndjson', lines.repeat(Math.ceil((17 * 1024 * 1024) / Buffer.byteLength(lines))));
@@ -633,6 +633,16 @@ describe('health-data CLI', function () {
       for (const d of drawn.slice(0, -1)) assert.match(d, lineShown);
       // Cleared once the file is read: the last thing written is the clear.
       assert.equal(drawn[drawn.length - 1], '\r\u001b[K');
+      // coverage over the same file says it is counting, and clears the line before its table.
+      const counted = await runCliInProcess(['coverage', big], {}, undefined, undefined, { stderr: true });
+      const plain = await runCliInProcess(['coverage', big]);
+      assert.equal(counted.stdout, plain.stdout);
+      assert.match(plain.stdout, /activity/i);
+      const countedLines = counted.stderr.split(/(?=\r\u001b\[K)/);
+      assert.ok(countedLines.length >= 2, JSON.stringify(counted.stderr));
+      for (const d of countedLines.slice(0, -1)) assert.match(d, new RegExp(`^\\r\\u001b\\[Kcounting progress\\.ndjson: \\d+ of ${size} MB \\(\\d+ %\\)$`));
+      assert.equal(countedLines[countedLines.length - 1], '\r\u001b[K');
+      assert.equal(plain.stderr, '');
     });
 
     it('streams a file over 16 MB over worker threads: every format gets its records, each finding at the line and column where it starts', async function () {
