@@ -1,5 +1,5 @@
 // Payload files for the commands that read them (validate, coverage): a clear sentence for a
-// file that is missing or a folder, and their bytes as they are read.
+// file that is missing or a folder, their bytes as they are read, and a large one's progress.
 
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
