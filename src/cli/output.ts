@@ -101,6 +101,9 @@ export function countFindings(findings: readonly Pick<Finding, 'kind'>[]): strin
   return parts.length ? parts.join(', ') : 'clean';
 }
 
+/** A count with thousands separators: `1,024`. */
+export const thousands = (count: number): string => count.toLocaleString('en-US');
+
 /** Strips control characters so a hostile payload cannot move the cursor or recolour the terminal. */
 export function printable(text: string, max = 80): string {
   return shortText(text, max);

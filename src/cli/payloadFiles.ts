@@ -4,7 +4,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { whyNotRead } from './fileTargets';
-import { type Output, printable } from './output';
+import { type Output, printable, thousands } from './output';
 
 /** A payload file's size, or why it cannot be read, as the end of "<file> …". */
 export async function statPayloadFile(file: string): Promise<{ size: number }> {
@@ -163,4 +163,4 @@ export class ReadProgress {
   }
 }
 
-const megabytes = (bytes: number): string => Math.round(bytes / (1024 * 1024)).toLocaleString('en-US');
+const megabytes = (bytes: number): string => thousands(Math.round(bytes / (1024 * 1024)));

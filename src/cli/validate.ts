@@ -41,7 +41,7 @@ import { RecordSplitter, RecordUnit, UTF16_MESSAGE, startsAsUtf16 } from '../cor
 import { FileTargetError, checkWriteTarget, whyNotRead, whyNotWritten } from './fileTargets';
 import { ReadProgress, SMALL_FILE_BYTES, expandFolders, readAhead, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
-import { Output, drained, printable } from './output';
+import { Output, drained, printable, thousands } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
 import { type GroupedBatch, type RenderedBatch, type ReportBatch, UnitPool } from './validateWorkers';
 import { VERSION } from './version';
@@ -150,12 +150,11 @@ async function stdinPayload(stdin: NodeJS.ReadableStream): Promise<Payload> {
   return { chunks: rest() };
 }
 
-async function openPayload(file: string, stdin: NodeJS.ReadableStream, progress?: ReadProgress): Promise<Payload> {
+async function openPayload(file: string, stdin: NodeJS.ReadableStream, progress: ReadProgress): Promise<Payload> {
   if (file === '-') return stdinPayload(stdin);
   const info = await statPayloadFile(file);
   if (info.size <= SMALL_FILE_BYTES) return { whole: await readFile(file) };
-  const chunks = readAhead(file);
-  return { chunks: progress ? progress.over(chunks, file, info.size) : chunks };
+  return { chunks: progress.over(readAhead(file), file, info.size) };
 }
 
 /** What a file's validation hands on: its records in order, then at most one problem. */
@@ -357,7 +356,6 @@ const ANNOTATIONS_PER_LEVEL = 10;
 /** The kinds GitHub shows as notices (annotations) and notes (SARIF). */
 const NOTE_KINDS = ['zero', 'deprecated', 'unknown'] as const;
 
-const thousands = (count: number): string => count.toLocaleString('en-US');
 
 /** The note kinds the run found and `--omit` could leave out (none that fails the run). */
 const omittableNotes = (tally: ReportTally): FindingKind[] => NOTE_KINDS.filter((k) => tally.counts[k] > 0 && !tally.failOn.has(k));
