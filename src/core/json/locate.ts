@@ -84,10 +84,41 @@ export function parentPointer(pointer: string): string {
   return pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
 }
 
-/** The wanted pointers as a tree of their tokens; a node gets its span once the text shows it. */
-interface PointerNode {
-  children?: Map<string, PointerNode>;
-  span?: ValueSpan;
+/**
+ * A value asked for, in a tree of the pointers' tokens: its span once the text shows it (the
+ * fields of a ValueSpan, as numbers: a scan sets them on thousands of nodes, spanOf makes the
+ * object), and its parent (a value that is not in the text is shown on its nearest ancestor).
+ */
+export interface PointerNode {
+  readonly parent: PointerNode | undefined;
+  /** Its children by token, those whose token is an array index (`0`, `12`) excepted… */
+  children: Map<string, PointerNode> | undefined;
+  /** …which are here, by index: neither an array's items nor the index of a list's records need a string or a hash. */
+  items: PointerNode[] | undefined;
+  /** The value's offset, -1 while the text has not shown it; its length. */
+  offset: number;
+  length: number;
+  /** Its property's key (quotes included), keyOffset -1 for the root and array items. */
+  keyOffset: number;
+  keyLength: number;
+  container: boolean;
+}
+
+/** A node with every field from the start: one hidden class for all nodes, whatever is set later. */
+const newNode = (parent: PointerNode | undefined): PointerNode => ({ parent, children: undefined, items: undefined, offset: -1, length: 0, keyOffset: -1, keyLength: 0, container: false });
+
+function setSpan(node: PointerNode, keyOffset: number, keyLength: number, offset: number, length: number, container: boolean): void {
+  node.keyOffset = keyOffset;
+  node.keyLength = keyLength;
+  node.offset = offset;
+  node.length = length;
+  node.container = container;
+}
+
+/** A node's span, once the text has shown its value. */
+export function spanOf(node: PointerNode): ValueSpan | undefined {
+  if (node.offset < 0) return undefined;
+  return { key: node.keyOffset < 0 ? undefined : { offset: node.keyOffset, length: node.keyLength }, value: { offset: node.offset, length: node.length }, container: node.container };
 }
 
 /** Spans looked up by JSON Pointer. */
@@ -108,6 +139,89 @@ interface Frame {
   pendingLength: number;
 }
 
+/** A token that names an array item: `0`, `7`, `123` (not `07`, `-`, or past what an array holds). */
+function isIndexToken(token: string): boolean {
+  const n = token.length;
+  if (n === 0 || n > 9 || (n > 1 && token.charCodeAt(0) === 48)) return false;
+  for (let i = 0; i < n; i++) {
+    const c = token.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** Distinct relative paths whose tokens `PointerQuery.below` keeps (findings repeat a few paths). */
+const CACHED_PATHS = 4_096;
+
+/**
+ * The pointers whose spans one scan of a text is to find, as a tree of their tokens. `at` and
+ * `below` return a pointer's node, whose `span` the scan sets (locateQuery); a caller that keeps
+ * the nodes needs no lookup by pointer afterwards.
+ */
+export class PointerQuery {
+  readonly root: PointerNode = newNode(undefined);
+  /** Whether any pointer was asked for (the root included). */
+  any = false;
+  private readonly paths = new Map<string, readonly string[]>();
+
+  /** The node of `pointer` (`''` is the root); made, with its ancestors, when first asked. */
+  at(pointer: string): PointerNode {
+    this.any = true;
+    if (pointer === '') return this.root;
+    const tokens = pointer.split('/');
+    let node = this.root;
+    for (let i = 1; i < tokens.length; i++) node = childOf(node, tokens[i]);
+    return node;
+  }
+
+  /**
+   * The node of the pointer `path` below `base`'s: the node of base's pointer + path, the tokens
+   * of a path split once. `path` is `''` (base itself) or starts with `/` (`/zones/2`).
+   */
+  below(base: PointerNode, path: string): PointerNode {
+    this.any = true;
+    if (path === '') return base;
+    let tokens = this.paths.get(path);
+    if (tokens === undefined) {
+      tokens = path.split('/');
+      if (this.paths.size < CACHED_PATHS) this.paths.set(path, tokens);
+    }
+    let node = base;
+    for (let i = 1; i < tokens.length; i++) node = childOf(node, tokens[i]);
+    return node;
+  }
+}
+
+function childOf(node: PointerNode, token: string): PointerNode {
+  if (isIndexToken(token)) {
+    const items = (node.items ??= []);
+    const index = Number(token);
+    return (items[index] ??= newNode(node));
+  }
+  const children = (node.children ??= new Map());
+  let child = children.get(token);
+  if (child === undefined) {
+    child = newNode(node);
+    children.set(token, child);
+  }
+  return child;
+}
+
+/** The child of `node` at `token`, if it was asked for. */
+function childAt(node: PointerNode, token: string): PointerNode | undefined {
+  return isIndexToken(token) ? node.items?.[Number(token)] : node.children?.get(token);
+}
+
+/** Drops every span a scan set below `root` (a scan that gave up on a text leaves some). */
+function clearSpans(root: PointerNode): void {
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    node.offset = -1;
+    if (node.children !== undefined) for (const child of node.children.values()) stack.push(child);
+    if (node.items !== undefined) for (const child of node.items) if (child !== undefined) stack.push(child);
+  }
+}
+
 /**
  * The spans of the values at the given pointers and at all their ancestors (so a missing
  * field can be shown on the object that lacks it). A pointer that is not in the text has none.
@@ -116,47 +230,30 @@ interface Frame {
 export function locatePointers(text: string, pointers: Iterable<string>, options?: JsonTextOptions): PointerSpans {
   // A tree of tokens, not a set of pointer strings: building and hashing a pointer for every
   // value of a large payload cost five times the scan itself.
-  const list = Array.isArray(pointers) ? (pointers as readonly string[]) : [...pointers];
-  const wanted = pointerTree(list);
-  let root = wanted.root;
-  const lookup: PointerSpans = {
+  const query = new PointerQuery();
+  for (const pointer of pointers) query.at(pointer);
+  locateQuery(text, query, options);
+  const root = query.root;
+  return {
     get(pointer: string): ValueSpan | undefined {
       let node: PointerNode | undefined = root;
       if (pointer !== '') {
         const tokens = pointer.split('/');
-        for (let i = 1; i < tokens.length && node !== undefined; i++) node = node.children?.get(tokens[i]);
+        for (let i = 1; i < tokens.length && node !== undefined; i++) node = childAt(node, tokens[i]);
       }
-      return node?.span;
+      return node === undefined ? undefined : spanOf(node);
     },
   };
-  if (!wanted.any) return lookup;
-  // Strict JSON (the text has parsed) takes the quick scan; should it meet anything else, the
-  // spans it set are dropped and jsonc-parser's scanner reads the text instead.
-  if (!options?.jsonc && scanStrictJson(text, root)) return lookup;
-  if (!options?.jsonc) root = pointerTree(list).root;
-  visitSpans(text, root, options);
-  return lookup;
 }
 
-function pointerTree(pointers: Iterable<string>): { root: PointerNode; any: boolean } {
-  const root: PointerNode = {};
-  let any = false;
-  for (const pointer of pointers) {
-    any = true;
-    if (pointer === '') continue;
-    let node = root;
-    const tokens = pointer.split('/');
-    for (let i = 1; i < tokens.length; i++) {
-      node.children ??= new Map();
-      let child = node.children.get(tokens[i]);
-      if (child === undefined) {
-        child = {};
-        node.children.set(tokens[i], child);
-      }
-      node = child;
-    }
-  }
-  return { root, any };
+/** Sets the span of every node of `query` whose value is in `text` (see locatePointers). */
+export function locateQuery(text: string, query: PointerQuery, options?: JsonTextOptions): void {
+  if (!query.any) return;
+  // Strict JSON (the text has parsed) takes the quick scan; should it meet anything else, the
+  // spans it set are dropped and jsonc-parser's scanner reads the text instead.
+  if (!options?.jsonc && scanStrictJson(text, query.root)) return;
+  if (!options?.jsonc) clearSpans(query.root);
+  visitSpans(text, query.root, options);
 }
 
 /** The offset of the quote that closes the string opening at `open`; -1 when it is not closed. */
@@ -195,14 +292,17 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
   const nodes: Array<PointerNode | undefined> = [];
   const arrays: boolean[] = [];
   const opens: number[] = [];
-  const keys: Array<Span | undefined> = [];
+  // The key of each open container's property (keyOffsets -1: none), as numbers.
+  const keyOffsets: number[] = [];
+  const keyLengths: number[] = [];
   const indexes: number[] = [];
   let depth = 0;
   let rootSeen = false;
   let expectKey = false;
   // The node of the property whose key was just read, and that key.
   let propertyNode: PointerNode | undefined;
-  let propertyKey: Span | undefined;
+  let propertyKeyOffset = -1;
+  let propertyKeyLength = 0;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -220,7 +320,7 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
       if (depth === 0 || arrays[depth - 1] !== (c === CLOSE_BRACKET)) return false;
       depth--;
       const node = nodes[depth];
-      if (node !== undefined) node.span = { key: keys[depth], value: { offset: opens[depth], length: i + 1 - opens[depth] }, container: true };
+      if (node !== undefined) setSpan(node, keyOffsets[depth], keyLengths[depth], opens[depth], i + 1 - opens[depth], true);
       expectKey = false;
       i++;
       continue;
@@ -229,14 +329,14 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
       if (c !== QUOTE) return false;
       const end = stringEnd(text, i);
       if (end < 0) return false;
-      const children = nodes[depth - 1]?.children;
+      const parent = nodes[depth - 1];
       propertyNode = undefined;
-      propertyKey = undefined;
-      if (children !== undefined) {
+      if (parent !== undefined && (parent.children !== undefined || parent.items !== undefined)) {
         const raw = text.slice(i + 1, end);
         const name = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
-        propertyNode = children.get(pointerToken(name));
-        if (propertyNode !== undefined) propertyKey = { offset: i, length: end + 1 - i };
+        propertyNode = childAt(parent, pointerToken(name));
+        propertyKeyOffset = i;
+        propertyKeyLength = end + 1 - i;
       }
       expectKey = false;
       i = end + 1;
@@ -244,26 +344,27 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
     }
     // A value starts here: its node (and key) from its place in its parent.
     let node: PointerNode | undefined;
-    let key: Span | undefined;
+    let keyOffset = -1;
+    let keyLength = 0;
     if (depth === 0) {
       if (rootSeen) return false;
       rootSeen = true;
       node = root;
     } else if (arrays[depth - 1]) {
       const index = indexes[depth - 1]++;
-      const children = nodes[depth - 1]?.children;
-      node = children === undefined ? undefined : children.get(String(index));
+      node = nodes[depth - 1]?.items?.[index];
     } else {
       node = propertyNode;
-      key = propertyKey;
+      keyOffset = propertyKeyOffset;
+      keyLength = propertyKeyLength;
       propertyNode = undefined;
-      propertyKey = undefined;
     }
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       nodes[depth] = node;
       arrays[depth] = c === OPEN_BRACKET;
       opens[depth] = i;
-      keys[depth] = key;
+      keyOffsets[depth] = keyOffset;
+      keyLengths[depth] = keyLength;
       indexes[depth] = 0;
       depth++;
       expectKey = c === OPEN_BRACE;
@@ -282,7 +383,7 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
         if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || d === SPACE || d === LF || d === CR || d === TAB) break;
       }
     }
-    if (node !== undefined) node.span = { key, value: { offset: i, length: end - i }, container: false };
+    if (node !== undefined) setSpan(node, keyOffset, keyLength, i, end - i, false);
     i = end;
   }
   return depth === 0 && rootSeen;
@@ -300,13 +401,12 @@ function visitSpans(text: string, root: PointerNode, options: JsonTextOptions | 
     if (parent === undefined) return root;
     if (parent.isArray) {
       const index = parent.index++;
-      return parent.node?.children?.get(String(index));
+      return parent.node?.items?.[index];
     }
     const name = parent.pendingName;
     parent.pendingName = undefined;
-    const children = parent.node?.children;
-    if (children === undefined || name === undefined) return undefined;
-    const node = children.get(pointerToken(name));
+    if (parent.node === undefined || name === undefined) return undefined;
+    const node = childAt(parent.node, pointerToken(name));
     if (node !== undefined) enteredKey = { offset: parent.pendingOffset, length: parent.pendingLength };
     return node;
   };
@@ -317,7 +417,7 @@ function visitSpans(text: string, root: PointerNode, options: JsonTextOptions | 
   const closeContainer = (offset: number, length: number): void => {
     const frame = stack.pop();
     if (frame?.node !== undefined) {
-      frame.node.span = { key: frame.key, value: { offset: frame.open, length: offset + length - frame.open }, container: true };
+      setSpan(frame.node, frame.key ? frame.key.offset : -1, frame.key ? frame.key.length : 0, frame.open, offset + length - frame.open, true);
     }
   };
 
@@ -337,7 +437,7 @@ function visitSpans(text: string, root: PointerNode, options: JsonTextOptions | 
       },
       onLiteralValue: (_value, offset, length) => {
         const node = enter();
-        if (node !== undefined) node.span = { key: enteredKey, value: { offset, length }, container: false };
+        if (node !== undefined) setSpan(node, enteredKey ? enteredKey.offset : -1, enteredKey ? enteredKey.length : 0, offset, length, false);
       },
     },
     parseOptions(options),

@@ -2,13 +2,13 @@
 // finishes, so a large document's findings can be shown while the rest is still being checked.
 // The batches together hold exactly what validatePayloadText finds, in the same order and places.
 
-import { JsonSyntaxError, PointerSpans, ValueSpan, locatePointers, parseJsonText } from '../json';
+import { JsonSyntaxError, PointerQuery, ValueSpan, locateQuery, parseJsonText, spanOf } from '../json';
 import {
   PayloadTextOptions,
   PlacedFinding,
   RecordValidation,
   payloadRecords,
-  placeFindings,
+  placeRecordFindings,
   resolveUndetected,
   validateBrokenPayloadText,
   validateParsedPayloadText,
@@ -40,36 +40,15 @@ function listOf(payload: unknown): { records: unknown[]; prefix: string } | unde
 }
 
 /**
- * Spans of pointers inside records `first`…`first + count - 1` of a list, found in the text of
- * those records alone (wrapped in brackets so it is one JSON value) and shifted back into place.
+ * The findings of records `first`… of a list, placed by a scan of the text of those records alone
+ * (wrapped in brackets so it is one JSON value; `places` are their spans) and moved back into place.
  */
-function chunkSpans(text: string, options: PayloadTextOptions, prefix: string, first: number, places: readonly ValueSpan[]): PointerSpans & { want(pointer: string): string } {
+function placeBatch(text: string, options: PayloadTextOptions, first: number, places: readonly ValueSpan[], validated: readonly RecordValidation[]): PlacedFinding[] {
+  if (validated.every((r) => r.findings.length === 0)) return [];
   const start = places[0].value.offset;
   const last = places[places.length - 1].value;
-  const shift = start - 1;
-  const local = (pointer: string): string => {
-    const rest = pointer.slice(prefix.length + 1);
-    const slash = rest.indexOf('/');
-    const index = Number(slash < 0 ? rest : rest.slice(0, slash)) - first;
-    return `/${index}${slash < 0 ? '' : rest.slice(slash)}`;
-  };
-  let spans: PointerSpans | undefined;
-  const wanted: string[] = [];
-  return {
-    want(pointer) {
-      wanted.push(local(pointer));
-      return pointer;
-    },
-    get(pointer) {
-      // Ancestors of a record (the list, the payload) are never asked for: the record always has a span.
-      if (pointer.length <= prefix.length) return undefined;
-      spans ??= locatePointers(`[${text.slice(start, last.offset + last.length)}]`, wanted, options);
-      const span = spans.get(local(pointer));
-      if (span === undefined) return undefined;
-      const move = (s: { offset: number; length: number }) => ({ offset: s.offset + shift, length: s.length });
-      return { key: span.key && move(span.key), value: move(span.value), container: span.container };
-    },
-  };
+  const chunk = `[${text.slice(start, last.offset + last.length)}]`;
+  return placeRecordFindings(chunk, validated, options, { base: (r) => `/${r.index! - first}`, shift: start - 1 });
 }
 
 /**
@@ -94,18 +73,18 @@ export function* payloadTextBatches(text: string, options: PayloadTextOptions = 
   }
   const { records, prefix } = list;
   const pointerOf = (i: number) => `${prefix}/${i}`;
-  const recordSpans = locatePointers(text, records.map((_, i) => pointerOf(i)), options);
+  const query = new PointerQuery();
+  const recordNodes = records.map((_, i) => query.at(pointerOf(i)));
+  locateQuery(text, query, options);
   for (let first = 0; first < records.length; first += batchRecords) {
     const end = Math.min(records.length, first + batchRecords);
     const validated: RecordValidation[] = [];
     const places: ValueSpan[] = [];
     for (let i = first; i < end; i++) {
       validated.push(validateRecordAt(records[i], options.kind, options, i, pointerOf(i)));
-      places.push(recordSpans.get(pointerOf(i))!);
+      places.push(spanOf(recordNodes[i])!);
     }
     const undetected = resolveUndetected(payload, validated, options);
-    const spans = chunkSpans(text, options, prefix, first, places);
-    for (const r of validated) for (const f of r.findings) spans.want(r.pointer + f.path);
-    yield { syntaxErrors: [], findings: placeFindings(spans, validated), records: validated.length, undetected, done: end, total: records.length };
+    yield { syntaxErrors: [], findings: placeBatch(text, options, first, places, validated), records: validated.length, undetected, done: end, total: records.length };
   }
 }

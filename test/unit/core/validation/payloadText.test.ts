@@ -4,12 +4,14 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyTextEdits } from '../../../../src/core/json';
-import { PlacedFinding, deprecatedFieldFixes, deprecatedReplacement, validatePayloadText, SCHEMA_DOCUMENTS, compiledSchema } from '../../../../src/core/validation';
+import { Node as JsonNode, parseTree } from 'jsonc-parser';
+import { applyTextEdits, locatePointers, tokenName } from '../../../../src/core/json';
+import { PlacedFinding, deprecatedFieldFixes, deprecatedReplacement, placeFindings, placeRecordFindings, validatePayloadText, SCHEMA_DOCUMENTS, compiledSchema } from '../../../../src/core/validation';
 import { RESOURCES } from '../../../../src/core/resources';
 import { ACTIVITY } from '../../../fixtures/payloads';
 import { variedRecords } from '../../../fixtures/variedRecords';
 import { repoRoot } from '../../support/repo';
+import { sharedHostileRecords } from '../../support/hostileRecords';
 
 const root = repoRoot;
 const fixtureText = (name: string): string => readFileSync(join(root, 'test', 'fixtures', `${name}.json`), 'utf8');
@@ -85,6 +87,71 @@ describe('payloadText', () => {
       const f = only(r.findings, '/0', 'error');
       assert.equal(covered('[\n  42\n]', f), '42');
     });
+  });
+
+  describe('every finding placed as an independent reading of the text places it', () => {
+    /**
+     * Where a finding goes, worked out on jsonc-parser's syntax tree (not on our scan): the value
+     * at its pointer (the last of duplicate keys, as JSON.parse), else its nearest ancestor.
+     */
+    const reference = (tree: JsonNode, f: PlacedFinding): [number, number, boolean] => {
+      const tokens = f.pointer === '' ? [] : f.pointer.split('/').slice(1).map(tokenName);
+      let node: JsonNode = tree;
+      let found = 0;
+      for (const token of tokens) {
+        let next: JsonNode | undefined;
+        if (node.type === 'array' && /^(?:0|[1-9]\d*)$/.test(token)) next = node.children?.[Number(token)];
+        else if (node.type === 'object') for (const p of node.children ?? []) if (p.children?.[0]?.value === token) next = p.children[1];
+        if (next === undefined) break;
+        node = next;
+        found++;
+      }
+      const missing = found < tokens.length;
+      const key = node.parent?.type === 'property' ? node.parent.children![0] : undefined;
+      const container = node.type === 'object' || node.type === 'array';
+      if (key && (missing || container || f.kind === 'deprecated' || f.kind === 'unknown')) return [key.offset, key.length, missing];
+      if (missing || container) return [node.offset, container ? 1 : node.length, missing];
+      if (key) return [key.offset, node.offset + node.length - key.offset, missing];
+      return [node.offset, node.length, missing];
+    };
+
+    const records = variedRecords(42);
+    /** Deeper than `limit`: indenting such a record makes megabytes of spaces. */
+    const deeper = (v: unknown, limit: number): boolean =>
+      limit < 0 || (v !== null && typeof v === 'object' && Object.values(v).some((x) => deeper(x, limit - 1)));
+    /** Hostile records of up to 20 kB each, at most 40 deep (some are megabytes, or nested thousands deep). */
+    const hostile = (): unknown[] =>
+      sharedHostileRecords()
+        .filter((h) => !h.tooDeep)
+        .slice(0, 600)
+        .map((h) => h.record)
+        .filter((r) => (JSON.stringify(r)?.length ?? 0) < 20_000 && !deeper(r, 40));
+    const texts: Array<[string, () => string, boolean]> = [
+      ['varied, compact', () => JSON.stringify(records), false],
+      ['varied, pretty', () => JSON.stringify(records, null, 2), false],
+      ['varied, tabs and CRLF', () => JSON.stringify(records, null, '\t').replace(/\n/g, '\r\n'), false],
+      ['varied, wrapped', () => JSON.stringify({ page: 1, data: records }, null, 1), false],
+      ['one record', () => JSON.stringify(records[3], null, 2), false],
+      ['hostile, compact', () => JSON.stringify(hostile()), false],
+      ['hostile, pretty', () => JSON.stringify(hostile(), null, 2), false],
+      // Keys written with escapes, given twice (the last counts), with ~ and / in them.
+      ['keys', () => '[{"id":"a","user\\u0049d":"u","userId":0,"steps":"x","date":"2026-11-20","source":"s","humanId":"h","steps":0,"a~/b":1,"zones":[{"min":0},{"min":"x","min":1}]},{}, 7, []]', false],
+      ['comments', () => '[\n  // first\n  {"id": "a", /* note */ "userId": "u", "steps": 0, "date": "2026-11-20",},\n]', true],
+    ];
+    for (const [label, textOf, jsonc] of texts) {
+      it(label, () => {
+        const text = textOf();
+        const v = validatePayloadText(text, { now: NOW, jsonc });
+        assert.deepEqual(v.syntaxErrors, []);
+        assert.ok(v.findings.length > 0);
+        const tree = parseTree(text, [], { allowTrailingComma: jsonc, disallowComments: !jsonc })!;
+        for (const f of v.findings) assert.deepEqual([f.offset, f.length, f.missing], reference(tree, f), `${f.kind} ${f.pointer}`);
+        // And the same findings as looking each pointer up in locatePointers' spans.
+        const pointers = v.records.flatMap((r) => r.findings.map((f) => r.pointer + f.path));
+        assert.deepEqual(v.findings, placeFindings(locatePointers(text, pointers, { jsonc }), v.records));
+        assert.deepEqual(placeRecordFindings(text, v.records, { jsonc }), v.findings);
+      });
+    }
   });
 
   describe('syntax errors and kinds', () => {
