@@ -233,7 +233,11 @@ export function locatePointers(text: string, pointers: Iterable<string>, options
   const query = new PointerQuery();
   for (const pointer of pointers) query.at(pointer);
   locateQuery(text, query, options);
-  const root = query.root;
+  return spansOf(query.root);
+}
+
+/** The spans a scan set on the tree below `root`, by pointer. */
+function spansOf(root: PointerNode): PointerSpans {
   return {
     get(pointer: string): ValueSpan | undefined {
       let node: PointerNode | undefined = root;
@@ -244,6 +248,18 @@ export function locatePointers(text: string, pointers: Iterable<string>, options
       return node === undefined ? undefined : spanOf(node);
     },
   };
+}
+
+/**
+ * locatePointers by the quick scan alone, for a text that JSON.parse takes; undefined when the
+ * scan gave up on the text (locatePointers would then read it with jsonc-parser). The tests
+ * compare the two readings with it, so a fallback cannot hide a mistake of the scan.
+ */
+export function locateStrictJson(text: string, pointers: Iterable<string>): PointerSpans | undefined {
+  const query = new PointerQuery();
+  for (const pointer of pointers) query.at(pointer);
+  if (!scanStrictJson(text, query.root)) return undefined;
+  return spansOf(query.root);
 }
 
 /** Sets the span of every node of `query` whose value is in `text` (see locatePointers). */
@@ -360,6 +376,15 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
       propertyNode = undefined;
     }
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (node === undefined || (node.children === undefined && node.items === undefined)) {
+        // Nothing is wanted inside: only where it ends matters (a record whose span alone is
+        // asked for, a value beside the wanted ones).
+        const close = containerEnd(text, i);
+        if (close < 0) return false;
+        if (node !== undefined) setSpan(node, keyOffset, keyLength, i, close + 1 - i, true);
+        i = close + 1;
+        continue;
+      }
       nodes[depth] = node;
       arrays[depth] = c === OPEN_BRACKET;
       opens[depth] = i;
@@ -387,6 +412,29 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
     i = end;
   }
   return depth === 0 && rootSeen;
+}
+
+/** The closing bracket expected at each depth of containerEnd. */
+const closers: number[] = [];
+
+/** The offset of the bracket that closes the container opening at `open`; -1 when none does (or the wrong one). */
+function containerEnd(text: string, open: number): number {
+  const n = text.length;
+  let depth = 0;
+  closers[0] = text.charCodeAt(open) === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
+  for (let i = open + 1; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = stringEnd(text, i);
+      if (i < 0) return -1;
+    } else if (c === OPEN_BRACE) closers[++depth] = CLOSE_BRACE;
+    else if (c === OPEN_BRACKET) closers[++depth] = CLOSE_BRACKET;
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (c !== closers[depth]) return -1;
+      if (depth-- === 0) return i;
+    }
+  }
+  return -1;
 }
 
 /** The spans of the wanted nodes as jsonc-parser's visit reads the text (comments, trailing commas). */

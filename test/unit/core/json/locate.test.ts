@@ -1,7 +1,7 @@
 // Where things are in a JSON text: syntax errors, the spans of values at JSON Pointers
 // (src/core/jsonLocate.ts), and the edits that rename or remove a property (src/core/jsonEdit.ts).
 import * as assert from 'node:assert/strict';
-import { PropertyContext, applyTextEdits, propertiesAt, removePropertyEdit, renamePropertyEdit, MAX_SYNTAX_ERRORS, locatePointers, parentPointer, parseJsonText } from '../../../../src/core/json';
+import { PropertyContext, applyTextEdits, propertiesAt, removePropertyEdit, renamePropertyEdit, MAX_SYNTAX_ERRORS, locatePointers, locateStrictJson, parentPointer, parseJsonText } from '../../../../src/core/json';
 
 /** The text a span covers. */
 const at = (text: string, span: { offset: number; length: number } | undefined): string | undefined =>
@@ -94,10 +94,29 @@ describe('jsonLocate', () => {
       };
       for (const text of texts) {
         const pointers = [...pointersOf(JSON.parse(text), '', []), '/nothing', '/0/none', '/nested/9'];
-        const strict = locatePointers(text, pointers);
+        // The quick scan alone (locatePointers would hide its giving up behind jsonc-parser).
+        const strict = locateStrictJson(text, pointers);
+        assert.ok(strict, `the quick scan gave up on ${text}`);
         const scanned = locatePointers(text, pointers, { jsonc: true });
         for (const p of pointers) assert.deepEqual(strict.get(p), scanned.get(p), `${JSON.stringify(text.slice(0, 30))} at ${p}`);
         assert.ok(strict.get(pointers[pointers.length - 4]) !== undefined);
+        // Some pointers only: the containers with nothing wanted inside are skipped to their end.
+        for (const some of [pointers.filter((p) => p.split('/').length <= 2), pointers.filter((_, i) => i % 3 === 0), ['']]) {
+          const strictSome = locateStrictJson(text, some);
+          assert.ok(strictSome, `the quick scan gave up on ${text} for ${some.length} pointers`);
+          const scannedSome = locatePointers(text, some, { jsonc: true });
+          for (const p of pointers) assert.deepEqual(strictSome.get(p), scannedSome.get(p), `${JSON.stringify(text.slice(0, 30))} at ${p} of ${some.length}`);
+        }
+      }
+    });
+
+    it('a text whose brackets do not match where nothing is wanted is left to jsonc-parser, as one where something is', () => {
+      for (const text of ['[{"a": [1}], 2]', '[{"a": "x}]"}, [}]', '{"a": {"b": [1, 2}, "c": 3}']) {
+        for (const pointers of [['/0'], ['/a'], ['/1', '/c']]) {
+          const strict = locatePointers(text, pointers);
+          const scanned = locatePointers(text, pointers, { jsonc: true });
+          for (const p of pointers) assert.deepEqual(strict.get(p), scanned.get(p), `${text} at ${p}`);
+        }
       }
     });
 
