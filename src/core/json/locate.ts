@@ -139,7 +139,7 @@ interface Frame {
   pendingLength: number;
 }
 
-/** A token that names an array item: `0`, `7`, `123` (not `07`, `-`, or past what an array holds). */
+/** A token that names an array item: `0`, `7`, `123` (not `07` or `-`; at most 9 digits, more than a text of records can hold). */
 function isIndexToken(token: string): boolean {
   const n = token.length;
   if (n === 0 || n > 9 || (n > 1 && token.charCodeAt(0) === 48)) return false;
@@ -155,8 +155,8 @@ const CACHED_PATHS = 4_096;
 
 /**
  * The pointers whose spans one scan of a text is to find, as a tree of their tokens. `at` and
- * `below` return a pointer's node, whose `span` the scan sets (locateQuery); a caller that keeps
- * the nodes needs no lookup by pointer afterwards.
+ * `below` return a pointer's node, on which the scan (locateQuery) sets the span; a caller that
+ * keeps the nodes needs no lookup by pointer afterwards.
  */
 export class PointerQuery {
   readonly root: PointerNode = newNode(undefined);
@@ -218,7 +218,8 @@ function clearSpans(root: PointerNode): void {
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     node.offset = -1;
     if (node.children !== undefined) for (const child of node.children.values()) stack.push(child);
-    if (node.items !== undefined) for (const child of node.items) if (child !== undefined) stack.push(child);
+    // for…in: the items present only, however far apart their indexes are.
+    if (node.items !== undefined) for (const index in node.items) stack.push(node.items[index]);
   }
 }
 
