@@ -263,6 +263,23 @@ export function locateStrictJson(text: string, pointers: Iterable<string>): Poin
   return spansOf(query.root);
 }
 
+/**
+ * Sets the spans of `query`'s nodes inside `count` items of a list, reading a strict JSON text
+ * (one that JSON.parse takes) from `from`, just after the list's `[` or after the item before
+ * them: the query's `/0`, `/1`, … are those items. Returns the offset after the last of them,
+ * where the reading of the next items goes on; -1 when the text is no strict JSON there.
+ */
+export function locateListItems(text: string, query: PointerQuery, from: number, count: number): number {
+  return scanStrict(text, query.root, from, count);
+}
+
+/** The offset just after the `[` that opens a text's root list; -1 when the text is no list. */
+export function rootListStart(text: string): number {
+  let i = 0;
+  for (let c = text.charCodeAt(0); c === SPACE || c === LF || c === CR || c === TAB; c = text.charCodeAt(++i));
+  return text.charCodeAt(i) === OPEN_BRACKET ? i + 1 : -1;
+}
+
 /** Sets the span of every node of `query` whose value is in `text` (see locatePointers). */
 export function locateQuery(text: string, query: PointerQuery, options?: JsonTextOptions): void {
   if (!query.any) return;
@@ -304,6 +321,16 @@ const CLOSE_BRACKET = 93;
  * The same spans as jsonc-parser's visit. False, with some spans set, when the text is no JSON.
  */
 function scanStrictJson(text: string, root: PointerNode): boolean {
+  return scanStrict(text, root, 0, -1) >= 0;
+}
+
+/**
+ * scanStrictJson of the whole text (`elements` -1), or of `elements` items of a list from
+ * offset `from` (just after its `[`, or after the item before them), `root`'s items 0, 1, … being
+ * those. Returns the offset after what it read (the text's length, or the end of the last of the
+ * items), -1 when the text is no strict JSON there.
+ */
+function scanStrict(text: string, root: PointerNode, from: number, elements: number): number {
   const n = text.length;
   // The open containers, one entry per depth (parallel arrays: no object per container).
   const nodes: Array<PointerNode | undefined> = [];
@@ -320,21 +347,35 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
   let propertyNode: PointerNode | undefined;
   let propertyKeyOffset = -1;
   let propertyKeyLength = 0;
-  let i = 0;
+  let i = from;
+  const listed = elements >= 0;
+  if (listed) {
+    // Inside the list already: root stands for it, its items for the elements (the list
+    // itself is never closed here, so it needs no opening offset or key).
+    nodes[0] = root;
+    arrays[0] = true;
+    indexes[0] = 0;
+    depth = 1;
+    rootSeen = true;
+  }
   while (i < n) {
+    // The items asked for are read: stop after the last.
+    if (listed && depth === 1 && indexes[0] === elements) return i;
     const c = text.charCodeAt(i);
     if (c === SPACE || c === LF || c === CR || c === TAB || c === COLON) {
       i++;
       continue;
     }
     if (c === COMMA) {
-      if (depth === 0) return false;
+      if (depth === 0) return -1;
       expectKey = !arrays[depth - 1];
       i++;
       continue;
     }
     if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      if (depth === 0 || arrays[depth - 1] !== (c === CLOSE_BRACKET)) return false;
+      if (depth === 0 || arrays[depth - 1] !== (c === CLOSE_BRACKET)) return -1;
+      // The list ends before as many items as were asked for.
+      if (listed && depth === 1) return i;
       depth--;
       const node = nodes[depth];
       if (node !== undefined) setSpan(node, keyOffsets[depth], keyLengths[depth], opens[depth], i + 1 - opens[depth], true);
@@ -343,9 +384,9 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
       continue;
     }
     if (expectKey) {
-      if (c !== QUOTE) return false;
+      if (c !== QUOTE) return -1;
       const end = stringEnd(text, i);
-      if (end < 0) return false;
+      if (end < 0) return -1;
       const parent = nodes[depth - 1];
       propertyNode = undefined;
       if (parent !== undefined && (parent.children !== undefined || parent.items !== undefined)) {
@@ -364,7 +405,7 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
     let keyOffset = -1;
     let keyLength = 0;
     if (depth === 0) {
-      if (rootSeen) return false;
+      if (rootSeen) return -1;
       rootSeen = true;
       node = root;
     } else if (arrays[depth - 1]) {
@@ -381,7 +422,7 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
         // Nothing is wanted inside: only where it ends matters (a record whose span alone is
         // asked for, a value beside the wanted ones).
         const close = containerEnd(text, i);
-        if (close < 0) return false;
+        if (close < 0) return -1;
         if (node !== undefined) setSpan(node, keyOffset, keyLength, i, close + 1 - i, true);
         i = close + 1;
         continue;
@@ -400,7 +441,7 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
     let end: number;
     if (c === QUOTE) {
       end = stringEnd(text, i) + 1;
-      if (end === 0) return false;
+      if (end === 0) return -1;
     } else {
       // A number, true, false or null: up to the next delimiter.
       end = i + 1;
@@ -412,7 +453,8 @@ function scanStrictJson(text: string, root: PointerNode): boolean {
     if (node !== undefined) setSpan(node, keyOffset, keyLength, i, end - i, false);
     i = end;
   }
-  return depth === 0 && rootSeen;
+  if (listed) return depth === 1 && indexes[0] === elements ? i : -1;
+  return depth === 0 && rootSeen ? i : -1;
 }
 
 /** The closing bracket expected at each depth of containerEnd. */

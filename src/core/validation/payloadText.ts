@@ -3,7 +3,7 @@
 // missing field the object that lacks it. Also the fix of a deprecated field: its replacement.
 
 import { Finding } from './findings';
-import { PropertyContext, TextEditSpec, propertiesAt, removePropertyEdit, renamePropertyEdit, JsonSyntaxError, JsonTextOptions, PointerNode, PointerQuery, PointerSpans, Span, locateQuery, parentPointer, parseJsonText } from '../json';
+import { PropertyContext, TextEditSpec, propertiesAt, removePropertyEdit, renamePropertyEdit, JsonSyntaxError, JsonTextOptions, PointerNode, PointerQuery, PointerSpans, Span, locateListItems, locateQuery, parentPointer, parseJsonText } from '../json';
 import { RESOURCES } from '../resources';
 import { intactRecords } from './intactRecords';
 import { KindOptions, RecordValidation, ValidateOptions, schemaFor, validatePayload, withFallbackKind } from './validator';
@@ -157,18 +157,42 @@ export interface RecordsScope {
  */
 export function placeRecordFindings(text: string, records: readonly RecordValidation[], options?: JsonTextOptions, scope?: RecordsScope): PlacedFinding[] {
   const query = new PointerQuery();
+  const nodes = findingNodes(query, records, scope === undefined ? (r) => r.pointer : (r) => scope.base(r));
+  locateQuery(text, query, options);
+  return placedAt(records, nodes, scope?.shift ?? 0);
+}
+
+/**
+ * placeRecordFindings of records `first`, `first + 1`, … of a strict JSON text's root list (as
+ * validatePayload numbers them), reading the text from `from` on: just after the list's `[`
+ * (rootListStart), or where the records before them ended. So a list placed a batch of records at
+ * a time is read once, with no pass to find where its records are. Returns the offset after the
+ * last of them too; undefined when the text is no strict JSON there.
+ */
+export function placeListRecordFindings(text: string, records: readonly RecordValidation[], first: number, from: number): { findings: PlacedFinding[]; end: number } | undefined {
+  const query = new PointerQuery();
+  const nodes = findingNodes(query, records, (r) => `/${(r.index ?? 0) - first}`);
+  const end = locateListItems(text, query, from, records.length);
+  return end < 0 ? undefined : { findings: placedAt(records, nodes, 0), end };
+}
+
+/** The node of each finding of the records, in order, below its record's node (`baseOf`). */
+function findingNodes(query: PointerQuery, records: readonly RecordValidation[], baseOf: (r: RecordValidation) => string): PointerNode[] {
   const nodes: PointerNode[] = [];
   for (const r of records) {
     if (r.findings.length === 0) continue;
-    const pointer = scope === undefined ? r.pointer : scope.base(r);
+    const pointer = baseOf(r);
     const base = query.at(pointer);
     for (const f of r.findings) {
       const path = f.path;
       nodes.push(path === '' || path.charCodeAt(0) === 47 ? query.below(base, path) : query.at(pointer + path));
     }
   }
-  locateQuery(text, query, options);
-  const shift = scope?.shift ?? 0;
+  return nodes;
+}
+
+/** The records' findings placed on the spans a scan set on their nodes (findingNodes), moved by `shift`. */
+function placedAt(records: readonly RecordValidation[], nodes: readonly PointerNode[], shift: number): PlacedFinding[] {
   const findings: PlacedFinding[] = [];
   let k = 0;
   for (const r of records) {

@@ -2,12 +2,13 @@
 // finishes, so a large document's findings can be shown while the rest is still being checked.
 // The batches together hold exactly what validatePayloadText finds, in the same order and places.
 
-import { JsonSyntaxError, PointerQuery, ValueSpan, locateQuery, parseJsonText, spanOf } from '../json';
+import { JsonSyntaxError, PointerNode, PointerQuery, ValueSpan, locateQuery, parseJsonText, rootListStart, spanOf } from '../json';
 import {
   PayloadTextOptions,
   PlacedFinding,
   RecordValidation,
   payloadRecords,
+  placeListRecordFindings,
   placeRecordFindings,
   resolveUndetected,
   validateBrokenPayloadText,
@@ -73,18 +74,32 @@ export function* payloadTextBatches(text: string, options: PayloadTextOptions = 
   }
   const { records, prefix } = list;
   const pointerOf = (i: number) => `${prefix}/${i}`;
-  const query = new PointerQuery();
-  const recordNodes = records.map((_, i) => query.at(pointerOf(i)));
-  locateQuery(text, query, options);
+  // A list that is the whole text, in strict JSON, is read once, a batch of records after the
+  // other, from where the batch before ended (`at`). A wrapped list, and JSON with comments, are
+  // read twice: once for where every record is, then each batch's records on their own.
+  let at = options.jsonc || prefix !== '' ? -1 : rootListStart(text);
+  let recordNodes: PointerNode[] | undefined;
   for (let first = 0; first < records.length; first += batchRecords) {
     const end = Math.min(records.length, first + batchRecords);
     const validated: RecordValidation[] = [];
-    const places: ValueSpan[] = [];
-    for (let i = first; i < end; i++) {
-      validated.push(validateRecordAt(records[i], options.kind, options, i, pointerOf(i)));
-      places.push(spanOf(recordNodes[i])!);
-    }
+    for (let i = first; i < end; i++) validated.push(validateRecordAt(records[i], options.kind, options, i, pointerOf(i)));
     const undetected = resolveUndetected(payload, validated, options);
-    yield { syntaxErrors: [], findings: placeBatch(text, options, first, places, validated), records: validated.length, undetected, done: end, total: records.length };
+    const read = at < 0 ? undefined : placeListRecordFindings(text, validated, first, at);
+    at = read === undefined ? -1 : read.end;
+    let findings = read?.findings;
+    if (findings === undefined) {
+      recordNodes ??= recordNodesOf(text, options, records.length, pointerOf);
+      findings = placeBatch(text, options, first, recordNodes.slice(first, end).map((node) => spanOf(node)!), validated);
+    }
+    yield { syntaxErrors: [], findings, records: validated.length, undetected, done: end, total: records.length };
   }
+}
+
+/** The nodes of a list's records, their spans set by one reading of the whole text. */
+function recordNodesOf(text: string, options: PayloadTextOptions, count: number, pointerOf: (i: number) => string): PointerNode[] {
+  const query = new PointerQuery();
+  const nodes: PointerNode[] = [];
+  for (let i = 0; i < count; i++) nodes.push(query.at(pointerOf(i)));
+  locateQuery(text, query, options);
+  return nodes;
 }

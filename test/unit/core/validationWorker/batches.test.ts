@@ -3,7 +3,8 @@
 // for lists, wrapped lists, JSON with comments, single records, chosen kinds and broken JSON.
 import * as assert from 'node:assert/strict';
 import { payloadTextBatches } from '../../../../src/core/validationWorker';
-import { PayloadTextOptions, validatePayloadText } from '../../../../src/core/validation';
+import { PayloadTextOptions, PlacedFinding, placeListRecordFindings, validatePayloadText } from '../../../../src/core/validation';
+import { rootListStart } from '../../../../src/core/json';
 import { variedRecords } from '../../../fixtures/variedRecords';
 import { ACTIVITY } from '../../../fixtures/payloads';
 
@@ -39,6 +40,31 @@ describe('validationWorker/batches', () => {
     const text = JSON.stringify(RECORDS, null, 2);
     assert.ok(validatePayloadText(text, { now: NOW }).findings.length > 100, 'the records draw many findings');
     assert.equal(sameAsWhole(text, { now: NOW }, 37), Math.ceil(RECORDS.length / 37));
+  });
+
+  it('a list read once, a batch after the other: at every batch size, however the records are written', () => {
+    // Records that are no objects, empty ones and arrays among them, some at the batches' edges.
+    const mixed = [...RECORDS.slice(0, 60), 7, {}, [], 'text', null, [RECORDS[1]], ...RECORDS.slice(60, 90)];
+    const texts = [JSON.stringify(mixed), JSON.stringify(mixed, null, 2), ` \r\n${JSON.stringify(mixed, null, '\t').replace(/\n/g, '\r\n')}\n`];
+    for (const text of texts) {
+      const whole = validatePayloadText(text, { now: NOW });
+      for (const size of [1, 2, 3, 7, 64]) {
+        sameAsWhole(text, { now: NOW }, size);
+        // The one reading itself, batch after batch from the list's start (the batches would
+        // fall back to reading the text twice, with the same findings, should it give up).
+        let at = rootListStart(text);
+        const placed: PlacedFinding[] = [];
+        for (let first = 0; first < whole.records.length; first += size) {
+          const batch = whole.records.slice(first, first + size);
+          const read = placeListRecordFindings(text, batch, first, at);
+          assert.ok(read, `read from ${at} at size ${size}`);
+          placed.push(...read.findings);
+          at = read.end;
+        }
+        assert.deepEqual(placed, whole.findings);
+        assert.equal(text.slice(at).trim(), ']');
+      }
+    }
   });
 
   it('a wrapped list, written on one line', () => {
