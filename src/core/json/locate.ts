@@ -164,6 +164,13 @@ export class PointerQuery {
   any = false;
   private readonly paths = new Map<string, readonly string[]>();
 
+  /** A query of these pointers. */
+  static of(pointers: Iterable<string>): PointerQuery {
+    const query = new PointerQuery();
+    for (const pointer of pointers) query.at(pointer);
+    return query;
+  }
+
   /** The node of `pointer` (`''` is the root); made, with its ancestors, when first asked. */
   at(pointer: string): PointerNode {
     this.any = true;
@@ -231,8 +238,7 @@ function clearSpans(root: PointerNode): void {
 export function locatePointers(text: string, pointers: Iterable<string>, options?: JsonTextOptions): PointerSpans {
   // A tree of tokens, not a set of pointer strings: building and hashing a pointer for every
   // value of a large payload cost five times the scan itself.
-  const query = new PointerQuery();
-  for (const pointer of pointers) query.at(pointer);
+  const query = PointerQuery.of(pointers);
   locateQuery(text, query, options);
   return spansOf(query.root);
 }
@@ -257,8 +263,7 @@ function spansOf(root: PointerNode): PointerSpans {
  * compare the two readings with it, so a fallback cannot hide a mistake of the scan.
  */
 export function locateStrictJson(text: string, pointers: Iterable<string>): PointerSpans | undefined {
-  const query = new PointerQuery();
-  for (const pointer of pointers) query.at(pointer);
+  const query = PointerQuery.of(pointers);
   if (!scanStrictJson(text, query.root)) return undefined;
   return spansOf(query.root);
 }
