@@ -856,4 +856,3 @@ describe('health-data CLI', function () {
     });
   });
 });
-
