@@ -205,7 +205,6 @@ function failureMessage(err: unknown): string {
 // Findings are gathered in one reused array and copied out at their exact length: far less
 // garbage than growing a fresh array per record. `busy` guards against re-entry (a getter of an
 // exotic input calling the validator).
-const scratch: Finding[] = [];
 let busy = false;
 
 // The kind the last safeCheck checked a record as: returned beside the findings without
@@ -213,16 +212,25 @@ let busy = false;
 let checkedKind: ResourceKind | undefined;
 
 /**
- * Scratch entries kept before it is emptied. Each record's findings go after the previous
- * record's and are copied out from there: emptying the array after every record would free its
- * storage, and the next record's first push would allocate it again.
+ * Each record's findings go after the previous record's and are copied out from there, until
+ * the array passes SCRATCH_LIMIT; it then goes back to SCRATCH_BASE entries, never to none.
+ * V8 gives back an array's storage when its length drops to less than half of it, and growing it
+ * again allocated a new store at every step: a third of the validation's garbage. The first
+ * SCRATCH_BASE entries are placeholders that keep the length above half the store it grows to
+ * (at most 1.5 × the limit), so the storage stays. Only a record with hundreds of findings makes
+ * it grow further, and then the store is given back once.
  */
-const SCRATCH_LIMIT = 1024;
+const SCRATCH_BASE = 1024;
+const SCRATCH_LIMIT = SCRATCH_BASE + SCRATCH_BASE / 4;
+/** What the first SCRATCH_BASE entries hold: never copied out, never seen. */
+const PLACEHOLDER: Finding = Object.freeze({ kind: 'error', path: '', message: '' });
+const scratch: Finding[] = [];
+for (let i = 0; i < SCRATCH_BASE; i++) scratch.push(PLACEHOLDER);
 
 /** Runs checkRecord, turning anything thrown into one error finding; sets checkedKind. */
 function safeCheck(record: unknown, kind: ResourceKind | undefined, clock: Clock): Finding[] {
   const reuse = !busy;
-  if (reuse && scratch.length > SCRATCH_LIMIT) scratch.length = 0;
+  if (reuse && scratch.length > SCRATCH_LIMIT) scratch.length = SCRATCH_BASE;
   const out = reuse ? scratch : [];
   const begin = out.length;
   busy = true;

@@ -32,6 +32,27 @@ describe('shared finding lists', () => {
     assert.ok(shared > 100, `${shared} records with shared findings only`);
   });
 
+  it('stay each record\'s own when records with hundreds or thousands of findings come between ordinary ones', () => {
+    // The findings are gathered in one array reused from record to record, which goes back to a
+    // fixed length once it passes a limit (1,280 entries); records this wide cross it on their own.
+    const dataset = generateDataset({ seed: 'wide', today: '2026-11-20', days: 40, humans: 1 });
+    const wide = (record: object, n: number) => ({ ...record, ...Object.fromEntries(Array.from({ length: n }, (_, k) => [`extra${k}`, k])) });
+    const list: unknown[] = dataset.activity.flatMap((r, i) => (i % 9 === 4 ? [wide(r, i % 2 === 0 ? 300 : 3000), r] : [r]));
+    const results = validatePayload(list, 'activity', { now: NOW });
+    assert.equal(results.length, list.length);
+    let wideSeen = 0;
+    results.forEach((r, i) => {
+      const alone = validate(list[i], 'activity', { now: NOW });
+      if (alone.findings.length >= 300) wideSeen++;
+      assert.deepEqual(
+        r.findings.map((f) => [f.kind, f.path, f.message]),
+        alone.findings.map((f) => [f.kind, f.path, f.message]),
+        `record ${i}`,
+      );
+    });
+    assert.ok(wideSeen >= 4, `${wideSeen} wide records`);
+  });
+
   it('are frozen when shared, so a change to one record\'s list throws instead of changing others', () => {
     const [a, b] = generateDataset({ seed: 'frozen', today: '2026-11-20', days: 2, humans: 1 }).activity;
     const ra = validate({ ...a, steps: 0 }, 'activity', { now: NOW });
