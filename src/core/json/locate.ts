@@ -280,9 +280,70 @@ export function locateListItems(text: string, query: PointerQuery, from: number,
 
 /** The offset just after the `[` that opens a text's root list; -1 when the text is no list. */
 export function rootListStart(text: string): number {
-  let i = 0;
-  for (let c = text.charCodeAt(0); c === SPACE || c === LF || c === CR || c === TAB; c = text.charCodeAt(++i));
+  const i = afterSpace(text, 0);
   return text.charCodeAt(i) === OPEN_BRACKET ? i + 1 : -1;
+}
+
+/**
+ * The offset just after the `[` of the list that member `name` of a strict JSON text's root object
+ * holds (a wrapped list, `{"data": [...]}`), found by reading the members before it only: the
+ * first member of that name, when no other of that name can follow it, for JSON.parse keeps the
+ * last. So neither `"name"` nor a backslash (which a key written with escapes needs) may appear
+ * anywhere after it. -1 otherwise, and when the text is no such object: the caller then reads the
+ * whole text to find the list.
+ */
+export function memberListStart(text: string, name: string): number {
+  const n = text.length;
+  let i = afterSpace(text, 0);
+  if (text.charCodeAt(i) !== OPEN_BRACE) return -1;
+  i++;
+  for (;;) {
+    i = afterSpace(text, i);
+    if (text.charCodeAt(i) !== QUOTE) return -1;
+    const keyEnd = stringEnd(text, i);
+    if (keyEnd < 0) return -1;
+    const raw = text.slice(i + 1, keyEnd);
+    let key: unknown = raw;
+    if (raw.includes('\\')) {
+      try {
+        key = JSON.parse(text.slice(i, keyEnd + 1));
+      } catch {
+        return -1;
+      }
+    }
+    i = afterSpace(text, keyEnd + 1);
+    if (text.charCodeAt(i) !== COLON) return -1;
+    i = afterSpace(text, i + 1);
+    const c = text.charCodeAt(i);
+    if (key === name) {
+      if (c !== OPEN_BRACKET) return -1;
+      const start = i + 1;
+      return text.indexOf(`"${name}"`, start) < 0 && text.indexOf('\\', start) < 0 ? start : -1;
+    }
+    // Another member: its value skipped.
+    let end: number;
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) end = containerEnd(text, i);
+    else if (c === QUOTE) end = stringEnd(text, i);
+    else {
+      // A number, true, false or null: its last character.
+      end = i;
+      while (end + 1 < n) {
+        const d = text.charCodeAt(end + 1);
+        if (d === COMMA || d === CLOSE_BRACE || d === SPACE || d === LF || d === CR || d === TAB) break;
+        end++;
+      }
+    }
+    if (end < 0) return -1;
+    i = afterSpace(text, end + 1);
+    if (text.charCodeAt(i) !== COMMA) return -1;
+    i++;
+  }
+}
+
+/** The offset of the first character from `i` on that is no JSON whitespace. */
+function afterSpace(text: string, i: number): number {
+  for (let c = text.charCodeAt(i); c === SPACE || c === LF || c === CR || c === TAB; c = text.charCodeAt(++i));
+  return i;
 }
 
 /** Sets the span of every node of `query` whose value is in `text` (see locatePointers). */

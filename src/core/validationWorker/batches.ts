@@ -2,7 +2,7 @@
 // finishes, so a large document's findings can be shown while the rest is still being checked.
 // The batches together hold exactly what validatePayloadText finds, in the same order and places.
 
-import { JsonSyntaxError, PointerNode, PointerQuery, ValueSpan, locateQuery, parseJsonText, rootListStart, spanOf } from '../json';
+import { JsonSyntaxError, PointerNode, PointerQuery, ValueSpan, locateQuery, memberListStart, parseJsonText, rootListStart, spanOf } from '../json';
 import {
   PayloadTextOptions,
   PlacedFinding,
@@ -74,10 +74,11 @@ export function* payloadTextBatches(text: string, options: PayloadTextOptions = 
   }
   const { records, prefix } = list;
   const pointerOf = (i: number) => `${prefix}/${i}`;
-  // A list that is the whole text, in strict JSON, is read once, a batch of records after the
-  // other, from where the batch before ended (`at`). A wrapped list, and JSON with comments, are
-  // read twice: once for where every record is, then each batch's records on their own.
-  let at = options.jsonc || prefix !== '' ? -1 : rootListStart(text);
+  // A list in strict JSON, the whole text or wrapped, is read once, a batch of records after the
+  // other, from where the batch before ended (`at`). JSON with comments, and a wrapped list whose
+  // start cannot be told without reading the whole text (memberListStart), are read twice: once
+  // for where every record is, then each batch's records on their own.
+  let at = options.jsonc ? -1 : prefix === '' ? rootListStart(text) : memberListStart(text, prefix.slice(1));
   let recordNodes: PointerNode[] | undefined;
   for (let first = 0; first < records.length; first += batchRecords) {
     const end = Math.min(records.length, first + batchRecords);

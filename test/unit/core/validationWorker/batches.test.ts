@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { payloadTextBatches } from '../../../../src/core/validationWorker';
 import { PayloadTextOptions, PlacedFinding, placeListRecordFindings, validatePayloadText } from '../../../../src/core/validation';
-import { rootListStart } from '../../../../src/core/json';
+import { memberListStart, rootListStart } from '../../../../src/core/json';
 import { variedRecords } from '../../../fixtures/variedRecords';
 import { ACTIVITY } from '../../../fixtures/payloads';
 
@@ -69,6 +69,59 @@ describe('validationWorker/batches', () => {
 
   it('a wrapped list, written on one line', () => {
     assert.ok(sameAsWhole(JSON.stringify({ data: RECORDS, next: null }), { now: NOW }, 50) > 1);
+  });
+
+  it('a wrapped list read once too, from its start found by reading the members before it only', () => {
+    const records = RECORDS.slice(0, 90);
+    // Members of every kind before the list, one holding brackets and quotes in its strings.
+    const before = { meta: { pages: [1, { note: 'a ] and a } in a string' }], empty: {} }, count: 90, ok: true, none: null, cursor: 'abc' };
+    const texts = [
+      JSON.stringify({ ...before, data: records, next: null }),
+      JSON.stringify({ ...before, items: records }, null, 2).replace(/\n/g, '\r\n'),
+      `\t{ "results" :\n[${records.map((r) => JSON.stringify(r)).join(' ,\n')}] , "total": 90 }\n`,
+    ];
+    for (const text of texts) {
+      const whole = validatePayloadText(text, { now: NOW });
+      assert.ok(whole.findings.length > 20);
+      const field = ['data', 'items', 'results'].find((f) => text.includes(`"${f}"`))!;
+      const start = memberListStart(text, field);
+      assert.equal(text[start - 1], '[', `${field}: the list's opening`);
+      assert.ok(text.slice(0, start - 1).trimEnd().endsWith(':'));
+      for (const size of [1, 3, 64]) {
+        sameAsWhole(text, { now: NOW }, size);
+        let at = start;
+        const placed: PlacedFinding[] = [];
+        for (let first = 0; first < whole.records.length; first += size) {
+          const read = placeListRecordFindings(text, whole.records.slice(first, first + size), first, at);
+          assert.ok(read, `read from ${at} at size ${size}`);
+          placed.push(...read.findings);
+          at = read.end;
+        }
+        assert.deepEqual(placed, whole.findings);
+        assert.match(text.slice(at), /^\s*\]/);
+      }
+    }
+  });
+
+  it('a wrapped list whose start cannot be told from the members before it is read twice, with the same findings', () => {
+    const records = RECORDS.slice(0, 40);
+    const list = JSON.stringify(records);
+    // JSON.parse keeps the last of the members of one name: another after the first, however it
+    // is written, or a first that holds no list, sends the batches to the reading of the whole text.
+    const texts = [
+      `{"data": [], "data": ${list}}`,
+      `{"data": ${list}, "\\u0064ata": ${JSON.stringify(records.slice(0, 5))}}`,
+      `{"data": 1, "data": ${list}}`,
+      `{"data": ${JSON.stringify([...records, { ...(records[0] as object), sourceData: { note: 'a \\ backslash' } }])}}`,
+      `{"page": {"data": 1}, "data": ${list}}`,
+      `[${list}]`,
+    ];
+    const expected = [-1, -1, -1, -1, 31, -1];
+    texts.forEach((text, k) => {
+      const start = memberListStart(text, 'data');
+      assert.equal(start < 0 ? -1 : start, expected[k], text.slice(0, 40));
+      sameAsWhole(text, { now: NOW }, 7);
+    });
   });
 
   it('JSON with comments between and inside records', () => {
