@@ -165,9 +165,10 @@ export function placeRecordFindings(text: string, records: readonly RecordValida
 /**
  * placeRecordFindings of records `first`, `first + 1`, … of a strict JSON text's list (as
  * validatePayload numbers them), reading the text from `from` on: just after the list's `[`
- * (rootListStart, or memberListStart for a wrapped list), or where the records before them ended. So a list placed a batch of records at
- * a time is read once, with no pass to find where its records are. Returns the offset after the
- * last of them too; undefined when the text is no strict JSON there.
+ * (rootListStart, or memberListStart for a wrapped list), or where the records before them
+ * ended. So a list placed a batch of records at a time is read once, with no pass to find where
+ * its records are. Returns the offset after the last of them too; undefined when the text is no
+ * strict JSON there.
  */
 export function placeListRecordFindings(text: string, records: readonly RecordValidation[], first: number, from: number): { findings: PlacedFinding[]; end: number } | undefined {
   const query = new PointerQuery();
