@@ -286,16 +286,18 @@ export function rootListStart(text: string): number {
 
 /**
  * The offset just after the `[` of the list that member `name` of a strict JSON text's root object
- * holds (a wrapped list, `{"data": [...]}`), found by reading the members before it only: the
- * first member of that name, when no other of that name can follow it, for JSON.parse keeps the
- * last. So neither `"name"` nor a backslash (which a key written with escapes needs) may appear
- * anywhere after it. -1 otherwise, and when the text is no such object: the caller then reads the
- * whole text to find the list.
+ * holds (a wrapped list, `{"data": [...]}`), read from the text's start. JSON.parse keeps the last
+ * member of a name. When neither `"name"` nor a backslash (which a key written with escapes needs)
+ * appears after the list opens, no other can follow and nothing more is read; else the list is
+ * skipped to its end (brackets and strings only) and the members after it are read too. -1 when
+ * the text is no object whose last member of that name is a list: the caller then reads the
+ * whole text for where the records are.
  */
 export function memberListStart(text: string, name: string): number {
   const n = text.length;
   let i = afterSpace(text, 0);
   if (text.charCodeAt(i) !== OPEN_BRACE) return -1;
+  let start = -1;
   i++;
   for (;;) {
     i = afterSpace(text, i);
@@ -316,11 +318,11 @@ export function memberListStart(text: string, name: string): number {
     i = afterSpace(text, i + 1);
     const c = text.charCodeAt(i);
     if (key === name) {
-      if (c !== OPEN_BRACKET) return -1;
-      const start = i + 1;
-      return text.indexOf(`"${name}"`, start) < 0 && text.indexOf('\\', start) < 0 ? start : -1;
+      // The last member of the name is the one JSON.parse keeps.
+      start = c === OPEN_BRACKET ? i + 1 : -1;
+      if (start >= 0 && text.indexOf(`"${name}"`, start) < 0 && text.indexOf('\\', start) < 0) return start;
     }
-    // Another member: its value skipped.
+    // The member's value skipped.
     let end: number;
     if (c === OPEN_BRACE || c === OPEN_BRACKET) end = containerEnd(text, i);
     else if (c === QUOTE) end = stringEnd(text, i);
@@ -335,7 +337,9 @@ export function memberListStart(text: string, name: string): number {
     }
     if (end < 0) return -1;
     i = afterSpace(text, end + 1);
-    if (text.charCodeAt(i) !== COMMA) return -1;
+    const d = text.charCodeAt(i);
+    if (d === CLOSE_BRACE) return start;
+    if (d !== COMMA) return -1;
     i++;
   }
 }

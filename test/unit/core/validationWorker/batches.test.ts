@@ -103,25 +103,34 @@ describe('validationWorker/batches', () => {
     }
   });
 
-  it('a wrapped list whose start cannot be told from the members before it is read twice, with the same findings', () => {
+  it('a wrapped list is read once from the last member of its name, looked past when its name or a backslash follows its opening', () => {
     const records = RECORDS.slice(0, 40);
     const list = JSON.stringify(records);
-    // JSON.parse keeps the last of the members of one name: another after the first, however it
-    // is written, or a first that holds no list, sends the batches to the reading of the whole text.
-    const texts = [
-      `{"data": [], "data": ${list}}`,
-      `{"data": ${list}, "\\u0064ata": ${JSON.stringify(records.slice(0, 5))}}`,
-      `{"data": 1, "data": ${list}}`,
-      `{"data": ${JSON.stringify([...records, { ...(records[0] as object), sourceData: { note: 'a \\ backslash' } }])}}`,
-      `{"page": {"data": 1}, "data": ${list}}`,
-      `[${list}]`,
+    const withBackslash = JSON.stringify([...records, { ...(records[0] as object), sourceData: { note: 'a \\ backslash' } }]);
+    const withName = JSON.stringify(records.map((r, k) => (k % 9 === 0 ? { ...(r as object), sourceData: { kind: 'data' } } : r)));
+    const short = JSON.stringify(records.slice(0, 5));
+    // JSON.parse keeps the last member of a name, however it is written: the list read is that
+    // one, whose opening is the last place of the marker given (null: no list to read from, and
+    // the whole text is read for where the records are).
+    const cases: Array<[string, string | null]> = [
+      // Nothing of the name can follow the list: nothing after its opening is read (a member of
+      // that name inside another does not count).
+      [`{"page": {"data": 1}, "data": ${list}}`, '"data": ['],
+      // The name or a backslash after the opening: the list is looked past, and the members after it read.
+      [`{"data": ${withBackslash}}`, '"data": ['],
+      [`{"data": ${withName}, "next": "a\\nb", "total": 41}`, '{"data": ['],
+      [`{"data": [], "data": ${list}}`, '"data": ['],
+      [`{"data": ${short}, "\\u0064ata": ${list}}`, '"\\u0064ata": ['],
+      [`{"data": 1, "data": ${list}}`, '"data": ['],
+      [`{"data": ${list}, "data": null}`, null],
+      [`[${list}]`, null],
     ];
-    const expected = [-1, -1, -1, -1, 31, -1];
-    texts.forEach((text, k) => {
+    for (const [text, marker] of cases) {
       const start = memberListStart(text, 'data');
-      assert.equal(start < 0 ? -1 : start, expected[k], text.slice(0, 40));
+      assert.equal(start, marker === null ? -1 : text.lastIndexOf(marker) + marker.length, text.slice(0, 40));
+      if (start >= 0) assert.deepEqual(JSON.parse(`[${text.slice(start)}`.replace(/[^\]]*$/, '')), JSON.parse(text).data, text.slice(0, 40));
       sameAsWhole(text, { now: NOW }, 7);
-    });
+    }
   });
 
   it('JSON with comments between and inside records', () => {
