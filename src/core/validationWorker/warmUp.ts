@@ -14,8 +14,13 @@ const DAY_MS = 86_400_000;
 const BASE_DAY = Date.UTC(2024, 0, 1);
 const OFFSET = '+01:00';
 
+/** Times of day as services write them: without, with milliseconds, with an offset. */
+const TIMES = ['T07:30:00Z', 'T07:30:00.000Z', `T08:30:00${OFFSET}`];
+
 function valueFor(field: string, prop: PropertySchema, owner: SchemaDocument, i: number): unknown {
-  const day = new Date(BASE_DAY + (i % 365) * DAY_MS).toISOString();
+  // Days spread over the year (each a step of 53 days): the days of a month in the 20s and from 29
+  // on take other branches of the date checks than the first days of January would.
+  const day = new Date(BASE_DAY + ((i * 53) % 365) * DAY_MS).toISOString();
   if (prop.type === 'number' || prop.type === 'integer') return 40 + ((i * 37 + field.length * 11) % 120) + (i % 3 === 0 ? 0.5 : 0);
   if (prop.type === 'object') return { device: 'Tracker', version: i % 4 };
   if (prop.type === 'array') {
@@ -24,7 +29,11 @@ function valueFor(field: string, prop: PropertySchema, owner: SchemaDocument, i:
     return item ? [0, 1, 2, 3].map((z) => recordOf(item, [], i + z)) : [];
   }
   if (prop.format === 'date') return day.slice(0, 10);
-  if (prop.format === 'date-time') return i % 2 === 0 ? day.replace(/T.*/, 'T07:30:00.000Z') : day.replace(/T.*/, `T08:30:00${OFFSET}`);
+  if (prop.format === 'date-time') {
+    // Updated two hours after created, as records mostly are: the check that compares them reads on.
+    const time = TIMES[i % TIMES.length];
+    return day.replace(/T.*/, field === 'updatedAt' ? time.replace('T07', 'T09').replace('T08', 'T10') : time);
+  }
   if (prop.pattern !== undefined && new RegExp(prop.pattern).test(OFFSET)) return OFFSET;
   return `${field}-${(i * 7919).toString(16)}`;
 }

@@ -18,6 +18,22 @@ describe('validation warm-up', () => {
     for (const f of validation.findings) assert.ok(f.missing || f.length > 0, `${f.pointer} is placed`);
   });
 
+  it('writes dates and times as the service\'s records do, so the first real validation takes no branch the warm-up left out', () => {
+    const records = JSON.parse(warmUpText(WARM_UP_STEPS[2], true)) as Array<Record<string, unknown>>;
+    const strings = (field: string) => records.map((r) => r[field]).filter((v): v is string => typeof v === 'string');
+    const days = new Set(strings('date').map((d) => Number(d.slice(8, 10))));
+    assert.ok([...days].some((d) => d < 10) && [...days].some((d) => d >= 20 && d < 29) && [...days].some((d) => d >= 29), `days ${[...days].join()}`);
+    // Without and with milliseconds, in UTC and with an offset.
+    for (const form of [/T\d\d:\d\d:\d\dZ$/, /T\d\d:\d\d:\d\d\.\d+Z$/, /T\d\d:\d\d:\d\d[+-]\d\d:\d\d$/]) {
+      assert.ok(strings('createdAt').some((t) => form.test(t)), `a createdAt like ${form}`);
+    }
+    // Updated after created: as text in the same UTC shape, and with an offset (read as times).
+    const pairs = records.filter((r) => typeof r.createdAt === 'string' && typeof r.updatedAt === 'string');
+    assert.ok(pairs.length > 0 && pairs.every((r) => Date.parse(r.updatedAt as string) > Date.parse(r.createdAt as string)));
+    assert.ok(pairs.some((r) => String(r.createdAt).endsWith('Z') && String(r.createdAt).length === String(r.updatedAt).length));
+    assert.ok(pairs.some((r) => !String(r.createdAt).endsWith('Z')));
+  });
+
   it('runs a step at a time, pausing after each, and stops when told', async () => {
     let pauses = 0;
     const cost = await warmUpValidationInSteps(async () => {
