@@ -294,7 +294,6 @@ export function rootListStart(text: string): number {
  * whole text for where the records are.
  */
 export function memberListStart(text: string, name: string): number {
-  const n = text.length;
   let i = afterSpace(text, 0);
   if (text.charCodeAt(i) !== OPEN_BRACE) return -1;
   let start = -1;
@@ -304,14 +303,11 @@ export function memberListStart(text: string, name: string): number {
     if (text.charCodeAt(i) !== QUOTE) return -1;
     const keyEnd = stringEnd(text, i);
     if (keyEnd < 0) return -1;
-    const raw = text.slice(i + 1, keyEnd);
-    let key: unknown = raw;
-    if (raw.includes('\\')) {
-      try {
-        key = JSON.parse(text.slice(i, keyEnd + 1));
-      } catch {
-        return -1;
-      }
+    let key: string;
+    try {
+      key = keyName(text, i, keyEnd);
+    } catch {
+      return -1;
     }
     i = afterSpace(text, keyEnd + 1);
     if (text.charCodeAt(i) !== COLON) return -1;
@@ -326,15 +322,7 @@ export function memberListStart(text: string, name: string): number {
     let end: number;
     if (c === OPEN_BRACE || c === OPEN_BRACKET) end = containerEnd(text, i);
     else if (c === QUOTE) end = stringEnd(text, i);
-    else {
-      // A number, true, false or null: its last character.
-      end = i;
-      while (end + 1 < n) {
-        const d = text.charCodeAt(end + 1);
-        if (d === COMMA || d === CLOSE_BRACE || d === SPACE || d === LF || d === CR || d === TAB) break;
-        end++;
-      }
-    }
+    else end = literalEnd(text, i) - 1;
     if (end < 0) return -1;
     i = afterSpace(text, end + 1);
     const d = text.charCodeAt(i);
@@ -358,6 +346,23 @@ export function locateQuery(text: string, query: PointerQuery, options?: JsonTex
   if (!options?.jsonc && scanStrictJson(text, query.root)) return;
   if (!options?.jsonc) clearSpans(query.root);
   visitSpans(text, query.root, options);
+}
+
+/** The name of the key whose quotes are at `open` and `close`, its escapes read (JSON.parse throws on a bad one). */
+function keyName(text: string, open: number, close: number): string {
+  const raw = text.slice(open + 1, close);
+  return raw.includes('\\') ? (JSON.parse(text.slice(open, close + 1)) as string) : raw;
+}
+
+/** The offset just after a number, true, false or null starting at `i`: the next delimiter's. */
+function literalEnd(text: string, i: number): number {
+  const n = text.length;
+  let end = i + 1;
+  for (; end < n; end++) {
+    const d = text.charCodeAt(end);
+    if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || d === SPACE || d === LF || d === CR || d === TAB) break;
+  }
+  return end;
 }
 
 /** The offset of the quote that closes the string opening at `open`; -1 when it is not closed. */
@@ -460,9 +465,7 @@ function scanStrict(text: string, root: PointerNode, from: number, elements: num
       const parent = nodes[depth - 1];
       propertyNode = undefined;
       if (parent !== undefined && (parent.children !== undefined || parent.items !== undefined)) {
-        const raw = text.slice(i + 1, end);
-        const name = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
-        propertyNode = childAt(parent, pointerToken(name));
+        propertyNode = childAt(parent, pointerToken(keyName(text, i, end)));
         propertyKeyOffset = i;
         propertyKeyLength = end + 1 - i;
       }
@@ -512,14 +515,7 @@ function scanStrict(text: string, root: PointerNode, from: number, elements: num
     if (c === QUOTE) {
       end = stringEnd(text, i) + 1;
       if (end === 0) return -1;
-    } else {
-      // A number, true, false or null: up to the next delimiter.
-      end = i + 1;
-      for (; end < n; end++) {
-        const d = text.charCodeAt(end);
-        if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || d === SPACE || d === LF || d === CR || d === TAB) break;
-      }
-    }
+    } else end = literalEnd(text, i);
     if (node !== undefined) setSpan(node, keyOffset, keyLength, i, end - i, false);
     i = end;
   }

@@ -149,6 +149,11 @@ export interface RecordsScope {
   readonly shift: number;
 }
 
+/** The scope of records `first`, `first + 1`, … of a list scanned on their own, as items 0, 1, … (their offsets moved by `shift`). */
+export function recordsFrom(first: number, shift: number): RecordsScope {
+  return { base: (r) => `/${(r.index ?? 0) - first}`, shift };
+}
+
 /**
  * placeFindings(locatePointers(text, every finding's pointer), records), in one scan of the text
  * with no pointer looked up: each finding keeps the node its pointer was given, whose span the
@@ -172,7 +177,7 @@ export function placeRecordFindings(text: string, records: readonly RecordValida
  */
 export function placeListRecordFindings(text: string, records: readonly RecordValidation[], first: number, from: number): { findings: PlacedFinding[]; end: number } | undefined {
   const query = new PointerQuery();
-  const nodes = findingNodes(query, records, (r) => `/${(r.index ?? 0) - first}`);
+  const nodes = findingNodes(query, records, recordsFrom(first, 0).base);
   const end = locateListItems(text, query, from, records.length);
   return end < 0 ? undefined : { findings: placedAt(records, nodes, 0), end };
 }

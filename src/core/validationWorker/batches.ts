@@ -10,6 +10,7 @@ import {
   payloadRecords,
   placeListRecordFindings,
   placeRecordFindings,
+  recordsFrom,
   resolveUndetected,
   validateBrokenPayloadText,
   validateParsedPayloadText,
@@ -49,7 +50,7 @@ function placeBatch(text: string, options: PayloadTextOptions, first: number, pl
   const start = places[0].value.offset;
   const last = places[places.length - 1].value;
   const chunk = `[${text.slice(start, last.offset + last.length)}]`;
-  return placeRecordFindings(chunk, validated, options, { base: (r) => `/${r.index! - first}`, shift: start - 1 });
+  return placeRecordFindings(chunk, validated, options, recordsFrom(first, start - 1));
 }
 
 /**
