@@ -8,7 +8,7 @@ import { recordAt, validatePayloadText } from '../core/validation';
 import { CoverageCounter, CoverageReport, FieldCoverage, computeCoverage, splitByKind } from '../core/insights';
 import { RESOURCES, ResourceDefinition, ResourceKind, findResource } from '../core/resources';
 import { RecordSplitter, unitValues } from '../core/streaming';
-import { isFileSystemError, whyNotRead } from './fileTargets';
+import { isFileSystemError, whyNotReadAfterName } from './fileTargets';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
 import { otherSourcesHint, rangeProblemText, resolveResource } from './records';
@@ -29,10 +29,15 @@ export function coverageOfService(positionals: readonly string[], flags: Coverag
   return findResource(positionals[0]);
 }
 
-export async function serviceCoverageCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: CoverageFlags): Promise<number> {
+/** A usage error for the first wrong flag of coverage over the service (checked before the connection is made). */
+export function checkServiceCoverageFlags(flags: CoverageFlags): void {
   const range = dateRangeProblem(flags.from, flags.to);
   if (range) throw new HealthDataError('usage', rangeProblemText(range));
   if (flags.source !== undefined && !flags.source.trim()) throw new HealthDataError('usage', '--source is empty.');
+}
+
+export async function serviceCoverageCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: CoverageFlags): Promise<number> {
+  checkServiceCoverageFlags(flags);
   let fetched = 0;
   const query = { startDate: flags.from, endDate: flags.to, source: flags.source?.trim(), all: true };
   const result = await conn.client.list(
@@ -155,7 +160,7 @@ async function countFile(file: string, stdin: NodeJS.ReadableStream, problem: (t
     takeUnits(splitter.end());
   } catch (err) {
     release();
-    throw isFileSystemError(err) ? new Error(whyNotRead(err)) : err;
+    throw isFileSystemError(err) ? new Error(whyNotReadAfterName(err)) : err;
   }
   const broken = splitter.syntaxErrorText;
   if (held && (broken !== undefined || held.problems.length > 0)) {

@@ -58,6 +58,19 @@ export function whyNotRead(err: unknown): string {
 }
 
 /**
+ * Why reading failed, as the end of "<file> …" (the validate and coverage reports put the file's
+ * name first): `does not exist`, `is a folder`, `cannot be read: permission denied`, …; an error
+ * that is not the file system's, as its message (already worded that way).
+ */
+export function whyNotReadAfterName(err: unknown): string {
+  if (!isFileSystemError(err)) return messageOf(err);
+  const code = codeOf(err)!;
+  if (code === 'ENOENT') return 'does not exist';
+  if (code === 'EISDIR') return 'is a folder';
+  return Object.hasOwn(READ_WORDS, code) ? `cannot be read: ${READ_WORDS[code]}` : `cannot be read (${code})`;
+}
+
+/**
  * A file a flag names that cannot be used: a usage error (exit 2) whose words say what to change,
  * so no pointer to `--help` follows it.
  */

@@ -7,10 +7,10 @@ import { isMainThread } from 'node:worker_threads';
 import { argsProblem } from './argsProblems';
 import { HealthDataError, redact } from '../core/errors';
 import { CONNECTION_OPTIONS, Connection, ConnectOptions, connect } from './connection';
-import { coverageOfService, fileCoverageCommand, serviceCoverageCommand } from './coverage';
+import { checkServiceCoverageFlags, coverageOfService, fileCoverageCommand, serviceCoverageCommand } from './coverage';
 import { Output, makeOutput, printable } from './output';
 import { exchangeOptions } from './exchanges';
-import { getCommand, listCommand, resolveResource, tokenCommand } from './records';
+import { checkGetTarget, getCommand, listCommand, listQueryOf, resolveResource, tokenCommand } from './records';
 import { sandboxCommand } from './sandbox';
 import { schemasCommand, typesCommand } from './schemas';
 import { CliRecording, RECORD_OPTIONS, recordingFrom } from './recording';
@@ -203,6 +203,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'get': {
         tooMany(2);
         const def = resolveResource(positionals[0]);
+        checkGetTarget(def, positionals[1]);
         const recording = recordingFrom(values, io.env, o);
         const conn = connect(values, io.env, o, alsoRecording(exchangeOptions(values, o), recording));
         secrets = conn.secrets;
@@ -211,11 +212,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'list': {
         tooMany(1);
         const def = resolveResource(positionals[0]);
+        const listed = listQueryOf(values);
         const recording = recordingFrom(values, io.env, o);
         const conn = connect(values, io.env, o, alsoRecording(exchangeOptions(values, o), recording));
         secrets = conn.secrets;
         return await recorded(recording, conn, o, values.record as string, () =>
-          withInterrupt(io.signals, (signal) => listCommand(conn, o, def, values, { signal, writeStdout: (text) => void io.stdout.write(text) })),
+          withInterrupt(io.signals, (signal) => listCommand(conn, o, def, listed, values, { signal, writeStdout: (text) => void io.stdout.write(text) })),
         );
       }
       case 'validate':
@@ -223,6 +225,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'coverage': {
         const def = coverageOfService(positionals, values);
         if (!def) return await fileCoverageCommand(o, positionals, values, io.stdin);
+        checkServiceCoverageFlags(values);
         const conn = connect(values, io.env, o);
         secrets = conn.secrets;
         return await serviceCoverageCommand(conn, o, def, values);

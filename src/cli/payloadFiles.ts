@@ -3,7 +3,7 @@
 
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { whyNotRead } from './fileTargets';
+import { whyNotReadAfterName } from './fileTargets';
 import { type Output, printable, thousands } from './output';
 
 /** A payload file's size, or why it cannot be read, as the end of "<file> …". */
@@ -12,7 +12,7 @@ export async function statPayloadFile(file: string): Promise<{ size: number }> {
   try {
     info = await stat(file);
   } catch (err) {
-    throw new Error(whyNotRead(err));
+    throw new Error(whyNotReadAfterName(err));
   }
   if (info.isDirectory()) throw new Error('is a folder with no .json, .ndjson or .jsonl files in it');
   return info;

@@ -11,6 +11,7 @@ import { ListQuery, isSinceValue } from '../core/service';
 import type { Connection } from './connection';
 import { printCurl } from './exchanges';
 import { Output, countFindings, mark, paint, printable, recordCount, table } from './output';
+import type { ExportFormat } from '../core/export';
 import { ExportFlags, exportCommand, exportFormatOf } from './export';
 
 export function resolveResource(name: string | undefined): ResourceDefinition {
@@ -47,6 +48,21 @@ export async function tokenCommand(conn: Connection, o: Output, flags: { show?: 
   return 0;
 }
 
+/** A usage error when `get` cannot ask for `target` (checked before the connection is made too). */
+export function checkGetTarget(def: ResourceDefinition, target: string | undefined): void {
+  if (target === undefined) {
+    if (!def.latestPath) throw new HealthDataError('usage', `get ${def.cliName} needs an id${def.byDate ? ' or a date (YYYY-MM-DD)' : ''}.`);
+    return;
+  }
+  if (!target.trim()) throw new HealthDataError('usage', 'The id or date is empty.');
+  if (/^\d{1,4}-\d{1,2}-\d{1,2}$/.test(target) && !/^\d{4}-\d{2}-\d{2}$/.test(target)) {
+    throw new HealthDataError('usage', `"${printable(target, 30)}" looks like a date: write dates as YYYY-MM-DD.`);
+  }
+  if (/^\d{4}-\d{2}-\d{2}$/.test(target) && def.byDate && !isCalendarDate(target)) {
+    throw new HealthDataError('usage', `${target} is not a real calendar date.`);
+  }
+}
+
 export async function getCommand(
   conn: Connection,
   o: Output,
@@ -54,22 +70,13 @@ export async function getCommand(
   target: string | undefined,
   flags: { json?: boolean; all?: boolean; curl?: boolean },
 ): Promise<number> {
+  checkGetTarget(def, target);
   let record: unknown;
   let sameDate: unknown[] = [];
   if (target === undefined) {
-    if (!def.latestPath) {
-      throw new HealthDataError('usage', `get ${def.cliName} needs an id${def.byDate ? ' or a date (YYYY-MM-DD)' : ''}.`);
-    }
     if (flags.curl) return printCurl(conn, o, conn.client.recordUrl(def.kind));
     record = await conn.client.getLatest(def.kind);
   } else {
-    if (!target.trim()) throw new HealthDataError('usage', 'The id or date is empty.');
-    if (/^\d{1,4}-\d{1,2}-\d{1,2}$/.test(target) && !/^\d{4}-\d{2}-\d{2}$/.test(target)) {
-      throw new HealthDataError('usage', `"${target}" looks like a date: write dates as YYYY-MM-DD.`);
-    }
-    if (/^\d{4}-\d{2}-\d{2}$/.test(target) && def.byDate && !isCalendarDate(target)) {
-      throw new HealthDataError('usage', `${target} is not a real calendar date.`);
-    }
     if (flags.curl) return printCurl(conn, o, conn.client.recordUrl(def.kind, target));
     if (def.byDate && /^\d{4}-\d{2}-\d{2}$/.test(target)) {
       // The by-date endpoint answers one record; the list of that day tells whether others share it.
@@ -238,7 +245,12 @@ export async function otherSourcesHint(conn: Connection, def: ResourceDefinition
   }
 }
 
-export async function listCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: ListFlags, io: ListIo): Promise<number> {
+/**
+ * The list's query from its flags, and its output format: a usage error for the first flag that
+ * is wrong. Checked before the connection is made, so a wrong date is named before a missing
+ * address or secret, and a list never starts that would stop at a flag.
+ */
+export function listQueryOf(flags: ListFlags): { query: ListQuery; format: ExportFormat | undefined } {
   const range = dateRangeProblem(flags.from, flags.to);
   if (range) throw new HealthDataError('usage', rangeProblemText(range));
   let limit: number | undefined;
@@ -273,6 +285,11 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
     humanId: flags.human?.trim(),
     all: Boolean(flags.all),
   };
+  return { query, format };
+}
+
+/** `list`, its query and format as listQueryOf made them from `flags`. */
+export async function listCommand(conn: Connection, o: Output, def: ResourceDefinition, { query, format }: ReturnType<typeof listQueryOf>, flags: ListFlags, io: ListIo): Promise<number> {
   if (flags.curl) {
     if (flags.all) o.out('# The first page; the next pages follow the Link header (rel="next") or offset=… .');
     return printCurl(conn, o, conn.client.listUrl(def.kind, query));

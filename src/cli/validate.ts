@@ -38,7 +38,7 @@ import {
 import type { ResourceKind } from '../core/resources';
 import { type FindingKind, KIND_LIST } from '../core/validation';
 import { RecordSplitter, RecordUnit, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
-import { FileTargetError, checkWriteTarget, whyNotRead, whyNotWritten } from './fileTargets';
+import { FileTargetError, checkWriteTarget, whyNotReadAfterName, whyNotWritten } from './fileTargets';
 import { ReadProgress, SMALL_FILE_BYTES, expandFolders, readAhead, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
 import { Output, drained, printable, thousands } from './output';
@@ -236,7 +236,7 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
   if (batch.length > 0) inFlight.push(pool.check(batch, context));
   while (inFlight.length > 0) await drainOne();
   const syntax = splitter.syntaxError;
-  if (problem !== undefined) sink.problem(streamedProblem(whyNotRead(problem)));
+  if (problem !== undefined) sink.problem(streamedProblem(whyNotReadAfterName(problem)));
   else if (syntax !== undefined) sink.problem(streamedProblem(`is not valid JSON (${splitter.syntaxErrorText})`, syntax));
   else if (wholeError !== undefined) sink.problem(streamedProblem(`is ${wholeError}`));
   else if (splitter.units === 0) sink.problem(streamedProblem(splitter.emptyList ? 'holds an empty list: nothing to validate' : 'is empty'));
@@ -471,7 +471,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
         if ('whole' in payload) await validateWhole(payload.whole, kind, pool, sink, context);
         else await validateStream(payload.chunks, pool, sink, context);
       } catch (err) {
-        sink.problem({ message: whyNotRead(err) });
+        sink.problem({ message: whyNotReadAfterName(err) });
       }
       emit(writer.endFile());
       // What is known of a file is shown before the next one is read.

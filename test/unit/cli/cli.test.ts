@@ -165,6 +165,27 @@ describe('health-data CLI', function () {
       await run(['get', 'activity', '   '], env);
       assert.equal(sandbox.requests.length, requests, 'nothing was sent for a blank id');
     });
+
+    it('names a wrong flag or argument before a missing address or secret: one fix at a time, the one in the line typed first', async () => {
+      for (const [args, pattern] of [
+        [['list', 'activity', '--from', '2026-03-01', '--to', '2026-02-01'], /--from 2026-03-01 is after --to 2026-02-01/],
+        [['list', 'activity', '--limit', '0'], /--limit must be a whole number from 1 to 500, got "0"/],
+        [['list', 'activity', '--format', 'xml'], /--format must be one of json, ndjson, csv, got "xml"/],
+        [['list', 'activity', '--updated-since', 'yesterday'], /--updated-since must be a date/],
+        [['get', 'activity', '2026-13-01'], /2026-13-01 is not a real calendar date/],
+        [['get', 'activity'], /get activity needs an id or a date/],
+        [['coverage', 'activity', '--from', '2026-03-01', '--to', '2026-02-01'], /--from 2026-03-01 is after --to 2026-02-01/],
+      ] as const) {
+        const r = await run([...args], {});
+        assert.equal(r.code, 2, args.join(' '));
+        assert.match(r.stderr, pattern, args.join(' '));
+        assert.doesNotMatch(r.stderr, /HEALTH_DATA_BASE_URL|HEALTH_DATA_CLIENT_ID/, args.join(' '));
+      }
+      // With the flags right, the missing address is what is named.
+      const right = await run(['list', 'activity', '--from', '2026-02-01', '--to', '2026-03-01'], {});
+      assert.equal(right.code, 2);
+      assert.match(right.stderr, /HEALTH_DATA_BASE_URL/);
+    });
   });
 
   describe('token', () => {
@@ -441,7 +462,7 @@ describe('health-data CLI', function () {
       const good = file('one.json', JSON.stringify(sandbox.dataset.bodyFat[0]));
       const r = await run(['validate', join(dir, 'missing.json'), file('empty.json', '  '), file('broken.json', '{"id": '), good, '--no-color']);
       assert.equal(r.code, 1);
-      assert.match(r.stdout, /missing\.json no such file/);
+      assert.match(r.stdout, /missing\.json does not exist/);
       assert.match(r.stdout, /empty\.json is empty/);
       assert.match(r.stdout, /broken\.json is not valid JSON/);
       assert.match(r.stdout, /record Body fat reading/);

@@ -152,7 +152,7 @@ describe('health-data coverage', () => {
     writeFileSync(good, JSON.stringify(use.sandbox.dataset.heartRate.slice(0, 2)));
     const run = await cli(['coverage', join(dir, 'missing.json'), good, '--json']);
     assert.equal(run.code, 1);
-    assert.match(run.stderr, /missing\.json no such file/);
+    assert.match(run.stderr, /missing\.json does not exist/);
     assert.equal(JSON.parse(run.stdout).records, 2);
   });
 

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkWriteTarget, whyNotRead, whyNotWritten } from '../../../src/cli/fileTargets';
+import { checkWriteTarget, whyNotRead, whyNotReadAfterName, whyNotWritten } from '../../../src/cli/fileTargets';
 import { HealthDataError } from '../../../src/core/errors';
 import { runCliInProcess } from '../support/cli';
 
@@ -25,6 +25,16 @@ describe('CLI file targets', () => {
     // Not the file system's: said as it is.
     assert.equal(whyNotRead(Object.assign(new Error('the worker stopped'), { code: 'ERR_WORKER_EXIT' })), 'the worker stopped');
     assert.equal(whyNotRead(errno('EACCES')), 'permission denied');
+  });
+
+  it('words a file that cannot be read as the end of a sentence that starts with its name', () => {
+    assert.equal(whyNotReadAfterName(errno('ENOENT')), 'does not exist');
+    assert.equal(whyNotReadAfterName(errno('EISDIR')), 'is a folder');
+    assert.equal(whyNotReadAfterName(errno('EACCES')), 'cannot be read: permission denied');
+    assert.equal(whyNotReadAfterName(errno('ENOTDIR')), 'cannot be read: a file stands where a folder should be');
+    assert.equal(whyNotReadAfterName(errno('EIO')), 'cannot be read (EIO)');
+    // Our own words (a UTF-16 file, a worker that stopped) are already worded after a name.
+    assert.equal(whyNotReadAfterName(new Error('is UTF-16, not UTF-8')), 'is UTF-16, not UTF-8');
   });
 
   it('checks a place to write: a new file in a folder, or a file there, pass; the rest is refused naming the flag', () => {

@@ -227,7 +227,7 @@ describe('CLI reliability: bad input, faults and secrets', function () {
       for (const pattern of [
         /html\.json is not valid JSON/, /nul\.json is not valid JSON/, /trailing\.json is not valid JSON/, /cut\.json is not valid JSON/,
         /blank\.json is empty/, /empty-list\.json holds an empty list: nothing to validate/, /a record must be a JSON object, got "<script>alert\(1\)<\/script>"/,
-        /folder\.json is a folder with no \.json, \.ndjson or \.jsonl files in it/, /missing\.json no such file/, /good\.json/, /bom\.json/,
+        /folder\.json is a folder with no \.json, \.ndjson or \.jsonl files in it/, /missing\.json does not exist/, /good\.json/, /bom\.json/,
       ]) assert.match(r.stdout, pattern);
       // A file cut short loses nothing: the records before the cut are reported, then where it broke.
       assert.match(r.stdout, new RegExp(`cut\\.json: 1 record, all valid\\n {2}#0 Activity summary (?:[^\\n]*\\n {2}[^\\n]*)*\\n[^\\n]*cut\\.json is not valid JSON \\(a value is expected at line 1, column ${cutAt + 1}\\)\\n`));
