@@ -211,6 +211,24 @@ describe('payload validation', function () {
     }
   });
 
+  it('an empty document, or one of white space only, is said to be empty, with no Problems to show', async () => {
+    for (const text of ['', '  \n\t\n']) {
+      const doc = await openFile(text);
+      const before = messages.shown.length;
+      const summary = await validateDoc(doc);
+      assert.equal(summary?.empty, true, JSON.stringify(text));
+      assert.equal(summary?.records, 0);
+      assert.deepEqual(messages.shown.slice(before), [{ level: 'info', text: 'The document is empty: nothing to validate.' }]);
+      assert.deepEqual(ours(doc.uri), []);
+    }
+    // A broken document is not empty: its message offers the Problems panel.
+    const broken = await openFile('  {\n');
+    const before = messages.shown.length;
+    const summary = await validateDoc(broken);
+    assert.equal(summary?.empty, false);
+    assert.deepEqual(messages.shown.slice(before), [{ level: 'warning', text: 'The document is not valid JSON (1 syntax error): fix it to validate its records.', actions: ['Show Problems'] }]);
+  });
+
   it('a list with a syntax error in one record: the syntax error, and the other records\' findings where they are', async () => {
     const first = BODY_FAT('  "userId": "u-1",\n  "humanId": "h-1",\n').trimEnd();
     // The second record lacks a comma after its first field.

@@ -26,6 +26,8 @@ export interface ValidatePayloadArgs {
 export interface PayloadValidationSummary {
   readonly uri: string;
   readonly syntaxErrors: number;
+  /** The document holds nothing but white space (its one syntax error is that no value is there). */
+  readonly empty: boolean;
   readonly records: number;
   /** Records whose fields did not tell their kind (validated as the kind picked, if one was). */
   readonly undetected: number;
@@ -34,6 +36,12 @@ export interface PayloadValidationSummary {
   readonly thread: WorkerThread;
 }
 
+
+/** Whether a document holds nothing but white space (read a line at a time, up to its first other character). */
+function isBlank(document: vscode.TextDocument): boolean {
+  for (let i = 0; i < document.lineCount; i++) if (!document.lineAt(i).isEmptyOrWhitespace) return false;
+  return true;
+}
 
 async function targetDocument(arg: unknown): Promise<vscode.TextDocument | undefined> {
   let uri: vscode.Uri | undefined;
@@ -74,6 +82,8 @@ async function pickKind(undetected: number, records: number): Promise<ResourceKi
 }
 
 function summaryText(summary: PayloadValidationSummary): string {
+  // VS Code's JSON support lists no problem for an empty document: the words say it all.
+  if (summary.empty) return vscode.l10n.t('The document is empty: nothing to validate.');
   if (summary.syntaxErrors > 0) {
     const broken =
       summary.syntaxErrors === 1
@@ -101,10 +111,10 @@ function summaryText(summary: PayloadValidationSummary): string {
 function tellSummary(summary: PayloadValidationSummary): void {
   const text = summaryText(summary);
   const showProblems = vscode.l10n.t('Show Problems');
-  const hasProblems = summary.syntaxErrors > 0 || FINDING_KINDS.some((k) => summary.counts[k] > 0);
+  const hasProblems = (summary.syntaxErrors > 0 && !summary.empty) || FINDING_KINDS.some((k) => summary.counts[k] > 0);
   const actions = hasProblems ? [showProblems] : [];
   const message =
-    summary.syntaxErrors > 0 || summary.counts.error > 0
+    (summary.syntaxErrors > 0 && !summary.empty) || summary.counts.error > 0
       ? vscode.window.showWarningMessage(text, ...actions)
       : vscode.window.showInformationMessage(text, ...actions);
   // Not awaited: the command is done once the diagnostics are set, whatever the person does with the message.
@@ -153,6 +163,7 @@ export function registerValidatePayloadCommand(validator: DocumentValidator, liv
     const summary: PayloadValidationSummary = {
       uri: document.uri.toString(),
       syntaxErrors: validation.syntaxErrors,
+      empty: validation.syntaxErrors > 0 && validation.records === 0 && isBlank(document),
       records: validation.records,
       undetected,
       counts: validation.counts,

@@ -165,15 +165,17 @@ const MESSAGE_FUNCTIONS: Record<MessageLevel, string> = {
  * them back.
  */
 export function captureMessages(levels: readonly MessageLevel[] = ['error', 'warning', 'info']): {
-  shown: Array<{ level: MessageLevel; text: string }>;
+  shown: Array<{ level: MessageLevel; text: string; actions?: string[] }>;
   restore: () => void;
 } {
-  const shown: Array<{ level: MessageLevel; text: string }> = [];
+  const shown: Array<{ level: MessageLevel; text: string; actions?: string[] }> = [];
   const win = vscode.window as unknown as Record<string, unknown>;
   const saved = levels.map((level) => [MESSAGE_FUNCTIONS[level], win[MESSAGE_FUNCTIONS[level]]] as const);
   for (const level of levels) {
-    win[MESSAGE_FUNCTIONS[level]] = (text: string) => {
-      shown.push({ level, text });
+    win[MESSAGE_FUNCTIONS[level]] = (text: string, ...items: unknown[]) => {
+      // The buttons offered (string items; an options object first is not one).
+      const actions = items.filter((i): i is string => typeof i === 'string');
+      shown.push(actions.length > 0 ? { level, text, actions } : { level, text });
       return Promise.resolve(undefined);
     };
   }
