@@ -295,6 +295,45 @@ export function groupByLocalDate<T>(
   return { dates, undated };
 }
 
+/**
+ * What a person typed into a date-range picker: a number of days (`14`, `14 days`, `last 14`),
+ * one date (`2026-11-03`: that day), a date and on (`2026-11-01..`: to `today`), or two dates
+ * (`2026-11-01..2026-11-20`, `2026-11-01 2026-11-20`, `2026-11-01 to 2026-11-20`, with an en
+ * dash, or a hyphen between spaces). A text that is none of these but starts with a digit is a
+ * problem (`unreadable`); one that starts otherwise is not meant as a range (undefined), so the
+ * picker's own items are what it filters.
+ */
+export type TypedRange =
+  | { readonly days: number }
+  | { readonly start: string; readonly end: string }
+  | { readonly problem: DateRangeProblem | { readonly code: 'days'; readonly maxDays: number } | { readonly code: 'unreadable' } };
+
+const TYPED_DAYS = /^(?:last\s+)?(\d{1,6})(?:\s*(?:d|days?))?$/i;
+const TYPED_DATE = '\\d{4}-\\d{1,2}-\\d{1,2}';
+const TYPED_RANGE = new RegExp(`^(${TYPED_DATE})(?:(\\s*\\.\\.\\.?\\s*|\\s*[\u2013\u2014,]\\s*|\\s+to\\s+|\\s+-\\s+|\\s+)(${TYPED_DATE})?)?$`, 'i');
+
+/** Reads a typed range (see TypedRange), checked by the one rule for ranges (dateRangeProblem). */
+export function readTypedRange(text: string, today: string, limits: { readonly maxYears?: number; readonly maxDays: number }): TypedRange | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  const days = TYPED_DAYS.exec(t);
+  if (days) {
+    const n = Number(days[1]);
+    return n >= 1 && n <= limits.maxDays ? { days: n } : { problem: { code: 'days', maxDays: limits.maxDays } };
+  }
+  const range = TYPED_RANGE.exec(t);
+  if (range) {
+    const start = range[1];
+    const separator = range[2];
+    // `A..` runs to today; `A` alone is that day; any other separator needs its second date.
+    const end = range[3] ?? (separator === undefined ? start : separator.trim().startsWith('..') ? today : undefined);
+    if (end === undefined) return { problem: { code: 'oneDateOnly' } };
+    const problem = dateRangeProblem(start, end, limits.maxYears);
+    return problem ? { problem } : { start, end };
+  }
+  return /^\d/.test(t) ? { problem: { code: 'unreadable' } } : undefined;
+}
+
 /** Why a date range is unusable, as a code each front end words in its own terms. */
 export type DateRangeProblem =
   | { readonly code: 'oneDateOnly' }

@@ -9,6 +9,7 @@
 //   node esbuild.mjs && npx tsc -p . && node scripts/e2e.mjs
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { addDays } from '../../src/core/dates';
 import { RESOURCES, resource } from '../../src/core/resources';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
 import { THEMES, TreeRow, Workbench, installedForSuite, openOnSandbox, screenshotOnFailure, screenshotsDir } from './support/workbench';
@@ -176,6 +177,46 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
         await wb!.page.mouse.move(0, 0);
         await shoot('tree-by-date-incomplete');
         await wb!.runCommand('Health Data: Group by Resource');
+      });
+
+      it('Set Date Range takes a range typed into its list; one it cannot use says why, and Enter leaves the list open', async () => {
+        const page = wb!.page;
+        const end = sandbox.dataset.activity.map((r) => r.date).sort().at(-1)!;
+        const start = addDays(end, -9);
+        const input = page.locator('.quick-input-widget input');
+        const row = (text: string) => page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first();
+        await wb!.runCommand('Health Data: Set Date Range');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`${end}..${start}`);
+        await row(`The start date ${end} is after the end date ${start}.`).waitFor({ state: 'visible' });
+        await page.keyboard.press('Enter');
+        await page.waitForTimeout(300);
+        assert.ok(await input.isVisible(), 'Enter on a range that cannot be used leaves the list open');
+        await input.fill(`${start}..${end}`);
+        await row(`${start} – ${end}`).waitFor({ state: 'visible' });
+        await page.screenshot({ path: path.join(screenshotsDir(), 'date-range-typed.png') });
+        await page.keyboard.press('Enter');
+        await sideBar().getByText(`Showing Local sandbox · ${start} – ${end} · all sources`, { exact: true }).waitFor({ timeout: 20_000 });
+        // A number is the last that many days: back to the default range.
+        await wb!.runCommand('Health Data: Set Date Range');
+        await input.waitFor({ state: 'visible' });
+        await input.fill('30');
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: /Last 30 days\s*\d{4}-\d{2}-\d{2} – / }).first().waitFor({ state: 'visible' });
+        await page.keyboard.press('Enter');
+        await sideBar().getByText(/^Showing Local sandbox · the last 30 days .* · all sources$/).waitFor({ timeout: 20_000 });
+        // The palette's list and by-date requests take typed ranges and dates the same way.
+        await wb!.runCommand('Health Data: List Activity Summaries');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`${start} to ${end}`);
+        await row(`${start} – ${end}10 days`).waitFor({ state: 'visible' });
+        await page.keyboard.press('Escape');
+        await wb!.runCommand('Health Data: Get Activity Summary by Date');
+        await input.waitFor({ state: 'visible' });
+        await input.fill('2026-02-30');
+        await row('2026-02-30 is not a real calendar date.').waitFor({ state: 'visible' });
+        await input.fill(end);
+        await row(`${end}`).waitFor({ state: 'visible' });
+        await page.keyboard.press('Escape');
       });
     });
   }

@@ -2,9 +2,10 @@
 // are shared by the prompts and by arguments given to a command, so both fail with one message.
 
 import * as vscode from 'vscode';
-import { DateRangeProblem, addDays, dateRangeProblem, isCalendarDate, today } from '../../core/dates';
+import { DateRangeProblem, TypedRange, addDays, dateRangeProblem, epochDayOf, isCalendarDate, readTypedRange, today } from '../../core/dates';
 import { DATE_SEGMENT, ResourceDefinition } from '../../core/resources';
 import { readRequestSettings } from '../account/environments';
+import { type TypedReading, pickOrType } from '../shared/typedPick';
 
 /** The options of a list call, as the commands take them (`all` defaults to true). */
 export interface ListOptions {
@@ -57,6 +58,32 @@ export function rangeProblemText(problem: DateRangeProblem): string {
   }
 }
 
+/** Why a typed range (readTypedRange) cannot be used, in the extension's words. */
+export function typedRangeProblemText(problem: Extract<TypedRange, { problem: unknown }>['problem']): string {
+  if (problem.code === 'days') return vscode.l10n.t('The number of days must be a whole number from 1 to {0}.', problem.maxDays);
+  if (problem.code === 'unreadable') return vscode.l10n.t('Type a number of days (14), a date (2026-11-03) or two dates (2026-11-01..2026-11-20).');
+  return rangeProblemText(problem);
+}
+
+/**
+ * What a range picker makes of the text typed into it: the last N days, a range, or why it
+ * cannot be used (see readTypedRange); `item` builds the picker's item for a usable range.
+ */
+export function readRangeTyped<T>(text: string, limits: { maxYears?: number; maxDays: number }, item: (range: { start: string; end: string; days?: number }) => T): TypedReading<T> {
+  const end = localToday();
+  const typed = readTypedRange(text, end, limits);
+  if (typed === undefined) return undefined;
+  if ('problem' in typed) return { problem: typedRangeProblemText(typed.problem) };
+  if ('days' in typed) return { item: item({ start: addDays(end, -(typed.days - 1)), end, days: typed.days }) };
+  return { item: item(typed) };
+}
+
+/** "1 day", "10 days": how many days start..end (real dates, start first) holds. */
+export function daysOfRange(start: string, end: string): string {
+  const n = epochDayOf(end) - epochDayOf(start) + 1;
+  return n === 1 ? vscode.l10n.t('1 day') : vscode.l10n.t('{0} days', n);
+}
+
 /** Why a list's date range is unusable (blank counts as not given), in words; undefined when it is fine. */
 export function rangeProblem(start: string | undefined, end: string | undefined, maxYears?: number): string | undefined {
   const given = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim());
@@ -81,7 +108,14 @@ export async function promptDate(title: string): Promise<string | undefined> {
   }
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
   items.push({ label: `$(calendar) ${vscode.l10n.t('Enter a date…')}` });
-  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Pick a day or enter a date') });
+  // A date typed into the list is taken as it is: a line of its own says which, or what is wrong with it.
+  const typed = (text: string): TypedReading<Item> => {
+    const value = text.trim();
+    if (!/^\d/.test(value)) return undefined;
+    const problem = dateProblem(value);
+    return problem ? { problem } : { item: { label: `$(calendar) ${value}`, description: dayName(value), date: value } };
+  };
+  const pick = await pickOrType(items, { title, placeHolder: vscode.l10n.t('Pick a day, or type a date (YYYY-MM-DD)') }, typed);
   if (!pick) return undefined;
   if (pick.date) return pick.date;
   return inputDate(title, vscode.l10n.t('Date, written YYYY-MM-DD'), addDays(todayDate, -7));
@@ -127,7 +161,13 @@ export async function promptListOptions(title: string): Promise<ListOptions | un
   const custom: Item = { label: `$(calendar) ${vscode.l10n.t('Custom range…')}` };
   items.push(custom);
   items.push({ label: vscode.l10n.t('All records'), description: vscode.l10n.t('no date filter, every page'), options: {} });
-  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Which records?') });
+  const typed = (text: string): TypedReading<Item> =>
+    readRangeTyped(text, { maxDays: MAX_RANGE_DAYS }, ({ start, end: last, days }) => ({
+      label: days === undefined ? `$(calendar) ${start === last ? start : `${start} – ${last}`}` : vscode.l10n.t('Last {0} days', days),
+      description: days === undefined ? daysOfRange(start, last) : `${start} – ${last}`,
+      options: { start, end: last },
+    }));
+  const pick = await pickOrType(items, { title, placeHolder: vscode.l10n.t('Which records? Or type 14 (days) or 2026-11-01..2026-11-20') }, typed);
   if (!pick) return undefined;
   if (pick.options) return pick.options;
   const start = await inputDate(title, vscode.l10n.t('First date of the range, written YYYY-MM-DD'), addDays(end, -29));
@@ -143,6 +183,9 @@ export async function promptListOptions(title: string): Promise<ListOptions | un
   if (last === undefined) return undefined;
   return { start, end: last.trim() };
 }
+
+/** The most days a typed "last N days" may span: ten years, the most the tree is built to hold. */
+export const MAX_RANGE_DAYS = 3653;
 
 function clip(text: string, max = 40): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;

@@ -3,7 +3,8 @@
 
 import * as vscode from 'vscode';
 import { addDays } from '../../core/dates';
-import { dateProblem, localToday, rangeProblem } from '../requests/prompts';
+import { MAX_RANGE_DAYS, dateProblem, daysOfRange, localToday, rangeProblem, readRangeTyped } from '../requests/prompts';
+import { pickOrType } from '../shared/typedPick';
 
 export interface DateRange {
   readonly start: string;
@@ -14,7 +15,7 @@ export interface DateRange {
 
 /** The longest range a user may ask for: ten years of records is what the tree is built to hold. */
 export const MAX_RANGE_YEARS = 10;
-export const MAX_DAYS = 3653;
+export const MAX_DAYS = MAX_RANGE_DAYS;
 
 /** The last `days` days, ending today in the user's time zone (today counts as one). */
 export function lastDays(days: number, now: number = Date.now()): DateRange {
@@ -60,7 +61,7 @@ export function sourceProblem(source: string): string | undefined {
 
 /** Asks for a range: the usual ones, or two dates. Undefined when dismissed. */
 export async function promptDateRange(current: DateRange): Promise<DateRange | undefined> {
-  type Item = vscode.QuickPickItem & { days?: number };
+  type Item = vscode.QuickPickItem & { days?: number; range?: DateRange };
   const items: Item[] = [7, 30, 90].map((days) => ({
     label: vscode.l10n.t('Last {0} days', days),
     description: current.days === days ? vscode.l10n.t('current') : undefined,
@@ -71,8 +72,16 @@ export async function promptDateRange(current: DateRange): Promise<DateRange | u
     label: `$(calendar) ${vscode.l10n.t('Custom range…')}`,
     description: current.days === undefined ? describeRange(current) : undefined,
   });
-  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Health Data: Date Range of the Tree'), placeHolder: vscode.l10n.t('Which dates to show') });
+  // A range typed into the list is taken as it is (14, 2026-11-01..2026-11-20, …; see readTypedRange).
+  const typed = (text: string) =>
+    readRangeTyped(text, { maxYears: MAX_RANGE_YEARS, maxDays: MAX_DAYS }, ({ start, end, days }): Item =>
+      days === undefined
+        ? { label: `$(calendar) ${describeRange({ start, end })}`, description: daysOfRange(start, end), range: { start, end } }
+        : { label: vscode.l10n.t('Last {0} days', days), description: `${start} – ${end}`, days },
+    );
+  const pick = await pickOrType(items, { title: vscode.l10n.t('Health Data: Date Range of the Tree'), placeHolder: vscode.l10n.t('Which dates to show? Or type 14 (days) or 2026-11-01..2026-11-20') }, typed);
   if (!pick) return undefined;
+  if (pick.range !== undefined) return pick.range;
   if (pick.days !== undefined) return lastDays(pick.days);
   const start = await vscode.window.showInputBox({
     title: vscode.l10n.t('Custom range (1/2)'),

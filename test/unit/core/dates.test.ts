@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { addDays, digitsDateNumber, epochDayOf, groupByLocalDate, isCalendarDate, localDateNumberOf, localDateOf, parseTzOffset } from '../../../src/core/dates';
+import { addDays, digitsDateNumber, epochDayOf, groupByLocalDate, isCalendarDate, localDateNumberOf, localDateOf, parseTzOffset, readTypedRange } from '../../../src/core/dates';
 
 describe('dates', () => {
   it('accepts real calendar dates only', () => {
@@ -106,5 +106,31 @@ describe('dates', () => {
         assert.deepEqual(undated.map((r) => r.id), records.filter((r) => r.date === undefined).map((r) => r.id), `${name}, ${n}`);
       }
     }
+  });
+
+  it('reads a range typed into a picker: days, a date, a date and on, two dates; a problem for a text of digits it cannot use', () => {
+    const today = '2026-11-28';
+    const read = (text: string) => readTypedRange(text, today, { maxYears: 10, maxDays: 3653 });
+    for (const text of ['14', ' 14 ', '14d', '14 days', 'last 14', 'Last 14 Days', '14 day']) assert.deepEqual(read(text), { days: 14 }, text);
+    assert.deepEqual(read('1'), { days: 1 });
+    assert.deepEqual(read('3653'), { days: 3653 });
+    for (const text of ['0', '3654', '999999']) assert.deepEqual(read(text), { problem: { code: 'days', maxDays: 3653 } }, text);
+    const range = { start: '2026-11-01', end: '2026-11-20' };
+    for (const text of ['2026-11-01..2026-11-20', '2026-11-01 .. 2026-11-20', '2026-11-01...2026-11-20', '2026-11-01 2026-11-20', '2026-11-01 to 2026-11-20', '2026-11-01 TO 2026-11-20', '2026-11-01\u20132026-11-20', '2026-11-01 \u2013 2026-11-20', '2026-11-01 - 2026-11-20', '2026-11-01, 2026-11-20']) {
+      assert.deepEqual(read(text), range, text);
+    }
+    assert.deepEqual(read('2026-11-03'), { start: '2026-11-03', end: '2026-11-03' });
+    assert.deepEqual(read('2026-11-03..'), { start: '2026-11-03', end: today });
+    // The one rule for ranges decides the rest, with its own codes.
+    assert.deepEqual(read('2026-02-30'), { problem: { code: 'notADate', which: 'start', value: '2026-02-30' } });
+    assert.deepEqual(read('2026-11-01..2026-1-5'), { problem: { code: 'notADate', which: 'end', value: '2026-1-5' } });
+    assert.deepEqual(read('2026-11-20..2026-11-01'), { problem: { code: 'startAfterEnd', start: '2026-11-20', end: '2026-11-01' } });
+    assert.deepEqual(read('2010-01-01..2026-11-01'), { problem: { code: 'tooLong', start: '2010-01-01', end: '2026-11-01', maxYears: 10 } });
+    assert.deepEqual(read('2026-12-01..'), { problem: { code: 'startAfterEnd', start: '2026-12-01', end: today } });
+    assert.deepEqual(read('2026-11-01 \u2013'), { problem: { code: 'oneDateOnly' } });
+    // Digits it cannot read, half a date as it is being typed included: a problem, so Enter does nothing.
+    for (const text of ['2026-11', '2026-11-01 2026-1', '2026/11/01', '1e3', '12 weeks', '2026-11-01-2026-11-20']) assert.deepEqual(read(text), { problem: { code: 'unreadable' } }, text);
+    // Words are the picker's own items to filter.
+    for (const text of ['', '  ', 'last', 'custom', 'Last 7 days please']) assert.equal(read(text), undefined, text);
   });
 });

@@ -1,0 +1,43 @@
+// A pick list that also takes what is typed into it. As the person types, a first item says what
+// the text will do (the range or the date it names), or why it cannot be used; the usual items
+// stay below it. Enter on the problem keeps the list open, so the text can be fixed.
+
+import * as vscode from 'vscode';
+
+/** What `read` makes of the text typed so far: an item to pick, a problem to show, or nothing (the list filters as usual). */
+export type TypedReading<T> = { readonly item: T } | { readonly problem: string } | undefined;
+
+type ProblemItem = vscode.QuickPickItem & { readonly problem: true };
+
+const isProblem = (item: vscode.QuickPickItem): item is ProblemItem => (item as Partial<ProblemItem>).problem === true;
+
+/** Shows `items`, or the item `read` makes of the typed text first; the item picked, or undefined when dismissed. */
+export function pickOrType<T extends vscode.QuickPickItem>(items: readonly T[], options: { readonly title: string; readonly placeHolder: string }, read: (text: string) => TypedReading<T>): Promise<T | undefined> {
+  return new Promise<T | undefined>((resolve) => {
+    const pick = vscode.window.createQuickPick<T | ProblemItem>();
+    pick.title = options.title;
+    pick.placeholder = options.placeHolder;
+    pick.items = items;
+    let settled = false;
+    const settle = (value: T | undefined): void => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+      pick.dispose();
+    };
+    pick.onDidChangeValue((text) => {
+      const reading = read(text);
+      const typed: T | ProblemItem | undefined =
+        reading === undefined ? undefined : 'item' in reading ? { ...reading.item, alwaysShow: true } : { label: `$(warning) ${reading.problem}`, alwaysShow: true, problem: true };
+      pick.items = typed ? [typed, ...items] : items;
+      if (typed) pick.activeItems = [typed];
+    });
+    pick.onDidAccept(() => {
+      const chosen = pick.activeItems[0];
+      if (chosen === undefined || isProblem(chosen)) return;
+      settle(chosen);
+    });
+    pick.onDidHide(() => settle(undefined));
+    pick.show();
+  });
+}
