@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { readHar } from '../../src/core/recording';
-import { resource } from '../../src/core/resources';
+import { RESOURCES, resource } from '../../src/core/resources';
 import { parseFaultSpec } from '../../src/sandbox/server';
 import { readCsv } from '../unit/support/csv';
 import { assertNoLeak, assertValidHar, originalIdentifiers, recordedListRecords } from '../unit/support/recording';
@@ -46,6 +46,35 @@ describe('export, recording and replay', function () {
     const back = readCsv('activity', readFileSync(file, 'utf8')).records;
     assert.deepEqual(back.map((r) => r.id), expected.map((r) => r.id));
     assert.deepEqual(readdirSync(folder).filter((n) => n.includes('partial')), []);
+  });
+
+  it('asked which resource to export, names each one\'s records in the view\'s filters, and the filters', async () => {
+    const api = await withSandbox();
+    const sandbox = runningSandbox(api);
+    await vscode.commands.executeCommand('healthData.setDateRange', { days: 60 });
+    await waitFor('every resource\'s total', () => RESOURCES.every((r) => api.tree.state(r.kind).total !== undefined));
+    const win = vscode.window as unknown as { showQuickPick: (items: readonly vscode.QuickPickItem[], options?: vscode.QuickPickOptions) => Thenable<unknown> };
+    const saved = win.showQuickPick;
+    let offered: readonly vscode.QuickPickItem[] = [];
+    let placeHolder: string | undefined;
+    win.showQuickPick = (items, options) => {
+      offered = items;
+      placeHolder = options?.placeHolder;
+      return Promise.resolve(undefined);
+    };
+    try {
+      assert.equal(await vscode.commands.executeCommand('healthData.exportRecords'), undefined, 'dismissed: nothing exported');
+    } finally {
+      win.showQuickPick = saved;
+    }
+    const range = api.tree.dateRange;
+    assert.deepEqual(
+      offered.map((i) => [i.label, i.description]),
+      RESOURCES.map((r) => [r.label, `${api.tree.state(r.kind).total} records`]),
+    );
+    // The count is the service's for the filters: every page, not the page loaded.
+    assert.equal(offered[1].description, `${sandbox.dataset.activity.filter((r) => r.date >= range.start && r.date <= range.end).length} records`);
+    assert.equal(placeHolder, `Every page in the Records view's filters: the last 60 days (${range.start} – ${range.end}) · all sources`);
   });
 
   it('exports in the view\'s human filter: that human\'s records only, every page', async () => {

@@ -9,6 +9,7 @@ import { RESOURCES, ResourceKind } from '../../core/resources';
 import type { Session } from '../account/session';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
+import { describeRangeInFull } from '../tree/filters';
 import type { RecordsTreeProvider } from '../tree/recordsTreeProvider';
 import { ExportTarget, exportTargets } from './exportTargets';
 
@@ -28,10 +29,16 @@ export interface ExportOutcome {
 
 const FORMAT_NAMES: Record<ExportFormat, string> = { json: 'JSON', ndjson: 'NDJSON', csv: 'CSV' };
 
-async function pickKind(): Promise<ResourceKind | undefined> {
+/** Asks which resource to export: each with its count in the view's filters (when the service said), the filters named. */
+async function pickKind(tree: RecordsTreeProvider): Promise<ResourceKind | undefined> {
+  const filters = [describeRangeInFull(tree.dateRange), tree.sourceFilter === undefined ? vscode.l10n.t('all sources') : vscode.l10n.t('source: {0}', tree.sourceFilter)];
+  if (tree.humanFilter !== undefined) filters.push(vscode.l10n.t('human: {0}', tree.humanFilter));
   const picked = await vscode.window.showQuickPick(
-    RESOURCES.map((r) => ({ label: r.label, resourceKind: r.kind })),
-    { title: vscode.l10n.t('Export which resource?') },
+    RESOURCES.map((r) => {
+      const total = tree.state(r.kind).total;
+      return { label: r.label, description: total === undefined ? undefined : total === 1 ? vscode.l10n.t('1 record') : vscode.l10n.t('{0} records', total), resourceKind: r.kind };
+    }),
+    { title: vscode.l10n.t('Export which resource?'), placeHolder: vscode.l10n.t('Every page in the Records view\'s filters: {0}', filters.join(' · ')) },
   );
   return picked?.resourceKind;
 }
@@ -108,7 +115,7 @@ export function registerExportCommands(session: Session, tree: RecordsTreeProvid
   const exportRecords = async (clicked?: unknown, selected?: unknown, options: ExportOptions = {}): Promise<ExportOutcome[] | undefined> => {
     // From a script: (args, undefined, options) or ({...args, format, uri}).
     const opts: ExportOptions = { ...(clicked && typeof clicked === 'object' ? (clicked as ExportOptions) : {}), ...options };
-    const targets = await exportTargets(tree, clicked, selected, pickKind);
+    const targets = await exportTargets(tree, clicked, selected, () => pickKind(tree));
     if (!targets) return undefined;
     if (targets.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to export: the node lies outside the date range of the view.'));
