@@ -1,6 +1,7 @@
-// A pick list that also takes what is typed into it. As the person types, a first item says what
-// the text will do (the range or the date it names), or why it cannot be used; the usual items
-// stay below it. Enter on the problem keeps the list open, so the text can be fixed.
+// A pick list that also takes what is typed into it. As the person types, an item of its own (the
+// active one) says what the text will do (the range or the date it names), or why it cannot be
+// used; the usual items stay, filtered as usual. Enter on the problem keeps the list open, so the
+// text can be fixed.
 
 import * as vscode from 'vscode';
 
@@ -11,7 +12,13 @@ type ProblemItem = vscode.QuickPickItem & { readonly problem: true };
 
 const isProblem = (item: vscode.QuickPickItem): item is ProblemItem => (item as Partial<ProblemItem>).problem === true;
 
-/** Shows `items`, or the item `read` makes of the typed text first; the item picked, or undefined when dismissed. */
+/** Whether the text is part of an item's label, as the list's filter would keep it. */
+function matchesAnItem(items: readonly vscode.QuickPickItem[], text: string): boolean {
+  const t = text.trim().toLowerCase();
+  return t !== '' && items.some((i) => i.kind !== vscode.QuickPickItemKind.Separator && i.label.toLowerCase().includes(t));
+}
+
+/** Shows `items`, and the item `read` makes of the typed text; the item picked, or undefined when dismissed. */
 export function pickOrType<T extends vscode.QuickPickItem>(items: readonly T[], options: { readonly title: string; readonly placeHolder: string }, read: (text: string) => TypedReading<T>): Promise<T | undefined> {
   return new Promise<T | undefined>((resolve) => {
     const pick = vscode.window.createQuickPick<T | ProblemItem>();
@@ -26,7 +33,9 @@ export function pickOrType<T extends vscode.QuickPickItem>(items: readonly T[], 
       pick.dispose();
     };
     pick.onDidChangeValue((text) => {
-      const reading = read(text);
+      let reading = read(text);
+      // A text on its way to an item offered (2026-11-2 of 2026-11-22) is not yet wrong: the items it matches are shown alone.
+      if (reading !== undefined && 'problem' in reading && matchesAnItem(items, text)) reading = undefined;
       const typed: T | ProblemItem | undefined =
         reading === undefined ? undefined : 'item' in reading ? { ...reading.item, alwaysShow: true } : { label: `$(warning) ${reading.problem}`, alwaysShow: true, problem: true };
       pick.items = typed ? [typed, ...items] : items;
