@@ -6,6 +6,7 @@ import { HealthDataError } from '../../core/errors';
 import { HumanCount, HumanRecords, buildHumanTrends, buildTrends, humanCounts, recordsByHuman } from '../../core/insights';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
 import { InsightsStatus, InsightsWebviewMessage, PersistedInsightsView, TRENDS_VIEW_TYPE, TrendsViewModel } from '../../core/views';
+import { rangeText } from '../requests/prompts';
 import { customRangeProblem } from '../tree/filters';
 import type { InsightsDeps } from './coverageView';
 import { InsightsView } from './insightsView';
@@ -149,7 +150,7 @@ export class TrendsView extends InsightsView<LoadedList[]> {
         const tree = this.deps.filters.insightsFilter();
         const start = message.start.trim();
         const end = message.end.trim();
-        this.filter = { ...tree, start, end, description: start === end ? start : `${start} – ${end}` };
+        this.filter = { ...tree, start, end, description: rangeText(start, end) };
         void this.load();
         return;
       }

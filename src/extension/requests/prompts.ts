@@ -58,6 +58,14 @@ export function rangeProblemText(problem: DateRangeProblem): string {
   }
 }
 
+/** The most days a typed "last N days" may span: ten years, the most the tree is built to hold. */
+export const MAX_RANGE_DAYS = 3653;
+
+/** "2026-11-01 – 2026-11-20", or the one date of a range of one day. */
+export function rangeText(start: string, end: string): string {
+  return start === end ? start : `${start} – ${end}`;
+}
+
 /** Why a typed range (readTypedRange) cannot be used, in the extension's words. */
 export function typedRangeProblemText(problem: Extract<TypedRange, { problem: unknown }>['problem']): string {
   if (problem.code === 'days') return vscode.l10n.t('The number of days must be a whole number from 1 to {0}.', problem.maxDays);
@@ -163,8 +171,8 @@ export async function promptListOptions(title: string): Promise<ListOptions | un
   items.push({ label: vscode.l10n.t('All records'), description: vscode.l10n.t('no date filter, every page'), options: {} });
   const typed = (text: string): TypedReading<Item> =>
     readRangeTyped(text, { maxDays: MAX_RANGE_DAYS }, ({ start, end: last, days }) => ({
-      label: days === undefined ? `$(calendar) ${start === last ? start : `${start} – ${last}`}` : vscode.l10n.t('Last {0} days', days),
-      description: days === undefined ? daysOfRange(start, last) : `${start} – ${last}`,
+      label: days === undefined ? `$(calendar) ${rangeText(start, last)}` : vscode.l10n.t('Last {0} days', days),
+      description: days === undefined ? daysOfRange(start, last) : rangeText(start, last),
       options: { start, end: last },
     }));
   const pick = await pickOrType(items, { title, placeHolder: vscode.l10n.t('Which records? Or type 14 (days) or 2026-11-01..2026-11-20') }, typed);
@@ -183,9 +191,6 @@ export async function promptListOptions(title: string): Promise<ListOptions | un
   if (last === undefined) return undefined;
   return { start, end: last.trim() };
 }
-
-/** The most days a typed "last N days" may span: ten years, the most the tree is built to hold. */
-export const MAX_RANGE_DAYS = 3653;
 
 function clip(text: string, max = 40): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;

@@ -3,7 +3,7 @@
 
 import * as vscode from 'vscode';
 import { addDays } from '../../core/dates';
-import { MAX_RANGE_DAYS, dateProblem, daysOfRange, localToday, rangeProblem, readRangeTyped } from '../requests/prompts';
+import { MAX_RANGE_DAYS, dateProblem, daysOfRange, localToday, rangeProblem, rangeText, readRangeTyped } from '../requests/prompts';
 import { pickOrType } from '../shared/typedPick';
 
 export interface DateRange {
@@ -41,12 +41,12 @@ export function customRangeProblem(start: unknown, end: unknown): string | undef
 /** "last 30 days" or "2026-01-01 – 2026-02-28". */
 export function describeRange(range: DateRange): string {
   if (range.days !== undefined) return vscode.l10n.t('last {0} days', range.days);
-  return range.start === range.end ? range.start : `${range.start} – ${range.end}`;
+  return rangeText(range.start, range.end);
 }
 
 /** "the last 30 days (2026-10-25 – 2026-11-23)", or the two dates of a custom range. */
 export function describeRangeInFull(range: DateRange): string {
-  const dates = range.start === range.end ? range.start : `${range.start} – ${range.end}`;
+  const dates = rangeText(range.start, range.end);
   return range.days !== undefined ? vscode.l10n.t('the last {0} days ({1})', range.days, dates) : dates;
 }
 
@@ -76,8 +76,8 @@ export async function promptDateRange(current: DateRange): Promise<DateRange | u
   const typed = (text: string) =>
     readRangeTyped(text, { maxYears: MAX_RANGE_YEARS, maxDays: MAX_DAYS }, ({ start, end, days }): Item =>
       days === undefined
-        ? { label: `$(calendar) ${describeRange({ start, end })}`, description: daysOfRange(start, end), range: { start, end } }
-        : { label: vscode.l10n.t('Last {0} days', days), description: `${start} – ${end}`, days },
+        ? { label: `$(calendar) ${rangeText(start, end)}`, description: daysOfRange(start, end), range: { start, end } }
+        : { label: vscode.l10n.t('Last {0} days', days), description: rangeText(start, end), days },
     );
   const pick = await pickOrType(items, { title: vscode.l10n.t('Health Data: Date Range of the Tree'), placeHolder: vscode.l10n.t('Which dates to show? Or type 14 (days) or 2026-11-01..2026-11-20') }, typed);
   if (!pick) return undefined;
