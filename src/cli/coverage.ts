@@ -1,7 +1,6 @@
 // `health-data coverage`: which fields each source really sends, over every page of a list call
 // or over payload files (read as `validate` reads them), as a matrix of words or as JSON.
 
-import { dateRangeProblem } from '../core/dates';
 import { HealthDataError } from '../core/errors';
 import { inertJson, payloadProblem } from '../core/reports';
 import { recordAt, validatePayloadText } from '../core/validation';
@@ -11,7 +10,7 @@ import { RecordSplitter, unitValues } from '../core/streaming';
 import { isFileSystemError, whyNotReadAfterName } from './fileTargets';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
-import { otherSourcesHint, rangeProblemText, resolveResource } from './records';
+import { datesOfFlags, otherSourcesHint, resolveResource } from './records';
 import { ReadProgress, SMALL_FILE_BYTES, expandFolders, payloadChunks } from './payloadFiles';
 import { withoutBom } from '../core/json';
 
@@ -29,17 +28,20 @@ export function coverageOfService(positionals: readonly string[], flags: Coverag
   return findResource(positionals[0]);
 }
 
-/** A usage error for the first wrong flag of coverage over the service (checked before the connection is made). */
-export function checkServiceCoverageFlags(flags: CoverageFlags): void {
-  const range = dateRangeProblem(flags.from, flags.to);
-  if (range) throw new HealthDataError('usage', rangeProblemText(range));
+/**
+ * The dates coverage over the service asks for (`--from` alone runs to today); a usage error for
+ * the first wrong flag (checked before the connection is made, and again by the command).
+ */
+export function checkServiceCoverageFlags(flags: CoverageFlags): { from?: string; to?: string } {
+  const dates = datesOfFlags(flags);
   if (flags.source !== undefined && !flags.source.trim()) throw new HealthDataError('usage', '--source is empty.');
+  return dates;
 }
 
 export async function serviceCoverageCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: CoverageFlags): Promise<number> {
-  checkServiceCoverageFlags(flags);
+  const { from, to } = checkServiceCoverageFlags(flags);
   let fetched = 0;
-  const query = { startDate: flags.from, endDate: flags.to, source: flags.source?.trim(), all: true };
+  const query = { startDate: from, endDate: to, source: flags.source?.trim(), all: true };
   const result = await conn.client.list(
     def.kind,
     query,
@@ -51,7 +53,7 @@ export async function serviceCoverageCommand(conn: Connection, o: Output, def: R
     },
   );
   o.progress('');
-  const report = computeCoverage(def.kind, result.records, { from: flags.from, to: flags.to });
+  const report = computeCoverage(def.kind, result.records, { from, to });
   if (flags.json) {
     o.out(inertJson(JSON.stringify(report, null, 2)));
     return 0;

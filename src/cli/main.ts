@@ -28,6 +28,7 @@ Usage:
   health-data list <resource> [--from D] [--to D] [--source S] [--limit N] [--all]
                   [--offset N] [--updated-since T] [--created-since T] [--human ID]
                   [--format json|ndjson|csv] [--out FILE]
+                                                     --from D alone: from D to today;
                                                      --updated-since, --created-since: a date or an ISO
                                                      date-time (records changed or made since then);
                                                      --human: one human's records; --offset: start there
@@ -47,6 +48,7 @@ Usage:
   health-data types [--out FILE]                     TypeScript declarations of the records, made from the schemas
   health-data coverage <resource> [--from D] [--to D] [--source S]
                                                      which fields each source sends, over every page
+                                                     (--from D alone: from D to today)
   health-data coverage <file|folder...> [--kind K]   the same over payload files (./activity for a file so named)
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too

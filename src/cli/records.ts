@@ -1,8 +1,9 @@
 // `health-data token`, `get` and `list`: requests to the service, printed as tables with the
 // validator's findings marked, or as JSON for scripts.
 
-import { DateRangeProblem, dateRangeProblem, isCalendarDate, localDateOf } from '../core/dates';
+import { DateRangeProblem, dateRangeProblem, isCalendarDate, localDateOf, today } from '../core/dates';
 import { HealthDataError } from '../core/errors';
+import type { ExportFormat } from '../core/export';
 import { inertJson } from '../core/reports';
 import { MAX_ZONE_ROWS, headlineOf, recordTitle, textField, zoneRows } from '../core/views';
 import { ResourceDefinition, ResourceKind, findResource, RESOURCES, resource } from '../core/resources';
@@ -11,7 +12,6 @@ import { ListQuery, isSinceValue } from '../core/service';
 import type { Connection } from './connection';
 import { printCurl } from './exchanges';
 import { Output, countFindings, mark, paint, printable, recordCount, table } from './output';
-import type { ExportFormat } from '../core/export';
 import { ExportFlags, exportCommand, exportFormatOf } from './export';
 
 export function resolveResource(name: string | undefined): ResourceDefinition {
@@ -213,7 +213,8 @@ export function rangeProblemText(problem: DateRangeProblem): string {
   const flag = { start: '--from', end: '--to' } as const;
   switch (problem.code) {
     case 'oneDateOnly':
-      return '--from and --to go together (the service takes start_date and end_date as a pair).';
+      // Only --to alone gets here: --from alone runs to today (datesOfFlags).
+      return '--to needs --from (the service takes start_date and end_date as a pair; --from alone runs to today).';
     case 'notADate':
       return `${flag[problem.which]} must be a real calendar date YYYY-MM-DD, got "${printable(problem.value, 30)}".`;
     case 'startAfterEnd':
@@ -246,13 +247,27 @@ export async function otherSourcesHint(conn: Connection, def: ResourceDefinition
 }
 
 /**
+ * The dates `--from` and `--to` ask for, checked: `--from` alone runs to today (this machine's
+ * date), as the service takes the two dates as a pair. A usage error when they cannot be used.
+ */
+export function datesOfFlags(flags: { from?: string; to?: string }, now: number = Date.now()): { from?: string; to?: string } {
+  const defaulted = flags.from !== undefined && flags.to === undefined;
+  const to = defaulted ? today(now, -new Date(now).getTimezoneOffset()) : flags.to;
+  const range = dateRangeProblem(flags.from, to);
+  if (range?.code === 'startAfterEnd' && defaulted) {
+    throw new HealthDataError('usage', `--from ${range.start} is after today (${range.end}): give --to too for dates to come.`);
+  }
+  if (range) throw new HealthDataError('usage', rangeProblemText(range));
+  return { from: flags.from, to };
+}
+
+/**
  * The list's query from its flags, and its output format: a usage error for the first flag that
  * is wrong. Checked before the connection is made, so a wrong date is named before a missing
  * address or secret, and a list never starts that would stop at a flag.
  */
 export function listQueryOf(flags: ListFlags): { query: ListQuery; format: ExportFormat | undefined } {
-  const range = dateRangeProblem(flags.from, flags.to);
-  if (range) throw new HealthDataError('usage', rangeProblemText(range));
+  const dates = datesOfFlags(flags);
   let limit: number | undefined;
   if (flags.limit !== undefined) {
     limit = Number(flags.limit);
@@ -275,8 +290,8 @@ export function listQueryOf(flags: ListFlags): { query: ListQuery; format: Expor
   if (flags.human !== undefined && !flags.human.trim()) throw new HealthDataError('usage', '--human is empty.');
   const format = exportFormatOf(flags);
   const query: ListQuery = {
-    startDate: flags.from,
-    endDate: flags.to,
+    startDate: dates.from,
+    endDate: dates.to,
     source: flags.source?.trim(),
     limit,
     offset,

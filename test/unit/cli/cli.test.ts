@@ -156,9 +156,12 @@ describe('health-data CLI', function () {
       const date = await run(['get', 'activity', '2026-02-30'], env);
       assert.equal(date.code, 2);
       assert.match(date.stderr, /2026-02-30 is not a real calendar date/);
-      const half = await run(['list', 'activity', '--from', '2026-01-01'], env);
+      const half = await run(['list', 'activity', '--to', '2026-01-01'], env);
       assert.equal(half.code, 2);
-      assert.match(half.stderr, /--from and --to go together/);
+      assert.match(half.stderr, /--to needs --from \(the service takes start_date and end_date as a pair; --from alone runs to today\)/);
+      const later = await run(['list', 'activity', '--from', '2999-01-01'], env);
+      assert.equal(later.code, 2);
+      assert.match(later.stderr, /--from 2999-01-01 is after today \(\d{4}-\d{2}-\d{2}\): give --to too for dates to come/);
       const limit = await run(['list', 'activity', '--limit', '501'], env);
       assert.equal(limit.code, 2);
       const requests = sandbox.requests.length;
@@ -325,6 +328,25 @@ describe('health-data CLI', function () {
       const expected = sandbox.dataset.activity.filter((a) => a.date >= from && a.date <= to);
       assert.equal(listed.length, expected.length);
       assert.deepEqual(new Set(listed.map((a) => a.id)), new Set(expected.map((a) => a.id)));
+    });
+
+    it('--from alone lists to today: the service gets both dates, the second this machine\'s date', async () => {
+      const dates = [...new Set(sandbox.dataset.activity.map((a) => a.date))].sort();
+      const from = dates[dates.length - 5];
+      const before = sandbox.requests.length;
+      const r = await run(['list', 'activity', '--from', from, '--all', '--json'], env);
+      assert.equal(r.code, 0, r.stderr);
+      const listed = JSON.parse(r.stdout) as Array<{ id: string }>;
+      const localToday = new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+      const expected = sandbox.dataset.activity.filter((a) => a.date >= from && a.date <= localToday);
+      assert.ok(expected.length > 0);
+      assert.deepEqual(new Set(listed.map((a) => a.id)), new Set(expected.map((a) => a.id)));
+      const sent = sandbox.requests.slice(before).filter((q) => q.path.startsWith('/v1/human/activities'));
+      assert.ok(sent.length > 0 && sent.every((q) => q.query.start_date === from && q.query.end_date === localToday), JSON.stringify(sent.map((q) => q.query)));
+      const coverage = await run(['coverage', 'activity', '--from', from, '--json'], env);
+      assert.equal(coverage.code, 0, coverage.stderr);
+      const report = JSON.parse(coverage.stdout) as { from: string; to: string; records: number };
+      assert.deepEqual([report.from, report.to, report.records], [from, localToday, expected.length]);
     });
 
     it('lists from an offset, records updated or created since a time, and one human\'s records', async () => {

@@ -160,7 +160,7 @@ describe('health-data coverage', () => {
     const before = use.sandbox.requests.length;
     for (const args of [
       ['coverage', 'activity', '--from', '2026-02-30', '--to', '2026-03-01'],
-      ['coverage', 'activity', '--from', '2026-03-01'],
+      ['coverage', 'activity', '--to', '2026-03-01'],
       ['coverage', 'activity', '--source', ' '],
       ['coverage', join(dir, 'good.json'), '--from', '2026-01-01', '--to', '2026-01-02'],
       ['coverage'],
