@@ -298,10 +298,10 @@ export function groupByLocalDate<T>(
 /**
  * What a person typed into a date-range picker: a number of days (`14`, `14 days`, `last 14`),
  * one date (`2026-11-03`: that day), a date and on (`2026-11-01..`: to `today`), or two dates
- * (`2026-11-01..2026-11-20`, `2026-11-01 2026-11-20`, `2026-11-01 to 2026-11-20`, with an en
- * dash, or a hyphen between spaces). A text that is none of these but starts with a digit is a
- * problem (`unreadable`); one that starts otherwise is not meant as a range (undefined), so the
- * picker's own items are what it filters.
+ * (`2026-11-01..2026-11-20`, `2026-11-01 2026-11-20`, `2026-11-01 to 2026-11-20`; also with a
+ * comma, an en or em dash, or a hyphen between spaces). A text that is none of these but starts
+ * with a digit is a problem (`unreadable`); one that starts otherwise is not meant as a range
+ * (undefined), so the picker's own items are what it filters.
  */
 export type TypedRange =
   | { readonly days: number }
