@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { addDays } from '../../core/dates';
 import { MAX_RANGE_DAYS, dateProblem, daysOfRange, localToday, rangeProblem, rangeText, readRangeTyped } from '../requests/prompts';
-import { pickOrType } from '../shared/typedPick';
+import { type TypedReading, pickOrType } from '../shared/typedPick';
 
 export interface DateRange {
   readonly start: string;
@@ -113,13 +113,14 @@ export async function promptSource(seen: readonly string[], current: string | un
   const sources = [...new Set([...seen, ...(current ? [current] : [])])].sort();
   const choice = await promptFilterValue({
     title: vscode.l10n.t('Health Data: Filter by Source'),
-    placeHolder: vscode.l10n.t('Show the records of which source'),
+    placeHolder: vscode.l10n.t('Show the records of which source? Or type its id'),
     any: vscode.l10n.t('Any source'),
     heading: beforeFilter ? vscode.l10n.t('Sources in the records loaded before the source filter') : vscode.l10n.t('Sources in the loaded records'),
     values: sources.map((value) => ({ value })),
     current,
     prompt: vscode.l10n.t('Id of the source, as records carry it in `source`'),
     validate: sourceProblem,
+    typedNote: vscode.l10n.t('a source not in the loaded records'),
   });
   return choice && { source: choice.value };
 }
@@ -134,6 +135,8 @@ interface FilterPrompt {
   readonly current: string | undefined;
   readonly prompt: string;
   readonly validate: (text: string) => string | undefined;
+  /** Beside a value typed into the list: it is none of those offered. */
+  readonly typedNote: string;
 }
 
 /** The value picked or typed, `{value: undefined}` for "any", undefined when dismissed. */
@@ -145,12 +148,22 @@ async function promptFilterValue(p: FilterPrompt): Promise<{ value: string | und
   for (const { value, detail } of p.values) items.push({ label: value, description: [detail, mark(value === p.current)].filter(Boolean).join(' · ') || undefined, value });
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
   items.push({ label: `$(edit) ${vscode.l10n.t('Other…')}`, choice: 'other' });
-  const pick = await vscode.window.showQuickPick(items, { title: p.title, placeHolder: p.placeHolder });
+  // A value typed in that is part of none offered is a line of its own, ready for Enter (or what
+  // is wrong with it); one that is part of an offered value leaves the list to filter, so a few
+  // letters typed never take Enter from the value they begin.
+  const typedIn = (text: string): TypedReading<Item> => {
+    const value = text.trim();
+    const lower = value.toLowerCase();
+    if (value === '' || items.some((i) => i.kind !== vscode.QuickPickItemKind.Separator && i.label.toLowerCase().includes(lower))) return undefined;
+    const problem = p.validate(value);
+    return problem ? { problem } : { item: { label: value, description: p.typedNote, value } };
+  };
+  const pick = await pickOrType(items, { title: p.title, placeHolder: p.placeHolder }, typedIn);
   if (!pick) return undefined;
   if (pick.choice === 'any') return { value: undefined };
   if (pick.value !== undefined) return { value: pick.value };
-  const typed = await vscode.window.showInputBox({ title: p.title, prompt: p.prompt, value: p.current ?? '', ignoreFocusOut: true, validateInput: p.validate });
-  return typed === undefined ? undefined : { value: typed.trim() };
+  const entered = await vscode.window.showInputBox({ title: p.title, prompt: p.prompt, value: p.current ?? '', ignoreFocusOut: true, validateInput: p.validate });
+  return entered === undefined ? undefined : { value: entered.trim() };
 }
 
 /** A human id short enough for the view's title bar: `86b94da11e…` (the whole id in its message). */
@@ -179,13 +192,14 @@ export async function promptHuman(seen: ReadonlyArray<{ humanId: string; records
   if (current !== undefined && !seen.some((h) => h.humanId === current)) values.unshift({ value: current, detail: '' });
   const choice = await promptFilterValue({
     title: vscode.l10n.t('Health Data: Filter by Human'),
-    placeHolder: vscode.l10n.t('Show the records of which human'),
+    placeHolder: vscode.l10n.t('Show the records of which human? Or type their id'),
     any: vscode.l10n.t('Every human'),
     heading: beforeFilter ? vscode.l10n.t('Humans in the records loaded before the human filter') : vscode.l10n.t('Humans in the loaded records'),
     values,
     current,
     prompt: vscode.l10n.t('Id of the human, as records carry it in `humanId`'),
     validate: humanProblem,
+    typedNote: vscode.l10n.t('a human not in the loaded records'),
   });
   return choice && { human: choice.value };
 }

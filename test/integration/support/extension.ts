@@ -208,16 +208,52 @@ export async function answerQuickPick(
   choose: (items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined,
   action: () => Thenable<unknown>,
 ): Promise<{ offered: readonly vscode.QuickPickItem[]; result: unknown }> {
-  const win = vscode.window as unknown as { showQuickPick: (items: readonly vscode.QuickPickItem[]) => Thenable<unknown> };
-  const saved = win.showQuickPick;
+  const win = vscode.window as unknown as {
+    showQuickPick: (items: readonly vscode.QuickPickItem[]) => Thenable<unknown>;
+    createQuickPick: () => unknown;
+  };
+  const saved = { show: win.showQuickPick, create: win.createQuickPick };
   let offered: readonly vscode.QuickPickItem[] = [];
   win.showQuickPick = (items) => {
     offered = items;
     return Promise.resolve(choose(items));
   };
+  // A pick list built with createQuickPick (one that also takes typed text): shown, it is
+  // answered at once, by accepting the item chosen or by hiding when there is none.
+  win.createQuickPick = () => {
+    const accepted = new vscode.EventEmitter<void>();
+    const hidden = new vscode.EventEmitter<void>();
+    const changed = new vscode.EventEmitter<string>();
+    const pick = {
+      title: undefined as string | undefined,
+      placeholder: undefined as string | undefined,
+      items: [] as readonly vscode.QuickPickItem[],
+      activeItems: [] as readonly vscode.QuickPickItem[],
+      onDidAccept: accepted.event,
+      onDidHide: hidden.event,
+      onDidChangeValue: changed.event,
+      show: () => {
+        offered = pick.items;
+        const chosen = choose(pick.items);
+        if (chosen === undefined) hidden.fire();
+        else {
+          pick.activeItems = [chosen];
+          accepted.fire();
+        }
+      },
+      hide: () => hidden.fire(),
+      dispose: () => {
+        accepted.dispose();
+        hidden.dispose();
+        changed.dispose();
+      },
+    };
+    return pick;
+  };
   try {
     return { result: await action(), offered };
   } finally {
-    win.showQuickPick = saved;
+    win.showQuickPick = saved.show;
+    win.createQuickPick = saved.create;
   }
 }
