@@ -13,7 +13,7 @@ type ProblemItem = vscode.QuickPickItem & { readonly problem: true };
 const isProblem = (item: vscode.QuickPickItem): item is ProblemItem => (item as Partial<ProblemItem>).problem === true;
 
 /** Whether the text is part of an item's label, as the list's filter would keep it. */
-function matchesAnItem(items: readonly vscode.QuickPickItem[], text: string): boolean {
+export function matchesAnItem(items: readonly vscode.QuickPickItem[], text: string): boolean {
   const t = text.trim().toLowerCase();
   return t !== '' && items.some((i) => i.kind !== vscode.QuickPickItemKind.Separator && i.label.toLowerCase().includes(t));
 }

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { addDays } from '../../core/dates';
 import { MAX_RANGE_DAYS, dateProblem, daysOfRange, localToday, rangeProblem, rangeText, readRangeTyped } from '../requests/prompts';
-import { type TypedReading, pickOrType } from '../shared/typedPick';
+import { type TypedReading, matchesAnItem, pickOrType } from '../shared/typedPick';
 
 export interface DateRange {
   readonly start: string;
@@ -153,8 +153,7 @@ async function promptFilterValue(p: FilterPrompt): Promise<{ value: string | und
   // letters typed never take Enter from the value they begin.
   const typedIn = (text: string): TypedReading<Item> => {
     const value = text.trim();
-    const lower = value.toLowerCase();
-    if (value === '' || items.some((i) => i.kind !== vscode.QuickPickItemKind.Separator && i.label.toLowerCase().includes(lower))) return undefined;
+    if (value === '' || matchesAnItem(items, value)) return undefined;
     const problem = p.validate(value);
     return problem ? { problem } : { item: { label: value, description: p.typedNote, value } };
   };
