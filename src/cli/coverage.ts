@@ -30,7 +30,7 @@ export function coverageOfService(positionals: readonly string[], flags: Coverag
 
 /**
  * The dates coverage over the service asks for (`--from` alone runs to today); a usage error for
- * the first wrong flag (checked before the connection is made, and again by the command).
+ * the first wrong flag. Checked before the connection is made.
  */
 export function checkServiceCoverageFlags(flags: CoverageFlags): { from?: string; to?: string } {
   const dates = datesOfFlags(flags);
@@ -38,8 +38,8 @@ export function checkServiceCoverageFlags(flags: CoverageFlags): { from?: string
   return dates;
 }
 
-export async function serviceCoverageCommand(conn: Connection, o: Output, def: ResourceDefinition, flags: CoverageFlags): Promise<number> {
-  const { from, to } = checkServiceCoverageFlags(flags);
+/** Coverage over the service, for the dates checkServiceCoverageFlags made of `flags`. */
+export async function serviceCoverageCommand(conn: Connection, o: Output, def: ResourceDefinition, { from, to }: ReturnType<typeof checkServiceCoverageFlags>, flags: CoverageFlags): Promise<number> {
   let fetched = 0;
   const query = { startDate: from, endDate: to, source: flags.source?.trim(), all: true };
   const result = await conn.client.list(

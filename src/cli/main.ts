@@ -227,10 +227,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'coverage': {
         const def = coverageOfService(positionals, values);
         if (!def) return await fileCoverageCommand(o, positionals, values, io.stdin);
-        checkServiceCoverageFlags(values);
+        const dates = checkServiceCoverageFlags(values);
         const conn = connect(values, io.env, o);
         secrets = conn.secrets;
-        return await serviceCoverageCommand(conn, o, def, values);
+        return await serviceCoverageCommand(conn, o, def, dates, values);
       }
       case 'schemas':
         tooMany(0);

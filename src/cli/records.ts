@@ -48,7 +48,7 @@ export async function tokenCommand(conn: Connection, o: Output, flags: { show?: 
   return 0;
 }
 
-/** A usage error when `get` cannot ask for `target` (checked before the connection is made too). */
+/** A usage error when `get` cannot ask for `target`: checked before the connection is made. */
 export function checkGetTarget(def: ResourceDefinition, target: string | undefined): void {
   if (target === undefined) {
     if (!def.latestPath) throw new HealthDataError('usage', `get ${def.cliName} needs an id${def.byDate ? ' or a date (YYYY-MM-DD)' : ''}.`);
@@ -70,7 +70,7 @@ export async function getCommand(
   target: string | undefined,
   flags: { json?: boolean; all?: boolean; curl?: boolean },
 ): Promise<number> {
-  checkGetTarget(def, target);
+  // `target` passed checkGetTarget.
   let record: unknown;
   let sameDate: unknown[] = [];
   if (target === undefined) {

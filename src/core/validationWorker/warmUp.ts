@@ -14,8 +14,15 @@ const DAY_MS = 86_400_000;
 const BASE_DAY = Date.UTC(2024, 0, 1);
 const OFFSET = '+01:00';
 
-/** Times of day as services write them: without, with milliseconds, with an offset. */
-const TIMES = ['T07:30:00Z', 'T07:30:00.000Z', `T08:30:00${OFFSET}`];
+/**
+ * Times of day as services write them (without, with milliseconds, with an offset), each as
+ * created and as updated two hours later.
+ */
+const TIMES: ReadonlyArray<{ created: string; updated: string }> = [
+  { created: 'T07:30:00Z', updated: 'T09:30:00Z' },
+  { created: 'T07:30:00.000Z', updated: 'T09:30:00.000Z' },
+  { created: `T08:30:00${OFFSET}`, updated: `T10:30:00${OFFSET}` },
+];
 
 function valueFor(field: string, prop: PropertySchema, owner: SchemaDocument, i: number): unknown {
   // Days spread over the year (each a step of 53 days): the days of a month in the 20s and from 29
@@ -32,7 +39,7 @@ function valueFor(field: string, prop: PropertySchema, owner: SchemaDocument, i:
   if (prop.format === 'date-time') {
     // Updated two hours after created, as records mostly are: the check that compares them reads on.
     const time = TIMES[i % TIMES.length];
-    return day.replace(/T.*/, field === 'updatedAt' ? time.replace('T07', 'T09').replace('T08', 'T10') : time);
+    return day.replace(/T.*/, field === 'updatedAt' ? time.updated : time.created);
   }
   if (prop.pattern !== undefined && new RegExp(prop.pattern).test(OFFSET)) return OFFSET;
   return `${field}-${(i * 7919).toString(16)}`;

@@ -9,7 +9,7 @@ import { RESOURCES, ResourceKind } from '../../core/resources';
 import type { Session } from '../account/session';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
-import { describeRangeInFull } from '../tree/filters';
+import { describeFilters } from '../tree/filters';
 import type { RecordsTreeProvider } from '../tree/recordsTreeProvider';
 import { ExportTarget, exportTargets } from './exportTargets';
 
@@ -31,14 +31,12 @@ const FORMAT_NAMES: Record<ExportFormat, string> = { json: 'JSON', ndjson: 'NDJS
 
 /** Asks which resource to export: each with its count in the view's filters (when the service said), the filters named. */
 async function pickKind(tree: RecordsTreeProvider): Promise<ResourceKind | undefined> {
-  const filters = [describeRangeInFull(tree.dateRange), tree.sourceFilter === undefined ? vscode.l10n.t('all sources') : vscode.l10n.t('source: {0}', tree.sourceFilter)];
-  if (tree.humanFilter !== undefined) filters.push(vscode.l10n.t('human: {0}', tree.humanFilter));
   const picked = await vscode.window.showQuickPick(
     RESOURCES.map((r) => {
       const total = tree.state(r.kind).total;
       return { label: r.label, description: total === undefined ? undefined : total === 1 ? vscode.l10n.t('1 record') : vscode.l10n.t('{0} records', total), resourceKind: r.kind };
     }),
-    { title: vscode.l10n.t('Export which resource?'), placeHolder: vscode.l10n.t('Every page in the Records view\'s filters: {0}', filters.join(' · ')) },
+    { title: vscode.l10n.t('Export which resource?'), placeHolder: vscode.l10n.t('Every page in the Records view\'s filters: {0}', describeFilters(tree.dateRange, tree.sourceFilter, tree.humanFilter)) },
   );
   return picked?.resourceKind;
 }

@@ -50,6 +50,13 @@ export function describeRangeInFull(range: DateRange): string {
   return range.days !== undefined ? vscode.l10n.t('the last {0} days ({1})', range.days, dates) : dates;
 }
 
+/** The view's filters in words: "the last 30 days (…) · all sources", "… · source: fitbit · human: 86b9…" (the whole id). */
+export function describeFilters(range: DateRange, source: string | undefined, human: string | undefined): string {
+  const words = [describeRangeInFull(range), source ? vscode.l10n.t('source: {0}', source) : vscode.l10n.t('all sources')];
+  if (human !== undefined) words.push(vscode.l10n.t('human: {0}', human));
+  return words.join(' · ');
+}
+
 /** Why a typed source id is unusable, or undefined. */
 export function sourceProblem(source: string): string | undefined {
   const v = source.trim();

@@ -9,7 +9,7 @@ import { RecordNode } from '../../core/views';
 import { SANDBOX_ENVIRONMENT, activeEnvironmentName, readRequestSettings } from '../account/environments';
 import { SandboxController } from '../account/localSandbox';
 import { Session } from '../account/session';
-import { DateRange, describeRange, describeRangeInFull, lastDays, shortHumanId } from './filters';
+import { DateRange, describeFilters, describeRange, lastDays, shortHumanId } from './filters';
 import { TreeItemNodes, TreeItemNode, recordTooltip, treeItem } from './nodes';
 import { ListFilter, LoadedRecords } from './loadedRecords';
 
@@ -345,8 +345,7 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     if (human !== undefined) short.push(vscode.l10n.t('human: {0}', shortHumanId(human)));
     this.view.description = short.join(' · ');
     const stale = RESOURCES.filter((r) => this.store.state(r.kind).stale).map((r) => r.label);
-    const filters = [env, describeRangeInFull(range), sourceText, human !== undefined ? vscode.l10n.t('human: {0}', human) : undefined].filter(Boolean).join(' · ');
-    const parts = [vscode.l10n.t('Showing {0}', filters)];
+    const parts = [vscode.l10n.t('Showing {0}', `${env} · ${describeFilters(range, source, human)}`)];
     if (stale.length) parts.push(vscode.l10n.t('Refresh failed for {0}: showing older data.', stale.join(', ')));
     this.view.message = this.session.active ? parts.join(' — ') : undefined;
   }

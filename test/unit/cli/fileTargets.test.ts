@@ -28,11 +28,15 @@ describe('CLI file targets', () => {
   });
 
   it('words a file that cannot be read as the end of a sentence that starts with its name', () => {
-    assert.equal(whyNotReadAfterName(errno('ENOENT')), 'does not exist');
-    assert.equal(whyNotReadAfterName(errno('EISDIR')), 'is a folder');
-    assert.equal(whyNotReadAfterName(errno('EACCES')), 'cannot be read: permission denied');
-    assert.equal(whyNotReadAfterName(errno('ENOTDIR')), 'cannot be read: a file stands where a folder should be');
-    assert.equal(whyNotReadAfterName(errno('EIO')), 'cannot be read (EIO)');
+    for (const [code, words] of [
+      ['ENOENT', 'does not exist'],
+      ['EISDIR', 'is a folder'],
+      ['EACCES', 'cannot be read: permission denied'],
+      ['ENOTDIR', 'cannot be read: a file stands where a folder should be'],
+      ['EIO', 'cannot be read (EIO)'],
+    ]) {
+      assert.equal(whyNotReadAfterName(errno(code)), words, code);
+    }
     // Our own words (a UTF-16 file, a worker that stopped) are already worded after a name.
     assert.equal(whyNotReadAfterName(new Error('is UTF-16, not UTF-8')), 'is UTF-16, not UTF-8');
   });
