@@ -8,6 +8,7 @@
 // limit refused with the form's message, a good one sent, its exchange shown. Once per theme,
 // with screenshots in test-results/screenshots/.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { generateDataset } from '../../src/sandbox/data';
@@ -201,7 +202,7 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         await page.locator('.notification-toast', { hasText: 'health-data CLI copied' }).first().waitFor({ state: 'visible', timeout: 20_000 });
       });
 
-      it('Save Request… keeps a request under Saved by the name given; Remove from Saved puts it back', async () => {
+      it('Save Request… keeps a request under Saved by the name given; Export Saved Requests… writes it to a file; Remove from Saved puts it back', async () => {
         const page = wb!.page;
         const sidebar = page.locator('.part.sidebar');
         const mint = sidebar.locator('.monaco-list-row', { hasText: 'POST /v1/admin/token' }).first();
@@ -224,6 +225,20 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
         await page.locator('.workbench-hover-container').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
         await sidebar.screenshot({ path: path.join(shotsDir(), `history-saved-${theme.slug}.png`) });
+        if (theme.slug === 'dark-modern') {
+          // Export Saved Requests… from the History view's … menu: what goes in the file, then
+          // where (the workspace's folder and the name offered), then what was written.
+          await wb!.runViewMenuEntry('History', 'Export Saved Requests…', ['Import Saved Requests…']);
+          const choices = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+          await choices.first().waitFor({ state: 'visible', timeout: 10_000 });
+          assert.match((await choices.first().textContent()) ?? '', /Requests only \(recommended to share\)\s*No reply bodies, so no health records/);
+          await page.keyboard.press('Enter');
+          await page.waitForFunction(() => /saved-requests\.health-requests\.json$/.test(document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value ?? ''), undefined, { timeout: 10_000 });
+          await page.keyboard.press('Enter');
+          await wb!.waitForNotification('Exported 1 saved request to saved-requests.health-requests.json.');
+          const written = JSON.parse(fs.readFileSync(path.join(wb!.folder, 'saved-requests.health-requests.json'), 'utf8')) as { requests: Array<{ savedAs: string; responseBody?: string }> };
+          assert.deepEqual(written.requests.map((r) => [r.savedAs, r.responseBody]), [['Mint for the sandbox', undefined]]);
+        }
         await wb!.runContextMenuEntry(saved, 'Remove from Saved');
         await sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first().waitFor({ state: 'detached', timeout: 10_000 });
         await sidebar.locator('.monaco-list-row', { hasText: 'POST /v1/admin/token' }).first().waitFor({ state: 'visible', timeout: 10_000 });

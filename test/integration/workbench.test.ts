@@ -5,6 +5,9 @@
 // records, the history is kept in the workspace's memento without a credential and is cleared,
 // and the New Request form's checks hold for every parameter.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { addDays } from '../../src/core/dates';
 import { RESOURCES } from '../../src/core/resources';
@@ -13,7 +16,7 @@ import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { HISTORY_KEY } from '../../src/extension/workbench';
 import { defaultSavedName } from '../../src/extension/workbench/commands';
 import { draftProblems, fieldProblem } from '../../src/extension/workbench/requestForm';
-import { captureMessages, closeUntitledEditors, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
+import { answerQuickPick, captureMessages, closeUntitledEditors, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
 
 interface Rec {
   id: string;
@@ -444,6 +447,96 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       assert.equal(api.history.saved().length, 0);
     } finally {
       await vscode.workspace.getConfiguration('healthData').update('history.size', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('Export Saved Requests writes them to a file without a credential or a reply; Import brings them back once, and they send', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hde-saved-'));
+    const end = records('activity')[0].date!;
+    const list = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'list', kind: 'activity', params: { start_date: addDays(end, -5), end_date: end, limit: '2' } } })) as HistoryEntry;
+    const byDate = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'getByDate', kind: 'heartRate', date: records('heartRate')[0].date } })) as HistoryEntry;
+    try {
+      messages.shown.length = 0;
+      assert.equal(await vscode.commands.executeCommand('healthData.exportSavedRequests', { uri: path.join(dir, 'none.json') }), undefined);
+      assert.deepEqual(messages.shown.map((m) => m.text), ['No saved requests to export: Save Request… on a request of the History view keeps it by a name.']);
+      assert.ok(!fs.existsSync(path.join(dir, 'none.json')));
+
+      api.history.saveRequest(list.id, 'Two activities');
+      api.history.saveRequest(byDate.id, 'Heart rate of a day');
+      // Asked what goes in the file: the requests only is offered first.
+      const file = path.join(dir, 'saved.json');
+      messages.shown.length = 0;
+      const { offered, result } = await answerQuickPick((items) => items[0], () => vscode.commands.executeCommand('healthData.exportSavedRequests', { uri: file }));
+      assert.deepEqual(offered.map((i) => i.label), ['Requests only (recommended to share)', 'With their last replies']);
+      assert.deepEqual(result, { uri: vscode.Uri.file(file).toString(), requests: 2, replies: false });
+      assert.deepEqual(messages.shown.map((m) => [m.text, m.actions]), [['Exported 2 saved requests to saved.json. Import Saved Requests… reads it in another workspace.', ['Open']]]);
+      const text = fs.readFileSync(file, 'utf8');
+      const written = JSON.parse(text) as { kind: string; requests: HistoryEntry[] };
+      assert.equal(written.kind, 'health-data-explorer.saved-requests');
+      assert.deepEqual(written.requests.map((r) => [r.savedAs, r.responseBody, r.status]).sort(), [['Heart rate of a day', undefined, 200], ['Two activities', undefined, 200]]);
+      assert.ok(!text.includes('sandbox-secret') && !/eyJ[\w-]{4,}\./.test(text), 'no secret, no token');
+      assert.ok(text.includes('Bearer [redacted]'));
+      // With the replies, when asked: the records are in the file.
+      const withReplies = (await vscode.commands.executeCommand('healthData.exportSavedRequests', { uri: path.join(dir, 'replies.json'), replies: true })) as { replies: boolean };
+      assert.equal(withReplies.replies, true);
+      const repliesFile = JSON.parse(fs.readFileSync(path.join(dir, 'replies.json'), 'utf8')) as { requests: HistoryEntry[] };
+      assert.equal((JSON.parse(repliesFile.requests.find((r) => r.savedAs === 'Two activities')!.responseBody!) as unknown[]).length, 2);
+
+      // Another workspace: the saved requests are not there. Import brings them under Saved.
+      api.history.removeSaved(list.id);
+      api.history.removeSaved(byDate.id);
+      messages.shown.length = 0;
+      const imported = (await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: file })) as { added: string[] };
+      assert.deepEqual(imported.added.sort(), ['Heart rate of a day', 'Two activities']);
+      assert.deepEqual(messages.shown.map((m) => [m.level, m.text]), [['info', 'Imported 2 saved requests from saved.json; they are under Saved in the History view.']]);
+      const savedRows = api.historyView.getChildren(api.historyView.getChildren()[0]);
+      assert.deepEqual(savedRows.map((r) => api.historyView.getTreeItem(r).label), ['Heart rate of a day', 'Two activities']);
+      // An imported request sends as it was saved, through the environment in use.
+      const sandbox = runningSandbox(api);
+      const sent = sandbox.requests.length;
+      const again = (await vscode.commands.executeCommand('healthData.sendAgain', savedRows[1])) as HistoryEntry;
+      assert.equal(again.status, 200);
+      assert.deepEqual(sandbox.requests.slice(sent).filter((r) => r.path.includes('/activities/')).map((r) => r.query), [{ start_date: addDays(end, -5), end_date: end, limit: '2' }]);
+
+      // The same file again adds nothing; a request under a taken name is saved under a number.
+      messages.shown.length = 0;
+      await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: file });
+      assert.deepEqual(messages.shown.map((m) => m.text), ['Nothing imported from saved.json. 2 were already saved here.']);
+      const other = { ...written, requests: [{ ...written.requests[0], url: written.requests[0].url.replace(/limit=2|$/, 'limit=9') }] };
+      fs.writeFileSync(path.join(dir, 'other.json'), JSON.stringify(other));
+      messages.shown.length = 0;
+      await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: path.join(dir, 'other.json') });
+      const name = written.requests[0].savedAs!;
+      assert.deepEqual(messages.shown.map((m) => m.text), [
+        `Imported 1 saved request from other.json; they are under Saved in the History view. Names already taken, so saved under another: "${name}" as "${name} (2)".`,
+      ]);
+
+      // Files that are not one: each says what it is, and nothing changes.
+      fs.writeFileSync(path.join(dir, 'broken.json'), '{"kind": ');
+      fs.writeFileSync(path.join(dir, 'recording.har'), JSON.stringify({ log: { entries: [] } }));
+      fs.writeFileSync(path.join(dir, 'latin1.json'), Buffer.from([0x7b, 0xe9, 0x7d]));
+      fs.mkdirSync(path.join(dir, 'folder.json'));
+      const before = api.history.saved().length;
+      for (const [name, says] of [
+        ['missing.json', /^missing\.json does not exist\.$/],
+        ['folder.json', /^folder\.json is a folder: pick a file of saved requests\.$/],
+        ['broken.json', /^broken\.json: The file is not JSON \(.+\), so it holds no saved requests\.$/],
+        ['recording.har', /^recording\.har: The file is not a file of saved requests: Export Saved Requests… writes one/],
+        ['latin1.json', /^latin1\.json is not UTF-8 text, so it is not a file of saved requests\.$/],
+      ] as const) {
+        messages.shown.length = 0;
+        assert.equal(await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: path.join(dir, name) }), undefined);
+        assert.ok(errors().length === 1 && says.test(errors()[0]), `${name}: ${errors().join(' | ')}`);
+      }
+      assert.equal(api.history.saved().length, before);
+      messages.shown.length = 0;
+      // Beneath a file, where no file can be written.
+      assert.equal(await vscode.commands.executeCommand('healthData.exportSavedRequests', { uri: path.join(file, 'x.json'), replies: false }), undefined);
+      assert.equal(errors().length, 1);
+      assert.match(errors()[0], /^x\.json could not be written: .*saved\.json.* not a directory\.$/);
+    } finally {
+      for (const e of api.history.saved()) api.history.removeSaved(e.id);
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

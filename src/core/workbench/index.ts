@@ -1,2 +1,3 @@
 export * from './history';
 export * from './requestDraft';
+export * from './savedFile';

@@ -1,7 +1,7 @@
 // The request workbench's commands: show an exchange (from the history, the record view, or a
 // pick of recent ones matching the request log's lines), clear the history, build a request
 // from the service's endpoints and send it, edit and resend any exchange, and save one by name
-// (rename it, remove it from Saved).
+// (rename it, remove it from Saved), and take the saved ones to a file and back.
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
@@ -14,6 +14,7 @@ import { showError } from '../shared/showError';
 import type { ExchangeViews } from './exchangeViews';
 import { type ExchangeHistory, savedNameProblem } from './history';
 import { draftProblems, promptDraft } from './requestForm';
+import { exportSavedRequests, importSavedRequests } from './savedFileCommands';
 
 /** An exchange named by a command's argument: `{ exchangeId }`, an Exchange, or a History row. */
 function exchangeIdOf(arg: unknown): string | undefined {
@@ -202,6 +203,8 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
         history.removeSaved(entry.id);
         return true;
       },
+      'healthData.exportSavedRequests': (arg?: unknown) => exportSavedRequests(session, history, arg),
+      'healthData.importSavedRequests': (arg?: unknown) => importSavedRequests(history, arg),
       'healthData.newRequest': async (arg?: unknown) => {
         const args = argsOf(arg);
         const draft = args.draft !== undefined ? givenDraft(args.draft) : await promptDraft();

@@ -4,7 +4,7 @@
 // in memory).
 
 import * as vscode from 'vscode';
-import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, addToHistory, forStorage, historySize, readHistory, savedNameFault, trimHistory } from '../../core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, SavedMerge, addToHistory, forStorage, historySize, mergeSavedRequests, readHistory, savedNameFault, trimHistory } from '../../core/workbench';
 import { ResourceKind } from '../../core/resources';
 import { unwrapList } from '../../core/service';
 import { textField } from '../../core/views';
@@ -86,6 +86,18 @@ export class ExchangeHistory implements vscode.Disposable {
     const kept = this.replace(entry, plain);
     this.entries = trimHistory(this.entries, this.size);
     return kept;
+  }
+
+  /** Adds saved requests read from a file (see mergeSavedRequests: names kept apart, Saved's limit kept). */
+  importSaved(requests: readonly HistoryEntry[]): SavedMerge {
+    let n = 0;
+    const stamp = Date.now().toString(36);
+    const merged = mergeSavedRequests(this.entries, requests, { newId: () => `imported-${stamp}-${n++}` });
+    if (merged.added.length) {
+      this.entries = merged.history;
+      this.changed();
+    }
+    return merged;
   }
 
   /** Clears every exchange but the saved ones. */

@@ -134,6 +134,8 @@ export class Workbench {
     readonly server: CodeServer,
     private readonly scratch: string,
     private readonly cs: CodeServerModule,
+    /** The workspace folder the workbench has open. */
+    readonly folder: string,
   ) {
     page.on('dialog', (dialog) => {
       this.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
@@ -164,7 +166,7 @@ export class Workbench {
       const url = cs.workbenchUrl(server, { folder, extensionDevelopmentPath: o.extensionDevelopmentPath });
       const page = await cs.openWorkbenchPage(browser, url, { viewport: o.viewport });
       await cs.waitForWorkbench(page, o.startTimeoutMs ?? 60_000);
-      return new Workbench(page, browser, server, scratch, cs);
+      return new Workbench(page, browser, server, scratch, cs, folder);
     } catch (err) {
       await browser?.close().catch(() => undefined);
       await server?.stop().catch(() => undefined);
@@ -300,6 +302,26 @@ export class Workbench {
       if (await entry.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) break;
       if (attempt === 3) throw new Error(`the context menu shows no "${label}"`);
       await this.page.keyboard.press('Escape');
+    }
+    await entry.click();
+    if (!(await entry.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false))) {
+      await entry.hover();
+      await this.page.keyboard.press('Enter');
+    }
+  }
+
+  /**
+   * Runs `label` from the `…` menu of the side bar view titled `view`, with the same care as
+   * runContextMenuEntry for a click lost while the menu renders.
+   */
+  async runViewMenuEntry(view: string, label: string, alsoOffered: readonly string[] = []): Promise<void> {
+    const header = this.page.locator(`.part.sidebar .pane-header[aria-label^="${view.replace(/"/g, '\\"')}"]`);
+    await header.hover();
+    await header.locator('.action-label.codicon-toolbar-more').click();
+    const entry = this.page.locator('.monaco-menu .action-item', { hasText: label }).first();
+    await entry.waitFor({ state: 'visible', timeout: 10_000 });
+    for (const other of alsoOffered) {
+      if ((await this.page.locator('.monaco-menu .action-item', { hasText: other }).count()) !== 1) throw new Error(`the ${view} view's menu offers no "${other}"`);
     }
     await entry.click();
     if (!(await entry.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false))) {
