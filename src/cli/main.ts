@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { isMainThread } from 'node:worker_threads';
 import { argsProblem } from './argsProblems';
 import { HealthDataError, redact } from '../core/errors';
+import type { Exchange } from '../core/service';
 import { CONNECTION_OPTIONS, Connection, ConnectOptions, connect } from './connection';
 import { checkServiceCoverageFlags, coverageOfService, fileCoverageCommand, serviceCoverageCommand } from './coverage';
 import { Output, makeOutput, printable } from './output';
@@ -14,6 +15,7 @@ import { checkGetTarget, getCommand, listCommand, listQueryOf, resolveResource, 
 import { sandboxCommand } from './sandbox';
 import { schemasCommand, typesCommand } from './schemas';
 import { CliRecording, RECORD_OPTIONS, recordingFrom } from './recording';
+import { runCommand, runPlanOf } from './run';
 import { validateCommand } from './validate';
 import { FileTargetError } from './fileTargets';
 import { VERSION } from './version';
@@ -50,6 +52,11 @@ Usage:
                                                      which fields each source sends, over every page
                                                      (--from D alone: from D to today)
   health-data coverage <file|folder...> [--kind K]   the same over payload files (./activity for a file so named)
+  health-data run FILE [--only NAME]... [--format text|json|junit] [--out FILE] [--fail-on KINDS]
+                                                     send the saved requests of FILE (the extension's
+                                                     Export Saved Requests…) through this connection, one by
+                                                     one, each reply validated; exit 1 when any fails (not a
+                                                     2xx, not a record, or a record breaking a rule of --fail-on)
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
   health-data sandbox --replay FILE.har [FILE.har...] [--port N] [--fault F]...
@@ -64,7 +71,7 @@ Recording (get, list):
   --shift-dates DAYS  move every date and timestamp by DAYS days (negative: back)
   --keep-weekdays     with --shift-dates: round to whole weeks, so each date keeps its weekday
 
-Connection (token, get, list, coverage of a resource):
+Connection (token, get, list, run, coverage of a resource):
   --base-url URL      data host (or HEALTH_DATA_BASE_URL)
   --auth-url URL      token host (or HEALTH_DATA_AUTH_URL; defaults to the base URL)
   --auth-header NAME  header that carries the token (default Authorization)
@@ -78,14 +85,17 @@ Credentials come from the environment only (flags show in \`ps\`):
 Output:
   --json              get: the record; list: a JSON array (= --format json); validate: a report object;
                       token: expiry and claims; coverage: {resource, from, to, records, sources,
-                      overlaps, notes} (an array of them when files hold several kinds)
+                      overlaps, notes} (an array of them when files hold several kinds);
+                      run: {requests: [{name, method, path, verdict, problem, status, records,
+                      counts, ...}], passed, failed} (= --format json)
   --format F          list: json, ndjson (a record a line) or csv (schema field order, nested values as
                       JSON text, cells starting = + - @ tab CR prefixed with ' against formula injection);
                       validate: text (default), json, sarif (SARIF 2.1.0), junit (JUnit XML) or
-                      github (workflow annotations)
+                      github (workflow annotations); run: text (default), json or junit (a testcase
+                      per saved request)
   --out FILE          list --format: write FILE (via a temporary name, renamed when complete);
-                      validate: write the report to FILE and print only the closing line
-  --fail-on KINDS     validate: kinds of finding that fail the run besides errors: warning, zero,
+                      validate, run: write the report to FILE and print only the closing line
+  --fail-on KINDS     validate, run: kinds of finding that fail the run besides errors: warning, zero,
                       deprecated, unknown (comma-separated or repeated; errors always fail)
   --omit KINDS        validate: kinds of finding left out of the report and its counts: warning,
                       zero, deprecated, unknown (not errors, nor a kind --fail-on names)
@@ -136,6 +146,7 @@ const COMMANDS = {
     out: { type: 'string' },
   },
   validate: { ...COMMON, kind: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true }, omit: { type: 'string', multiple: true }, 'all-findings': { type: 'boolean' }, jobs: { type: 'string' } },
+  run: { ...COMMON, ...CONNECTION_OPTIONS, only: { type: 'string', multiple: true }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true } },
   schemas: { ...COMMON, out: { type: 'string' } },
   types: { ...COMMON, out: { type: 'string' } },
   coverage: {
@@ -231,6 +242,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         const conn = connect(values, io.env, o);
         secrets = conn.secrets;
         return await serviceCoverageCommand(conn, o, def, dates, values);
+      }
+      case 'run': {
+        const plan = runPlanOf(positionals, values);
+        const exchanges: Exchange[] = [];
+        const conn = connect(values, io.env, o, { onExchange: (e) => exchanges.push(e) });
+        secrets = conn.secrets;
+        return await withInterrupt(io.signals, (signal) => runCommand(conn, exchanges, o, plan, signal));
       }
       case 'schemas':
         tooMany(0);

@@ -1,3 +1,5 @@
 export * from './history';
 export * from './requestDraft';
 export * from './savedFile';
+export * from './sendDraft';
+export * from './runSaved';

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { resource } from '../../core/resources';
 import { cutText, inertText } from '../../core/views';
-import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, draftFromExchange, draftOf, outcomeOf, pathAndQuery, requestLine } from '../../core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, draftFromExchange, draftOf, outcomeOf, pathAndQuery, requestLine, sendDraft } from '../../core/workbench';
 import type { Session } from '../account/session';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
@@ -85,34 +85,8 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
         async (_progress, token) => {
           const listeners = [token, cancellation].map((t) => t?.onCancellationRequested(() => abort.abort()));
           if (cancellation?.isCancellationRequested) abort.abort();
-          const signal = abort.signal;
-          const text = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
-          const p = draft.params ?? {};
           try {
-            switch (draft.endpoint) {
-              case 'token':
-                return await client.mintClientToken({ signal });
-              case 'getLatest':
-                return await client.getLatest(draft.kind!, { signal });
-              case 'getById':
-                return await client.getRecord(draft.kind!, draft.id!.trim(), { signal });
-              case 'getByDate':
-                return await client.getRecord(draft.kind!, draft.date!.trim(), { signal });
-              case 'list':
-                return await client.list(
-                  draft.kind!,
-                  {
-                    startDate: text(p.start_date),
-                    endDate: text(p.end_date),
-                    source: text(p.source),
-                    updatedSince: text(p.updated_since),
-                    ...(text(p.limit) ? { limit: Number(p.limit) } : {}),
-                    ...(text(p.offset) ? { offset: Number(p.offset) } : {}),
-                    all: false,
-                  },
-                  { signal },
-                );
-            }
+            return await sendDraft(client, draft, abort.signal);
           } catch (err) {
             failure = err;
             return undefined;

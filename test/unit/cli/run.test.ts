@@ -1,0 +1,156 @@
+// `health-data run`: a file of saved requests (as Export Saved Requests… writes it, made here from
+// real exchanges with the sandbox) sent again through the CLI's connection against the sandbox on
+// loopback: a verdict per request in text, JSON and JUnit XML, exit 1 when any fails, the
+// requests the sandbox received, and every wrong file or flag named before the environment.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Exchange, HealthDataClient } from '../../../src/core/service';
+import { HistoryEntry, savedRequestsFileText, toHistoryEntry } from '../../../src/core/workbench';
+import { Sandbox, startSandbox } from '../../../src/sandbox/server';
+import { runCliInProcess } from '../support/cli';
+
+const SECRET = 'run-test-secret-7d2e01';
+
+describe('health-data run: saved requests as checks', function () {
+  this.timeout(30_000);
+  let sandbox: Sandbox;
+  let env: NodeJS.ProcessEnv;
+  let dir: string;
+  let file: string;
+  let broken: { id: string; date: string };
+  const outputs: string[] = [];
+  const cli = async (args: string[], environment: NodeJS.ProcessEnv = env) => {
+    const r = await runCliInProcess(args, environment);
+    outputs.push(r.stdout, r.stderr);
+    return r;
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hde-run-'));
+    // One activity summary that breaks the schema (steps as text), on a day of its own.
+    broken = { id: 'broken-activity', date: '2026-03-20' };
+    sandbox = await startSandbox({
+      port: 0,
+      days: 20,
+      seed: 'run-tests',
+      clientSecret: SECRET,
+      extraRecords: { activity: [{ id: broken.id, humanId: 'h-broken', source: 'fitbit', date: broken.date, steps: 'many', createdAt: '2026-03-20T10:00:00Z', updatedAt: '2026-03-20T10:00:00Z' }] },
+    });
+    env = { HEALTH_DATA_BASE_URL: sandbox.baseUrl, HEALTH_DATA_CLIENT_ID: sandbox.clientId, HEALTH_DATA_CLIENT_SECRET: SECRET };
+    // Real exchanges, kept and saved as the extension keeps them, then exported.
+    const exchanges: Exchange[] = [];
+    const client = new HealthDataClient({ authUrl: sandbox.authUrl, baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: SECRET, retryBaseDelayMs: 5, onExchange: (e) => exchanges.push(e) });
+    const heart = (sandbox.dataset as unknown as Record<string, Array<{ date: string }>>).heartRate[0];
+    await client.list('heartRate', { startDate: heart.date, endDate: heart.date, limit: 5, all: false });
+    await client.getRecord('heartRate', heart.date);
+    await client.getLatest('bodyFat');
+    await client.getRecord('activity', broken.id);
+    const token = client.currentToken!.token;
+    const saved = (endpoint: string, name: string): HistoryEntry => ({
+      ...toHistoryEntry(exchanges.find((e) => e.endpoint === endpoint && (endpoint !== 'getById' || e.url.includes(broken.id)))!, { secrets: [SECRET, token], bodyLimit: 1 << 16 }),
+      savedAs: name,
+    });
+    const requests = [saved('list', 'Heart rate of a day'), saved('getByDate', 'Heart rate by date'), saved('getLatest', 'Latest body fat'), saved('token', 'Token mint')];
+    file = join(dir, 'saved.json');
+    writeFileSync(file, savedRequestsFileText(requests, { replies: false, secrets: [SECRET, token], exportedAt: '2026-03-15T00:00:00Z' }));
+    const withBroken = [...requests, saved('getById', 'The broken summary'), { ...requests[1], id: 'gone', url: `${sandbox.baseUrl}/v1/human/heart_rate/summaries/no-such-id`, endpoint: 'getById' as const, savedAs: 'A summary that is gone' }];
+    writeFileSync(join(dir, 'failing.json'), savedRequestsFileText(withBroken, { replies: false, secrets: [], exportedAt: '2026-03-15T00:00:00Z' }));
+  });
+
+  after(async () => {
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+    // No run ever printed the secret.
+    for (const text of outputs) assert.ok(!text.includes(SECRET), text);
+  });
+
+  it('sends each saved request through this connection and passes them, with what each reply held', async () => {
+    const before = sandbox.requests.length;
+    const r = await cli(['run', file, '--no-color']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.deepEqual(lines.filter((l) => /^(PASS|FAIL) /.test(l)).map((l) => l.split('  ').slice(0, 2).join('  ')), [
+      'PASS  Heart rate of a day',
+      'PASS  Heart rate by date',
+      'PASS  Latest body fat',
+      'PASS  Token mint',
+    ]);
+    assert.match(r.stdout, /PASS {2}Heart rate of a day {2}GET \/v1\/human\/heart_rate\/summaries\?start_date=\d{4}-\d\d-\d\d&end_date=\d{4}-\d\d-\d\d&limit=5\n {6}200 OK · \d+ records? · .*\d+ ms/);
+    assert.match(r.stdout, /PASS {2}Token mint {2}POST \/v1\/admin\/token\n {6}200 OK · \d+ ms/);
+    assert.equal(lines.at(-1), '4 saved requests: 4 passed, 0 failed.');
+    // What the sandbox received: the same requests, in the file's order, the token minted once.
+    const asked = sandbox.requests.slice(before).map((q) => `${q.method} ${q.path}`);
+    assert.deepEqual(asked.filter((a) => !a.startsWith('POST')), [
+      'GET /v1/human/heart_rate/summaries',
+      `GET /v1/human/heart_rate/summaries/${(sandbox.dataset as unknown as Record<string, Array<{ date: string }>>).heartRate[0].date}`,
+      'GET /v1/human/body_fat',
+    ]);
+    assert.equal(sandbox.requests.slice(before).find((q) => q.path === '/v1/human/heart_rate/summaries')?.query.limit, '5');
+  });
+
+  it('fails a request whose reply is not a 2xx or whose record breaks the schema, says why, and exits 1', async () => {
+    const r = await cli(['run', join(dir, 'failing.json'), '--no-color']);
+    assert.equal(r.code, 1, r.stderr);
+    const broke = /FAIL {2}The broken summary {2}GET \/v1\/human\/activities\/summaries\/broken-activity\n {6}200 OK · 1 record · (\d+) errors · .*\n {6}The record breaks the rules that fail the run: (\d+) errors\.\n/.exec(r.stdout);
+    assert.ok(broke && broke[1] === broke[2], r.stdout);
+    assert.match(r.stdout, /FAIL {2}A summary that is gone {2}GET \/v1\/human\/heart_rate\/summaries\/no-such-id\n {6}404 Not Found · \d+ ms.*\n {6}.*404.*\n/);
+    assert.match(r.stdout, /\n6 saved requests: 4 passed, 2 failed\.\n$/);
+    // --only runs the names given (in any case); --fail-on adds kinds that fail.
+    const only = await cli(['run', join(dir, 'failing.json'), '--only', 'latest BODY fat', '--fail-on', 'deprecated', '--no-color']);
+    assert.equal(only.code, 1);
+    assert.match(only.stdout, /^FAIL {2}Latest body fat .*\n.*\d+ deprecated.*\n {6}The record breaks the rules that fail the run: 1 deprecated\.\n1 saved request: 0 passed, 1 failed\.\n$/);
+  });
+
+  it('reports as JSON and JUnit XML, to standard output or --out, the closing line on standard error', async () => {
+    const json = await cli(['run', join(dir, 'failing.json'), '--json']);
+    assert.equal(json.code, 1);
+    const report = JSON.parse(json.stdout) as { requests: Array<{ name: string; verdict: string; status?: number; records?: number; counts?: Record<string, number>; problem?: string }>; passed: number; failed: number };
+    assert.deepEqual([report.passed, report.failed], [4, 2]);
+    const gone = report.requests.find((q) => q.name === 'A summary that is gone')!;
+    assert.deepEqual([gone.verdict, gone.status], ['failed', 404]);
+    const bad = report.requests.find((q) => q.name === 'The broken summary')!;
+    assert.deepEqual([bad.verdict, bad.records], ['failed', 1]);
+    assert.ok((bad.counts?.error ?? 0) > 0 && bad.problem === `The record breaks the rules that fail the run: ${bad.counts!.error} errors.`, bad.problem);
+    assert.equal(json.stderr.trim(), '6 saved requests: 4 passed, 2 failed.');
+
+    const out = join(dir, 'report.xml');
+    const junit = await cli(['run', join(dir, 'failing.json'), '--format', 'junit', '--out', out]);
+    assert.equal(junit.code, 1);
+    assert.equal(junit.stdout, '');
+    assert.equal(junit.stderr.trim(), `6 saved requests: 4 passed, 2 failed. Report: ${out}`);
+    const xml = readFileSync(out, 'utf8');
+    assert.match(xml, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="health-data run" tests="6" failures="2"/);
+    assert.equal(xml.match(/<testcase /g)?.length, 6);
+    assert.equal(xml.match(/<failure /g)?.length, 2);
+    assert.match(xml, /<testcase name="The broken summary" classname="GET \/v1\/human\/activities\/summaries\/broken-activity" time="[\d.]+">\n {6}<failure message="The record breaks the rules that fail the run: \d+ errors\." type="findings">/);
+    assert.match(xml, /<testcase name="A summary that is gone" [^>]*>\n {6}<failure message="[^"]*404[^"]*" type="status">/);
+  });
+
+  it('names a wrong file or flag before the address and the credentials, and exits 2', async () => {
+    writeFileSync(join(dir, 'recording.har'), JSON.stringify({ log: { entries: [] } }));
+    writeFileSync(join(dir, 'empty.json'), JSON.stringify({ kind: 'health-data-explorer.saved-requests', version: 1, requests: [] }));
+    for (const [args, says] of [
+      [['run'], /^health-data: Name the file of saved requests to run \(Export Saved Requests… in the extension writes one\)\.$/],
+      [['run', join(dir, 'missing.json')], /^health-data: .*missing\.json does not exist\.$/],
+      [['run', dir], /^health-data: .*hde-run-\w+ is a folder\.$/],
+      [['run', join(dir, 'recording.har')], /^health-data: .*recording\.har: The file is not a file of saved requests: Export Saved Requests… writes one/],
+      [['run', join(dir, 'empty.json')], /^health-data: .*empty\.json holds no saved request: nothing to run\.$/],
+      [['run', file, '--only', 'Nothing by that name'], /^health-data: --only "Nothing by that name": .*saved\.json has no saved request of that name \(it has "Heart rate of a day", "Heart rate by date", "Latest body fat", "Token mint"\)\.$/],
+      [['run', file, '--format', 'sarif'], /^health-data: --format for run is text, json or junit, not "sarif"\.$/],
+      [['run', file, '--fail-on', 'everything'], /^health-data: --fail-on takes error, warning, zero, deprecated, unknown/],
+      [['run', file, '--out', join(dir, 'no-folder', 'r.xml')], /^health-data: --out .*r\.xml: no such folder/],
+    ] as const) {
+      const r = await cli([...args], {});
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      const first = r.stderr.split('\n')[0];
+      assert.match(first, says, args.join(' '));
+      assert.ok(!/HEALTH_DATA|--base-url|credentials/.test(r.stderr), `${args.join(' ')} names the environment: ${r.stderr}`);
+    }
+    // With a good file and no environment, the address is what is missing.
+    const r = await cli(['run', file], {});
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /No service address: pass --base-url or set HEALTH_DATA_BASE_URL/);
+  });
+});
