@@ -6,7 +6,7 @@
 // progress titles, status bar messages, the tree, the status bar, webview HTML and messages,
 // open documents, diagnostics and the clipboard. Zero hits.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
@@ -160,6 +160,7 @@ describe('reliability: no secret or token in any sink', function () {
     const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify([activity, heartRate, bodyFat], null, 2) });
     const config = vscode.workspace.getConfiguration('healthData');
     const sample: Record<ResourceKind, { id: string; date?: string }> = { heartRate, activity, bodyFat };
+    let savedFile: string | undefined;
     const plan: Record<string, () => Promise<unknown>> = {
       'healthData.setCredentials': () => run('healthData.setCredentials', { baseUrl: service.url, clientId: service.clientId, clientSecret: SECRET }),
       'healthData.mintToken': () => run('healthData.mintToken'),
@@ -184,6 +185,25 @@ describe('reliability: no secret or token in any sink', function () {
       'healthData.sendAgain': async () => {
         const saved = api.history.saved()[0];
         assert.ok(await run('healthData.sendAgain', { exchangeId: saved.id }), 'sent again');
+      },
+      // Saved requests run as checks, then to a file with their replies (the mint's held a token) and back.
+      'healthData.runSavedRequests': () => run('healthData.runSavedRequests', { showResults: false }),
+      'healthData.exportSavedRequests': async () => {
+        const file = (savedFile = join(mkdtempSync(join(tmpdir(), 'hde-sweep-saved-')), 'saved.json'));
+        assert.ok(await run('healthData.exportSavedRequests', { uri: file, replies: true }), 'exported');
+        const text = readFileSync(file, 'utf8');
+        note('saved requests file', text);
+        // The same requests under another name, for Import to add.
+        writeFileSync(file, text.replace(/"savedAs": "([^"]*)"/g, '"savedAs": "$1, imported"'));
+      },
+      'healthData.importSavedRequests': async () => {
+        const file = savedFile;
+        assert.ok(file, 'exported first');
+        const imported = (await run('healthData.importSavedRequests', { uri: file })) as { added: string[] };
+        assert.equal(imported.added.length, 1);
+        await api.history.flush();
+        note('history storage after import', api.workspaceState.get(HISTORY_KEY));
+        for (const e of api.history.saved()) if (e.savedAs?.endsWith(', imported')) api.history.removeSaved(e.id);
       },
       'healthData.removeSavedRequest': async () => {
         await api.history.flush();

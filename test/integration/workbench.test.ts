@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { addDays } from '../../src/core/dates';
 import { RESOURCES } from '../../src/core/resources';
-import { HistoryEntry, STORED_BODY_LIMIT, pathAndQuery } from '../../src/core/workbench';
+import { HistoryEntry, STORED_BODY_LIMIT, SavedRunResult, pathAndQuery } from '../../src/core/workbench';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { HISTORY_KEY } from '../../src/extension/workbench';
 import { defaultSavedName } from '../../src/extension/workbench/commands';
@@ -537,6 +537,74 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     } finally {
       for (const e of api.history.saved()) api.history.removeSaved(e.id);
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('Run Saved Requests sends each saved request through the environment in use and judges it: PASS, or FAIL and why', async () => {
+    const end = records('activity')[0].date!;
+    const list = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'list', kind: 'activity', params: { start_date: addDays(end, -5), end_date: end, limit: '2' } } })) as HistoryEntry;
+    const gone = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'getById', kind: 'heartRate', id: 'no-such-summary' } })) as HistoryEntry;
+    assert.equal(gone.status, 404);
+    const env = api.session.active!.name;
+    messages.shown.length = 0;
+    assert.equal(await vscode.commands.executeCommand('healthData.runSavedRequests', { showResults: false }), undefined);
+    assert.deepEqual(messages.shown.map((m) => m.text), ['No saved requests to run: Save Request… on a request of the History view keeps it by a name.']);
+    api.history.saveRequest(list.id, 'A passing list');
+    api.history.saveRequest(gone.id, 'A missing summary');
+    try {
+      const sandbox = runningSandbox(api);
+      const sent = sandbox.requests.length;
+      messages.shown.length = 0;
+      const results = (await vscode.commands.executeCommand('healthData.runSavedRequests', { showResults: false })) as SavedRunResult[];
+      // By name, as the Saved group lists them.
+      assert.deepEqual(results.map((r) => [r.name, r.verdict, r.status]), [['A missing summary', 'failed', 404], ['A passing list', 'passed', 200]]);
+      assert.match(results[0].problem ?? '', /404 Not Found: No heart rate summary with id "no-such-summary"/);
+      assert.equal(results[1].records, 2);
+      assert.deepEqual(messages.shown.map((m) => [m.level, m.text]), [['warning', `1 of 2 saved requests failed against ${env}.`]]);
+      // Sent again: new exchanges in the history, the saved ones as they were.
+      for (const r of results) {
+        const made = api.history.get(r.exchangeId!);
+        assert.ok(made && made.savedAs === undefined && made.id !== list.id && made.id !== gone.id, r.name);
+      }
+      assert.deepEqual(sandbox.requests.slice(sent).filter((q) => q.path.includes('/activities/')).map((q) => q.query), [{ start_date: addDays(end, -5), end_date: end, limit: '2' }]);
+
+      // Some of them by name; a name that is none says so.
+      messages.shown.length = 0;
+      const one = (await vscode.commands.executeCommand('healthData.runSavedRequests', { names: ['a PASSING list'], showResults: false })) as SavedRunResult[];
+      assert.deepEqual(one.map((r) => r.verdict), ['passed']);
+      assert.deepEqual(messages.shown.map((m) => [m.level, m.text]), [['info', `The saved request passed against ${env}.`]]);
+      messages.shown.length = 0;
+      assert.equal(await vscode.commands.executeCommand('healthData.runSavedRequests', { names: ['nope'] }), undefined);
+      assert.deepEqual(errors(), ['No saved request is named "nope".']);
+
+      // Cancelled before it starts: nothing sent, and the message says so.
+      const cancelled = new vscode.CancellationTokenSource();
+      cancelled.cancel();
+      messages.shown.length = 0;
+      const none = (await vscode.commands.executeCommand('healthData.runSavedRequests', { showResults: false, cancellation: cancelled.token })) as SavedRunResult[];
+      assert.deepEqual(none, []);
+      assert.deepEqual(messages.shown.map((m) => m.text), ['Cancelled after 0 of 2 saved requests: 0 passed, 0 failed.']);
+
+      // Show Results: a row per request, the failed one saying why; picking it opens its exchange.
+      const win = vscode.window as unknown as { showWarningMessage: (...a: unknown[]) => Thenable<unknown> };
+      const warn = win.showWarningMessage;
+      win.showWarningMessage = () => Promise.resolve('Show Results');
+      let picked: SavedRunResult[] = [];
+      try {
+        const { offered, result } = await answerQuickPick(
+          (items) => items.find((i) => i.label.includes('A missing summary')),
+          () => vscode.commands.executeCommand('healthData.runSavedRequests'),
+        );
+        picked = result as SavedRunResult[];
+        assert.deepEqual(offered.map((i) => i.label), ['$(error) A missing summary', '$(pass) A passing list']);
+        assert.match(offered[0].detail ?? '', /^Failed · 404 Not Found · \d+ ms · request id \w+ · GET \/v1\/human\/heart_rate\/summaries\/no-such-summary: 404 Not Found/);
+        assert.match(offered[1].detail ?? '', /^Passed · 200 OK · 2 records · /);
+      } finally {
+        win.showWarningMessage = warn;
+      }
+      assert.ok(api.exchangeViews.get(picked[0].exchangeId!), 'the failed request\'s exchange is shown');
+    } finally {
+      for (const e of api.history.saved()) api.history.removeSaved(e.id);
     }
   });
 });

@@ -37,6 +37,8 @@ export interface SavedRunResult {
   /** Findings of the reply's records (or the token reply's), by kind. */
   readonly counts?: Readonly<Record<FindingKind, number>>;
   readonly requestId?: string;
+  /** The id of the exchange the request made (the extension opens it). */
+  readonly exchangeId?: string;
 }
 
 export interface RunOptions {
@@ -76,6 +78,7 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
     durationMs: exchange.durationMs,
     attempts: exchange.attempts.length,
     ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
+    exchangeId: exchange.id,
   };
   if (failure || exchange.error || exchange.status === undefined || exchange.status < 200 || exchange.status >= 300) {
     const why = exchange.error?.message ?? (failure ? message(failure) : `The service answered ${exchange.status} ${exchange.statusText ?? ''}`.trim());
@@ -126,7 +129,9 @@ function replyFindings(exchange: Exchange, draft: RequestDraft): { findings: Fin
 /** The results as a JSON report: `{ requests, passed, failed }`. */
 export function runJson(results: readonly SavedRunResult[]): string {
   const passed = results.filter((r) => r.verdict === 'passed').length;
-  return `${JSON.stringify({ requests: results, passed, failed: results.length - passed }, null, 2)}\n`;
+  // The exchange ids mean something only inside the process that made them.
+  const requests = results.map(({ exchangeId: _id, ...rest }) => rest);
+  return `${JSON.stringify({ requests, passed, failed: results.length - passed }, null, 2)}\n`;
 }
 
 /** The results as JUnit XML: one testsuite named by the file, a testcase per saved request. */

@@ -1,7 +1,7 @@
 // The request workbench's commands: show an exchange (from the history, the record view, or a
 // pick of recent ones matching the request log's lines), clear the history, build a request
 // from the service's endpoints and send it, edit and resend any exchange, and save one by name
-// (rename it, remove it from Saved), and take the saved ones to a file and back.
+// (rename it, remove it from Saved), run the saved ones as checks, and take them to a file and back.
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
@@ -15,6 +15,7 @@ import type { ExchangeViews } from './exchangeViews';
 import { type ExchangeHistory, savedNameProblem } from './history';
 import { draftProblems, promptDraft } from './requestForm';
 import { exportSavedRequests, importSavedRequests } from './savedFileCommands';
+import { runSavedRequests } from './runSavedCommand';
 
 /** An exchange named by a command's argument: `{ exchangeId }`, an Exchange, or a History row. */
 function exchangeIdOf(arg: unknown): string | undefined {
@@ -179,6 +180,7 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
       },
       'healthData.exportSavedRequests': (arg?: unknown) => exportSavedRequests(session, history, arg),
       'healthData.importSavedRequests': (arg?: unknown) => importSavedRequests(history, arg),
+      'healthData.runSavedRequests': (arg?: unknown) => runSavedRequests(session, history, views, arg),
       'healthData.newRequest': async (arg?: unknown) => {
         const args = argsOf(arg);
         const draft = args.draft !== undefined ? givenDraft(args.draft) : await promptDraft();
