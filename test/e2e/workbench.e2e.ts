@@ -202,7 +202,7 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         await page.locator('.notification-toast', { hasText: 'health-data CLI copied' }).first().waitFor({ state: 'visible', timeout: 20_000 });
       });
 
-      it('Save Request… keeps a request under Saved by the name given; Export Saved Requests… writes it to a file; Remove from Saved puts it back', async () => {
+      it('Save Request… keeps a request under Saved by the name given; Export Saved Requests… writes it to a file, Run Saved Requests passes it; Remove from Saved puts it back', async () => {
         const page = wb!.page;
         const sidebar = page.locator('.part.sidebar');
         const mint = sidebar.locator('.monaco-list-row', { hasText: 'POST /v1/admin/token' }).first();
@@ -238,6 +238,11 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           await wb!.waitForNotification('Exported 1 saved request to saved-requests.health-requests.json.');
           const written = JSON.parse(fs.readFileSync(path.join(wb!.folder, 'saved-requests.health-requests.json'), 'utf8')) as { requests: Array<{ savedAs: string; responseBody?: string }> };
           assert.deepEqual(written.requests.map((r) => [r.savedAs, r.responseBody]), [['Mint for the sandbox', undefined]]);
+          // Run Saved Requests, the Saved group's button: the mint sent again and judged.
+          const group = sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first();
+          await group.hover();
+          await group.locator('.action-label[aria-label="Run Saved Requests"]').click();
+          await wb!.waitForNotification(/The saved request passed against /);
         }
         await wb!.runContextMenuEntry(saved, 'Remove from Saved');
         await sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first().waitFor({ state: 'detached', timeout: 10_000 });
