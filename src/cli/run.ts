@@ -4,6 +4,7 @@
 // test of an integration for CI, written in the editor.
 
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { HealthDataError } from '../core/errors';
 import { type FailOn, parseFailOn } from '../core/reports/failOn';
 import { type Exchange } from '../core/service';
@@ -58,8 +59,11 @@ export function runPlanOf(positionals: readonly string[], flags: RunFlags): RunP
   } catch (err) {
     throw new HealthDataError('usage', err instanceof Error ? err.message : String(err));
   }
-  if (flags.out !== undefined) checkWriteTarget('--out', flags.out);
   const file = positionals[0];
+  if (flags.out !== undefined) {
+    if (resolve(flags.out) === resolve(file)) throw new FileTargetError(`--out ${printable(flags.out, 80)} is the file of saved requests: write the report elsewhere.`);
+    checkWriteTarget('--out', flags.out);
+  }
   const name = printable(file, 80);
   let text: string;
   try {

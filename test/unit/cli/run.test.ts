@@ -141,6 +141,7 @@ describe('health-data run: saved requests as checks', function () {
       [['run', file, '--format', 'sarif'], /^health-data: --format for run is text, json or junit, not "sarif"\.$/],
       [['run', file, '--fail-on', 'everything'], /^health-data: --fail-on takes error, warning, zero, deprecated, unknown/],
       [['run', file, '--out', join(dir, 'no-folder', 'r.xml')], /^health-data: --out .*r\.xml: no such folder/],
+      [['run', file, '--format', 'junit', '--out', file], /^health-data: --out .*saved\.json is the file of saved requests: write the report elsewhere\.$/],
     ] as const) {
       const r = await cli([...args], {});
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
