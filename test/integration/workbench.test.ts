@@ -488,7 +488,7 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       messages.shown.length = 0;
       const imported = (await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: file })) as { added: string[] };
       assert.deepEqual(imported.added.sort(), ['Heart rate of a day', 'Two activities']);
-      assert.deepEqual(messages.shown.map((m) => [m.level, m.text]), [['info', 'Imported 2 saved requests from saved.json; they are under Saved in the History view.']]);
+      assert.deepEqual(messages.shown.map((m) => [m.level, m.text]), [['info', 'Imported 2 saved requests from saved.json, under Saved in the History view.']]);
       const savedRows = api.historyView.getChildren(api.historyView.getChildren()[0]);
       assert.deepEqual(savedRows.map((r) => api.historyView.getTreeItem(r).label), ['Heart rate of a day', 'Two activities']);
       // An imported request sends as it was saved, through the environment in use.
@@ -508,7 +508,7 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: path.join(dir, 'other.json') });
       const name = written.requests[0].savedAs!;
       assert.deepEqual(messages.shown.map((m) => m.text), [
-        `Imported 1 saved request from other.json; they are under Saved in the History view. Names already taken, so saved under another: "${name}" as "${name} (2)".`,
+        `Imported 1 saved request from other.json, under Saved in the History view. Names already taken, so saved under another: "${name}" as "${name} (2)".`,
       ]);
 
       // Files that are not one: each says what it is, and nothing changes.
@@ -573,6 +573,9 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       const one = (await vscode.commands.executeCommand('healthData.runSavedRequests', { names: ['a PASSING list'], showResults: false })) as SavedRunResult[];
       assert.deepEqual(one.map((r) => r.verdict), ['passed']);
       assert.deepEqual(messages.shown.map((m) => [m.level, m.text]), [['info', `The saved request passed against ${env}.`]]);
+      messages.shown.length = 0;
+      await vscode.commands.executeCommand('healthData.runSavedRequests', { names: ['A missing summary'], showResults: false });
+      assert.deepEqual(messages.shown.map((m) => [m.level, m.text]), [['warning', `The saved request failed against ${env}.`]]);
       messages.shown.length = 0;
       assert.equal(await vscode.commands.executeCommand('healthData.runSavedRequests', { names: ['nope'] }), undefined);
       assert.deepEqual(errors(), ['No saved request is named "nope".']);

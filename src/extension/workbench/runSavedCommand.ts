@@ -83,7 +83,9 @@ export async function runSavedRequests(session: Session, history: ExchangeHistor
       ? results.length === 1
         ? vscode.l10n.t('The saved request passed against {0}.', environment.name)
         : vscode.l10n.t('All {0} saved requests passed against {1}.', results.length, environment.name)
-      : vscode.l10n.t('{0} of {1} saved requests failed against {2}.', failed, results.length, environment.name);
+      : results.length === 1
+        ? vscode.l10n.t('The saved request failed against {0}.', environment.name)
+        : vscode.l10n.t('{0} of {1} saved requests failed against {2}.', failed, results.length, environment.name);
   if (options.showResults === false) {
     void (failed ? vscode.window.showWarningMessage(summary) : vscode.window.showInformationMessage(summary));
     return results;

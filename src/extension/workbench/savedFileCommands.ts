@@ -166,7 +166,8 @@ function importMessage(name: string, r: SavedImportResult, inFile: number): stri
   const parts: string[] = [];
   if (inFile === 0) parts.push(vscode.l10n.t('{0} holds no saved request: nothing was imported.', name));
   else if (r.added.length === 0) parts.push(vscode.l10n.t('Nothing imported from {0}.', name));
-  else parts.push(vscode.l10n.t('Imported {0} from {1}; they are under Saved in the History view.', savedCount(r.added.length), name));
+  else if (r.added.length === 1) parts.push(vscode.l10n.t('Imported 1 saved request from {0}, under Saved in the History view.', name));
+  else parts.push(vscode.l10n.t('Imported {0} saved requests from {1}, under Saved in the History view.', r.added.length, name));
   if (r.renamed.length) {
     const list = r.renamed.slice(0, 3).map((x) => vscode.l10n.t('"{0}" as "{1}"', x.from, x.to)).join(', ');
     const more = r.renamed.length > 3 ? vscode.l10n.t(' and {0} more', r.renamed.length - 3) : '';
