@@ -17,6 +17,7 @@ import {
   runJson,
   runJunit,
   runSavedRequest,
+  savedNamed,
   sendDraft,
 } from '../core/workbench';
 import type { Connection } from './connection';
@@ -83,14 +84,12 @@ export function runPlanOf(positionals: readonly string[], flags: RunFlags): RunP
   }
   if (requests.length === 0) throw new FileTargetError(`${name} holds no saved request: nothing to run.`);
   if (flags.only?.length) {
-    const wanted = flags.only.map((n) => n.trim());
-    const missing = wanted.filter((n) => !requests.some((r) => r.savedAs!.toLowerCase() === n.toLowerCase()));
-    if (missing.length) {
+    const named = savedNamed(requests, flags.only);
+    if (named.missing !== undefined) {
       const names = requests.map((r) => `"${r.savedAs}"`);
-      throw new HealthDataError('usage', `--only "${printable(missing[0], 60)}": ${name} has no saved request of that name (it has ${names.slice(0, 8).join(', ')}${names.length > 8 ? `, and ${names.length - 8} more` : ''}).`);
+      throw new HealthDataError('usage', `--only "${printable(named.missing, 60)}": ${name} has no saved request of that name (it has ${names.slice(0, 8).join(', ')}${names.length > 8 ? `, and ${names.length - 8} more` : ''}).`);
     }
-    const lower = new Set(wanted.map((n) => n.toLowerCase()));
-    requests = requests.filter((r) => lower.has(r.savedAs!.toLowerCase()));
+    requests = named.requests;
   }
   return { file, requests, format: format as RunFormat, failOn, ...(flags.out !== undefined ? { out: flags.out } : {}) };
 }

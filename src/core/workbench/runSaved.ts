@@ -14,6 +14,7 @@ import { unwrapList, type Exchange } from '../service';
 import type { HistoryEntry } from './history';
 import { pathAndQuery } from './history';
 import { draftFromExchange, type RequestDraft } from './requestDraft';
+import { exchangeOfDraft } from './sendDraft';
 
 export type RunVerdict = 'passed' | 'failed';
 
@@ -66,8 +67,7 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
     failure = err;
   }
   const made = options.takeExchanges();
-  // The exchange of the endpoint asked for (a token mint may have gone out first).
-  const exchange = [...made].reverse().find((e) => e.endpoint === draft.endpoint && (draft.endpoint === 'token' || e.resource === draft.kind));
+  const exchange = exchangeOfDraft(made, draft);
   const message = (err: unknown): string => redact(err instanceof Error ? err.message : String(err), options.secrets ?? []);
   if (!exchange) return { ...base, verdict: 'failed', problem: failure ? message(failure) : 'The request left no exchange.' };
   const sent = {

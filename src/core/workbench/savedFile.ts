@@ -134,6 +134,19 @@ export function mergeSavedRequests(
   return { history: [...history, ...added], added, renamed, alreadySaved, overLimit };
 }
 
+/**
+ * The saved requests named by `names` (trimmed, in any case), in `requests`' order; `missing` is
+ * the first name given that names none of them.
+ */
+export function savedNamed(requests: readonly HistoryEntry[], names: readonly string[]): { requests: HistoryEntry[]; missing?: string } {
+  const wanted = names.map((n) => n.trim());
+  const lower = new Set(wanted.map((n) => n.toLowerCase()));
+  const picked = requests.filter((r) => r.savedAs !== undefined && lower.has(r.savedAs.toLowerCase()));
+  const found = new Set(picked.map((r) => r.savedAs!.toLowerCase()));
+  const missing = wanted.find((n) => !found.has(n.toLowerCase()));
+  return missing === undefined ? { requests: picked } : { requests: picked, missing };
+}
+
 /** A name without the ` (2)` an import may have added, in lower case. */
 function nameFamily(name: string): string {
   return name.trim().replace(/ \(\d+\)$/, '').toLowerCase();

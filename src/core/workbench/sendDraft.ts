@@ -2,7 +2,7 @@
 // service client, which adds the token: the extension's New Request, Send Again and Edit and
 // Resend, and the CLI's `run`, all send through here.
 
-import type { HealthDataClient } from '../service';
+import type { Exchange, HealthDataClient } from '../service';
 import type { RequestDraft } from './requestDraft';
 
 const given = (v: string | undefined): string | undefined => (v?.trim() ? v.trim() : undefined);
@@ -34,4 +34,9 @@ export async function sendDraft(client: HealthDataClient, draft: RequestDraft, s
         { signal },
       );
   }
+}
+
+/** Of the exchanges a draft's send made, the one of the endpoint asked for (a token mint may have gone out first). */
+export function exchangeOfDraft<E extends Exchange>(made: readonly E[], draft: RequestDraft): E | undefined {
+  return [...made].reverse().find((e) => e.endpoint === draft.endpoint && (draft.endpoint === 'token' || e.resource === draft.kind));
 }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { resource } from '../../core/resources';
 import { cutText, inertText } from '../../core/views';
-import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, draftFromExchange, draftOf, outcomeOf, pathAndQuery, requestLine, sendDraft } from '../../core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, draftFromExchange, draftOf, exchangeOfDraft, outcomeOf, pathAndQuery, requestLine, sendDraft } from '../../core/workbench';
 import type { Session } from '../account/session';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
@@ -100,9 +100,7 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
       listening.dispose();
     }
     if (abort.signal.aborted) return undefined;
-    // The exchange of the endpoint asked for (a token mint may have gone out first).
-    const wanted = draft.endpoint === 'token' ? 'token' : draft.endpoint;
-    const entry = [...made].reverse().find((e) => e.endpoint === wanted && (draft.endpoint === 'token' || e.resource === draft.kind));
+    const entry = exchangeOfDraft(made, draft);
     if (!entry) {
       if (failure) throw failure;
       throw new HealthDataError('network', vscode.l10n.t('The request left no exchange to show.'));

@@ -63,6 +63,11 @@ export class ExchangeHistory implements vscode.Disposable {
     return this.entries.filter((e) => e.savedAs !== undefined);
   }
 
+  /** The saved requests by name, as the History view lists them and Run Saved Requests sends them. */
+  savedByName(): HistoryEntry[] {
+    return this.saved().slice().sort((a, b) => a.savedAs!.localeCompare(b.savedAs!, undefined, { sensitivity: 'base' }));
+  }
+
   /**
    * Saves an exchange under `name` (or renames a saved one): kept whatever the history's size.
    * Throws a sentence for people when the name is not one (see savedNameProblem) or Saved is full.

@@ -52,7 +52,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
   getChildren(node?: HistoryNode): HistoryNode[] {
     if (!node) {
       // Saved by name, as people look for them; the rest by time.
-      const saved = [...this.history.saved()].sort((a, b) => a.savedAs!.localeCompare(b.savedAs!, undefined, { sensitivity: 'base' }));
+      const saved = this.history.savedByName();
       const days = groupByDay(
         this.history.all().filter((e) => e.savedAs === undefined),
         (ms) => -new Date(ms).getTimezoneOffset(),

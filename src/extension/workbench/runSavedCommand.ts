@@ -5,7 +5,7 @@
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
-import { HistoryEntry, SavedRunResult, outLine, runSavedRequest, sendDraft } from '../../core/workbench';
+import { HistoryEntry, SavedRunResult, outLine, runSavedRequest, savedNamed, sendDraft } from '../../core/workbench';
 import type { Session } from '../account/session';
 import type { ExchangeViews } from './exchangeViews';
 import type { ExchangeHistory } from './history';
@@ -35,16 +35,15 @@ function optionsOf(arg: unknown): RunSavedOptions {
 
 export async function runSavedRequests(session: Session, history: ExchangeHistory, views: ExchangeViews, arg?: unknown): Promise<SavedRunResult[] | undefined> {
   const options = optionsOf(arg);
-  let requests: HistoryEntry[] = [...history.saved()].sort((a, b) => a.savedAs!.localeCompare(b.savedAs!, undefined, { sensitivity: 'base' }));
+  let requests = history.savedByName();
   if (requests.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No saved requests to run: Save Request… on a request of the History view keeps it by a name.'));
     return undefined;
   }
   if (options.names) {
-    const wanted = new Set(options.names.map((n) => n.trim().toLowerCase()));
-    const missing = options.names.find((n) => !requests.some((r) => r.savedAs!.toLowerCase() === n.trim().toLowerCase()));
-    if (missing !== undefined) throw new HealthDataError('usage', vscode.l10n.t('No saved request is named "{0}".', missing));
-    requests = requests.filter((r) => wanted.has(r.savedAs!.toLowerCase()));
+    const named = savedNamed(requests, options.names);
+    if (named.missing !== undefined) throw new HealthDataError('usage', vscode.l10n.t('No saved request is named "{0}".', named.missing));
+    requests = named.requests;
   }
   const { client, environment } = await session.connection();
   const made: HistoryEntry[] = [];
