@@ -243,6 +243,25 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           await group.hover();
           await group.locator('.action-label[aria-label="Run Saved Requests"]').click();
           await wb!.waitForNotification(/The saved request passed against /);
+          // Set Expected Status…, from the row's menu: a typed number that is no status says so and
+          // Enter keeps the list open; a typed status is offered on a line of its own and set.
+          await wb!.runContextMenuEntry(saved, 'Set Expected Status…');
+          const box = page.locator('.quick-input-widget .quick-input-box input');
+          await box.waitFor({ state: 'visible', timeout: 10_000 });
+          const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+          assert.match((await rows.first().textContent()) ?? '', /Any success \(2xx\)\s*expected now/);
+          await box.fill('600');
+          await rows.first().filter({ hasText: 'A status is a whole number from 100 to 599.' }).waitFor({ state: 'visible', timeout: 10_000 });
+          await page.keyboard.press('Enter');
+          assert.ok(await box.isVisible(), 'Enter on the problem keeps the list open');
+          await box.fill('418');
+          await rows.first().filter({ hasText: /^418 / }).waitFor({ state: 'visible', timeout: 10_000 });
+          await page.locator('.quick-input-widget').screenshot({ path: path.join(shotsDir(), `expected-status-typed-${theme.slug}.png`) });
+          await page.keyboard.press('Enter');
+          await page.waitForFunction(() => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => /Mint for the sandbox.*expects 418/.test(r.textContent ?? '')), undefined, { timeout: 10_000 });
+          // Run Saved Request, from the row's menu: the mint gets a 200, not the 418 it now expects.
+          await wb!.runContextMenuEntry(saved, 'Run Saved Request');
+          await wb!.waitForNotification(/The saved request failed against /);
         }
         await wb!.runContextMenuEntry(saved, 'Remove from Saved');
         await sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first().waitFor({ state: 'detached', timeout: 10_000 });

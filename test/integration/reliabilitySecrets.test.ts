@@ -188,6 +188,15 @@ describe('reliability: no secret or token in any sink', function () {
       },
       // Saved requests run as checks, then to a file with their replies (the mint's held a token) and back.
       'healthData.runSavedRequests': () => run('healthData.runSavedRequests', { showResults: false }),
+      // The mint expected to be refused (it is not): the run's failure names the statuses, never the token.
+      'healthData.setExpectedStatus': async () => {
+        assert.equal(await run('healthData.setExpectedStatus', { exchangeId: api.history.saved()[0].id, status: 401 }), 401);
+      },
+      'healthData.runSavedRequest': async () => {
+        const [result] = (await run('healthData.runSavedRequest', { exchangeId: api.history.saved()[0].id, showResults: false })) as Array<{ problem?: string }>;
+        note('run result', result);
+        await run('healthData.setExpectedStatus', { exchangeId: api.history.saved()[0].id, status: null });
+      },
       'healthData.exportSavedRequests': async () => {
         const file = (savedFile = join(mkdtempSync(join(tmpdir(), 'hde-sweep-saved-')), 'saved.json'));
         assert.ok(await run('healthData.exportSavedRequests', { uri: file, replies: true }), 'exported');

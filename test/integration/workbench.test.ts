@@ -610,4 +610,86 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       for (const e of api.history.saved()) api.history.removeSaved(e.id);
     }
   });
+
+  it('Set Expected Status makes a refusal saved on purpose a check: offered on saving, shown on its row, passed by a run only on that status', async () => {
+    const gone = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'getById', kind: 'heartRate', id: 'not-there-on-purpose' } })) as HistoryEntry;
+    assert.equal(gone.status, 404);
+    const env = api.session.active!.name;
+    const win = vscode.window as unknown as { showInformationMessage: (...a: unknown[]) => Thenable<unknown> };
+    const info = win.showInformationMessage;
+    const offered: Array<{ text: string; actions: unknown[] }> = [];
+    // Saving a refusal says a run expects a 2xx, and offers to expect what it got; the button is taken.
+    win.showInformationMessage = (text: unknown, ...actions: unknown[]) => {
+      offered.push({ text: String(text), actions });
+      return Promise.resolve(actions[0]);
+    };
+    try {
+      assert.equal(await vscode.commands.executeCommand('healthData.saveRequest', { exchangeId: gone.id, name: 'Gone on purpose' }), true);
+      await waitFor('the saved request to expect 404', () => api.history.get(gone.id)?.expectStatus === 404);
+    } finally {
+      win.showInformationMessage = info;
+    }
+    assert.deepEqual(offered, [{ text: 'Saved "Gone on purpose". A run expects a 2xx of it, and it got 404 Not Found.', actions: ['Expect 404'] }]);
+    try {
+      // Its row says what a run expects.
+      const root = api.historyView.getChildren();
+      const row = api.historyView.getChildren(root[0]).find((r) => r.type === 'exchange' && r.entry.id === gone.id)!;
+      const item = api.historyView.getTreeItem(row);
+      assert.equal(item.description, `GET ${pathAndQuery(gone.url)} · 404 · expects 404`);
+      assert.match(String(item.tooltip), /^Saved as: Gone on purpose\nA run expects: 404 Not Found\n/);
+
+      // Run Saved Request, from its row: the refusal expected passes.
+      messages.shown.length = 0;
+      const [passed] = (await vscode.commands.executeCommand('healthData.runSavedRequest', { ...row, showResults: false })) as SavedRunResult[];
+      assert.deepEqual([passed.name, passed.verdict, passed.status, passed.expectedStatus, passed.problem], ['Gone on purpose', 'passed', 404, 404, undefined]);
+      assert.deepEqual(messages.shown.map((m) => [m.level, m.text]), [['info', `The saved request passed against ${env}.`]]);
+
+      // The pick: any 2xx, then the refusals, the one expected now and its last reply marked; any 2xx picked.
+      const { offered: items, result } = await answerQuickPick(
+        (list) => list.find((i) => i.label.includes('Any success')),
+        () => vscode.commands.executeCommand('healthData.setExpectedStatus', { exchangeId: gone.id }),
+      );
+      assert.equal(result, null);
+      assert.deepEqual(items.slice(0, 4).map((i) => [i.label, i.description]), [
+        ['$(pass) Any success (2xx)', undefined],
+        ['Refused', undefined],
+        ['404 Not Found', 'expected now · its last reply'],
+        ['400 Bad Request', undefined],
+      ]);
+      assert.equal(items.filter((i) => i.label === '404 Not Found').length, 1, 'each status once');
+      assert.equal(api.history.get(gone.id)?.expectStatus, undefined);
+      messages.shown.length = 0;
+      const [failed] = (await vscode.commands.executeCommand('healthData.runSavedRequest', { exchangeId: gone.id, showResults: false })) as SavedRunResult[];
+      assert.deepEqual([failed.verdict, failed.failure], ['failed', 'status']);
+      assert.deepEqual(messages.shown.map((m) => [m.level, m.text]), [['warning', `The saved request failed against ${env}.`]]);
+
+      // Given as an argument; a 2xx that does not come fails as a status; the export keeps the expectation.
+      assert.equal(await vscode.commands.executeCommand('healthData.setExpectedStatus', { exchangeId: gone.id, status: 200 }), 200);
+      const [wrong] = (await vscode.commands.executeCommand('healthData.runSavedRequest', { exchangeId: gone.id, showResults: false })) as SavedRunResult[];
+      assert.equal(wrong.problem, 'Expected 200 OK; the service answered 404 Not Found: No heart rate summary with id "not-there-on-purpose".');
+      await vscode.commands.executeCommand('healthData.setExpectedStatus', { exchangeId: gone.id, status: 404 });
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hde-expect-'));
+      try {
+        await vscode.commands.executeCommand('healthData.exportSavedRequests', { uri: path.join(dir, 'expect.json'), replies: false });
+        const file = JSON.parse(fs.readFileSync(path.join(dir, 'expect.json'), 'utf8')) as { requests: Array<{ savedAs: string; expectStatus?: number }> };
+        assert.deepEqual(file.requests.filter((r) => r.savedAs === 'Gone on purpose').map((r) => r.expectStatus), [404]);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+
+      // What will not do says why, and changes nothing.
+      messages.shown.length = 0;
+      await vscode.commands.executeCommand('healthData.setExpectedStatus', { exchangeId: gone.id, status: 700 });
+      const unsaved = api.history.all().find((e) => e.savedAs === undefined)!;
+      await vscode.commands.executeCommand('healthData.setExpectedStatus', { exchangeId: unsaved.id, status: 404 });
+      assert.deepEqual(errors(), ['status must be a status from 100 to 599, or null for any 2xx.', 'Only a saved request has an expected status: Save Request… first.']);
+      assert.equal(api.history.get(gone.id)?.expectStatus, 404);
+      assert.equal(api.history.get(unsaved.id)?.expectStatus, undefined);
+      // Removed from Saved, it expects nothing any more.
+      api.history.removeSaved(gone.id);
+      assert.equal(api.history.get(gone.id)?.expectStatus, undefined);
+    } finally {
+      for (const e of api.history.saved()) api.history.removeSaved(e.id);
+    }
+  });
 });

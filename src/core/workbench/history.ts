@@ -19,6 +19,27 @@ export interface HistoryEntry extends Exchange {
    * whatever the history's size, until it is removed from Saved.
    */
   readonly savedAs?: string;
+  /**
+   * The status a run of this saved request expects (Set Expected Status…): a code from 100 to
+   * 599. Absent, a run expects a 2xx whose records break no rule.
+   */
+  readonly expectStatus?: number;
+}
+
+/** Whether `v` can be a saved request's expected status: a whole number from 100 to 599. */
+export function isExpectableStatus(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 100 && v <= 599;
+}
+
+/**
+ * A status typed as an expectation: `404` is 404; digits that are no status (`42`, `600`) are
+ * 'notStatus'; empty text, or words (`not found`, left to a list's filter), undefined.
+ */
+export function typedStatus(text: string): number | 'notStatus' | undefined {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return undefined;
+  const n = Number(t);
+  return isExpectableStatus(n) ? n : 'notStatus';
 }
 
 export const DEFAULT_HISTORY_SIZE = 50;
@@ -201,7 +222,10 @@ export function historyEntryOf(v: unknown): HistoryEntry | undefined {
   if (isResourceKind(e.resource)) entry.resource = e.resource;
   if (str(e.environment)) entry.environment = e.environment;
   if (num(e.bodyCutBytes)) entry.bodyCutBytes = e.bodyCutBytes;
-  if (str(e.savedAs) && savedNameFault(e.savedAs) === undefined) entry.savedAs = e.savedAs;
+  if (str(e.savedAs) && savedNameFault(e.savedAs) === undefined) {
+    entry.savedAs = e.savedAs;
+    if (isExpectableStatus(e.expectStatus)) entry.expectStatus = e.expectStatus;
+  }
   return entry;
 }
 
@@ -218,7 +242,7 @@ export function readHistory(stored: unknown): HistoryEntry[] {
     .filter((e): e is HistoryEntry => e !== undefined)
     .map((e) => {
       if (e.savedAs === undefined || ++saved <= MAX_SAVED_REQUESTS) return e;
-      const { savedAs: _dropped, ...plain } = e;
+      const { savedAs: _dropped, expectStatus: _expect, ...plain } = e;
       return plain;
     });
 }

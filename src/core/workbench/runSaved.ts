@@ -1,6 +1,7 @@
 // Saved requests run as checks (`health-data run`): each request of a saved-requests file sent
 // again through the client, its reply validated as the exchange view validates it, and a verdict:
-// passed (a 2xx whose records, or token, break no rule that fails the run), or failed and why.
+// passed (a 2xx whose records, or token, break no rule that fails the run; or the refusal the
+// request expects, in the service's error form), or failed and why.
 // What the run reports in text, JSON and JUnit XML is made here too, so CI and a terminal read
 // the same verdicts.
 
@@ -10,13 +11,19 @@ import { FINDING_KINDS } from '../validation/findings';
 import { DEFAULT_FAIL_ON, type FailOn } from '../reports/failOn';
 import { xmlText } from '../reports/safeText';
 import { redact } from '../errors';
-import { unwrapList, type Exchange } from '../service';
+import { looksLikeHtml, serviceMessageOf, statusLine, unwrapList, type Exchange } from '../service';
 import type { HistoryEntry } from './history';
 import { pathAndQuery } from './history';
 import { draftFromExchange, type RequestDraft } from './requestDraft';
 import { exchangeOfDraft } from './sendDraft';
 
 export type RunVerdict = 'passed' | 'failed';
+
+/**
+ * What a failed run fell on: the request (not sent, no answer), the status (not the one expected),
+ * the reply (no body, not JSON, not a record, not the service's error form), or its records' findings.
+ */
+export type RunFailure = 'request' | 'status' | 'reply' | 'findings';
 
 export interface SavedRunResult {
   /** The saved request's name. */
@@ -27,6 +34,10 @@ export interface SavedRunResult {
   readonly verdict: RunVerdict;
   /** Why it failed, in a sentence. */
   readonly problem?: string;
+  /** What it failed on. */
+  readonly failure?: RunFailure;
+  /** The status the saved request expects (Set Expected Status…); absent, any 2xx. */
+  readonly expectedStatus?: number;
   readonly status?: number;
   readonly statusText?: string;
   readonly durationMs?: number;
@@ -56,9 +67,10 @@ export interface RunOptions {
 /** Runs one saved request and says how it went. Never throws: a failure is a verdict. */
 export async function runSavedRequest(entry: HistoryEntry, options: RunOptions): Promise<SavedRunResult> {
   const failOn = options.failOn ?? DEFAULT_FAIL_ON;
-  const base = { name: entry.savedAs ?? '', method: entry.method, path: pathAndQuery(entry.url) };
+  const expected = entry.expectStatus;
+  const base = { name: entry.savedAs ?? '', method: entry.method, path: pathAndQuery(entry.url), ...(expected !== undefined ? { expectedStatus: expected } : {}) };
   const draft = draftFromExchange(entry);
-  if (!draft) return { ...base, verdict: 'failed', problem: `${base.method} ${base.path} is not one of the service's endpoints, so it cannot be sent.` };
+  if (!draft) return { ...base, verdict: 'failed', failure: 'request', problem: `${base.method} ${base.path} is not one of the service's endpoints, so it cannot be sent.` };
   options.takeExchanges();
   let failure: unknown;
   try {
@@ -69,23 +81,34 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
   const made = options.takeExchanges();
   const exchange = exchangeOfDraft(made, draft);
   const message = (err: unknown): string => redact(err instanceof Error ? err.message : String(err), options.secrets ?? []);
-  if (!exchange) return { ...base, verdict: 'failed', problem: failure ? message(failure) : 'The request left no exchange.' };
+  if (!exchange) return { ...base, verdict: 'failed', failure: 'request', problem: failure ? message(failure) : 'The request left no exchange.' };
+  const status = exchange.status;
   const sent = {
     ...base,
     path: pathAndQuery(exchange.url),
-    ...(exchange.status !== undefined ? { status: exchange.status } : {}),
+    ...(status !== undefined ? { status } : {}),
     ...(exchange.statusText ? { statusText: exchange.statusText } : {}),
     durationMs: exchange.durationMs,
     attempts: exchange.attempts.length,
     ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
     exchangeId: exchange.id,
   };
-  if (failure || exchange.error || exchange.status === undefined || exchange.status < 200 || exchange.status >= 300) {
-    const why = exchange.error?.message ?? (failure ? message(failure) : `The service answered ${exchange.status} ${exchange.statusText ?? ''}`.trim());
-    return { ...sent, verdict: 'failed', problem: redact(why, options.secrets ?? []) };
+  const answered = exchange.error?.message ?? (failure ? message(failure) : status !== undefined ? statusLine(status, exchange.statusText) : 'No answer');
+  const fail = (on: RunFailure, problem: string): SavedRunResult => ({ ...sent, verdict: 'failed', failure: on, problem: redact(problem, options.secrets ?? []) });
+  if (status === undefined) return fail('request', expected !== undefined ? `Expected ${statusLine(expected)}; ${answered}` : answered);
+  if (expected !== undefined && status !== expected) {
+    const said = serviceSaid(exchange.responseBody, status);
+    const got = `${statusLine(status, exchange.statusText)}${said ? `: ${said}` : ''}`;
+    return fail('status', `Expected ${statusLine(expected)}; the service answered ${got}${/[.!?]$/.test(got) ? '' : '.'}`);
   }
+  if (expected !== undefined && (expected < 200 || expected >= 300)) {
+    // The refusal expected (a 404 for a record that is not there): it must still be the service's own.
+    const problem = expected >= 400 ? errorReplyProblem(exchange, expected) : undefined;
+    return problem ? fail('reply', problem) : { ...sent, verdict: 'passed' };
+  }
+  if (failure || exchange.error || status < 200 || status >= 300) return fail(status < 200 || status >= 300 ? 'status' : 'reply', answered);
   const reply = replyFindings(exchange, draft);
-  if ('problem' in reply) return { ...sent, verdict: 'failed', problem: reply.problem };
+  if ('problem' in reply) return fail('reply', reply.problem);
   const counts = Object.fromEntries(FINDING_KINDS.map((k) => [k, 0])) as Record<FindingKind, number>;
   let failingRecords = 0;
   for (const findings of reply.findings) {
@@ -97,9 +120,49 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
   if (failingRecords > 0) {
     const what = draft.endpoint === 'token' ? 'The token reply breaks' : records === 1 ? 'The record breaks' : `${failingRecords} of ${records} records break`;
     const kinds = FINDING_KINDS.filter((k) => failOn.has(k) && counts[k] > 0).map((k) => kindCount(k, counts[k]));
-    return { ...result, verdict: 'failed', problem: `${what} the rules that fail the run: ${kinds.join(', ')}.` };
+    return { ...result, verdict: 'failed', failure: 'findings', problem: `${what} the rules that fail the run: ${kinds.join(', ')}.` };
   }
   return { ...result, verdict: 'passed' };
+}
+
+/** What the service said in an error body (its message), cut to one short line; undefined for a record. */
+function serviceSaid(body: string | undefined, status: number): string | undefined {
+  if (status < 400 || !body) return undefined;
+  try {
+    const said = serviceMessageOf(JSON.parse(body), status);
+    return said === undefined ? undefined : said.replace(/\s+/g, ' ').slice(0, 200);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why an error reply is not in the service's error form `{"statusCode": 404, "error": "Not Found",
+ * "message": "…"}` (the conventions' errors), or undefined when it is.
+ */
+export function errorReplyProblem(exchange: Pick<Exchange, 'responseBody' | 'contentType'>, status: number): string | undefined {
+  const form = '{statusCode, error, message}';
+  const body = exchange.responseBody ?? '';
+  const reply = `The ${status} reply`;
+  if (body.trim() === '') return `${reply} has no body: the service's errors are JSON ${form}.`;
+  if (looksLikeHtml(body, exchange.contentType ?? null)) return `${reply} is an HTML page (a proxy's or a gateway's?), not the service's JSON error ${form}.`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return `${reply} is not JSON, so not the service's error ${form}.`;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return `${reply} is not the service's error ${form}: it is ${Array.isArray(parsed) ? 'a list' : 'not an object'}.`;
+  const rec = parsed as Record<string, unknown>;
+  const faults: string[] = [];
+  if (rec.statusCode === undefined) faults.push('no statusCode');
+  else if (rec.statusCode !== status) faults.push(`statusCode ${JSON.stringify(rec.statusCode).slice(0, 20)}, not ${status}`);
+  for (const field of ['error', 'message'] as const) {
+    const v = rec[field];
+    if (v === undefined) faults.push(`no ${field}`);
+    else if (typeof v !== 'string' || v.trim() === '') faults.push(`${field} not a text`);
+  }
+  return faults.length ? `${reply} breaks the service's error form ${form}: ${faults.join(', ')}.` : undefined;
 }
 
 /** The findings of each record of a 2xx reply (the token reply's for a mint), or why there are none to check. */
@@ -148,17 +211,20 @@ export function runJunit(file: string, results: readonly SavedRunResult[]): stri
       lines.push(out ? `${head}>\n      <system-out>${xmlText(out, true)}</system-out>\n    </testcase>` : `${head}/>`);
     } else {
       const problem = r.problem ?? 'failed';
-      lines.push(`${head}>\n      <failure message="${xmlText(problem)}" type="${r.status === undefined ? 'request' : r.status >= 300 ? 'status' : 'findings'}">${xmlText([problem, out].filter(Boolean).join('\n'), true)}</failure>\n    </testcase>`);
+      lines.push(`${head}>\n      <failure message="${xmlText(problem)}" type="${r.failure ?? 'request'}">${xmlText([problem, out].filter(Boolean).join('\n'), true)}</failure>\n    </testcase>`);
     }
   }
   lines.push('  </testsuite>', '</testsuites>');
   return `${lines.join('\n')}\n`;
 }
 
-/** `200 OK · 3 records · 2 zero, 1 deprecated · 34 ms · request id abc`: the facts of a result. */
+/**
+ * `200 OK · 3 records · 2 zero, 1 deprecated · 34 ms · request id abc`, `404 Not Found, as
+ * expected · 5 ms`: the facts of a result.
+ */
 export function outLine(r: SavedRunResult): string {
   const parts: string[] = [];
-  if (r.status !== undefined) parts.push(`${r.status}${r.statusText ? ` ${r.statusText}` : ''}`);
+  if (r.status !== undefined) parts.push(`${r.status}${r.statusText ? ` ${r.statusText}` : ''}${r.status === r.expectedStatus ? ', as expected' : ''}`);
   if (r.records !== undefined) parts.push(r.records === 1 ? '1 record' : `${r.records} records`);
   if (r.counts) {
     const found = FINDING_KINDS.filter((k) => r.counts![k] > 0).map((k) => kindCount(k, r.counts![k]));

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { resource } from '../../core/resources';
+import { statusLine } from '../../core/service';
 import { cutText, inertText } from '../../core/views';
 import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, draftFromExchange, draftOf, exchangeOfDraft, outcomeOf, pathAndQuery, requestLine, sendDraft } from '../../core/workbench';
 import type { Session } from '../account/session';
@@ -16,6 +17,7 @@ import { type ExchangeHistory, savedNameProblem } from './history';
 import { draftProblems, promptDraft } from './requestForm';
 import { exportSavedRequests, importSavedRequests } from './savedFileCommands';
 import { runSavedRequests } from './runSavedCommand';
+import { setExpectedStatus } from './expectedStatus';
 
 /** An exchange named by a command's argument: `{ exchangeId }`, an Exchange, or a History row. */
 function exchangeIdOf(arg: unknown): string | undefined {
@@ -139,10 +141,21 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
       });
       if (name === undefined) return false;
     }
+    let saved: HistoryEntry;
     try {
-      history.saveRequest(entry.id, name);
+      saved = history.saveRequest(entry.id, name);
     } catch (err) {
       throw new HealthDataError('usage', vscode.l10n.t('Not saved: {0}', err instanceof Error ? err.message : String(err)));
+    }
+    const status = saved.status;
+    if (!renaming && saved.expectStatus === undefined && status !== undefined && (status < 200 || status >= 300)) {
+      // A refusal saved on purpose (an id that is not there) is a check only when a run expects it.
+      const expect = vscode.l10n.t('Expect {0}', status);
+      void Promise.resolve(
+        vscode.window.showInformationMessage(vscode.l10n.t('Saved "{0}". A run expects a 2xx of it, and it got {1}.', saved.savedAs!, statusLine(status, saved.statusText)), expect),
+      ).then((answer) => {
+        if (answer === expect && history.get(saved.id)?.savedAs !== undefined) history.setExpectedStatus(saved.id, status);
+      });
     }
     return true;
   };
@@ -176,9 +189,21 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
         history.removeSaved(entry.id);
         return true;
       },
+      'healthData.setExpectedStatus': async (arg?: unknown) => {
+        const title = vscode.l10n.t('Health Data: Set Expected Status');
+        const entry = await entryFor(savedArg(arg).exchange, title, history.saved());
+        return entry ? setExpectedStatus(history, entry, arg, title) : undefined;
+      },
       'healthData.exportSavedRequests': (arg?: unknown) => exportSavedRequests(session, history, arg),
       'healthData.importSavedRequests': (arg?: unknown) => importSavedRequests(history, arg),
       'healthData.runSavedRequests': (arg?: unknown) => runSavedRequests(session, history, views, arg),
+      'healthData.runSavedRequest': async (arg?: unknown) => {
+        const entry = await entryFor(exchangeIdOf(arg) !== undefined ? { exchangeId: exchangeIdOf(arg) } : arg, vscode.l10n.t('Health Data: Run Saved Request'), history.saved());
+        if (!entry) return undefined;
+        // Its showResults and cancellation pass on; the request is this one alone.
+        const { showResults, cancellation } = (arg && typeof arg === 'object' ? arg : {}) as Record<string, unknown>;
+        return runSavedRequests(session, history, views, { exchangeId: entry.id, showResults, cancellation });
+      },
       'healthData.newRequest': async (arg?: unknown) => {
         const args = argsOf(arg);
         const draft = args.draft !== undefined ? givenDraft(args.draft) : await promptDraft();

@@ -4,7 +4,7 @@
 // in memory).
 
 import * as vscode from 'vscode';
-import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, SavedMerge, addToHistory, forStorage, historySize, mergeSavedRequests, readHistory, savedNameFault, trimHistory } from '../../core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, SavedMerge, addToHistory, forStorage, historySize, mergeSavedRequests, readHistory, requestLine, savedNameFault, trimHistory } from '../../core/workbench';
 import { ResourceKind } from '../../core/resources';
 import { unwrapList } from '../../core/service';
 import { textField } from '../../core/views';
@@ -83,11 +83,23 @@ export class ExchangeHistory implements vscode.Disposable {
     return this.replace(entry, { ...entry, savedAs: name.trim() });
   }
 
+  /**
+   * Sets the status a run of a saved request expects (undefined: any 2xx). Throws a sentence for
+   * people when the exchange is gone or not saved.
+   */
+  setExpectedStatus(id: string, status: number | undefined): HistoryEntry {
+    const entry = this.get(id);
+    if (!entry) throw new Error(vscode.l10n.t('That exchange is no longer in the history.'));
+    if (entry.savedAs === undefined) throw new Error(vscode.l10n.t('{0} is not a saved request: save it first.', requestLine(entry)));
+    const { expectStatus: _old, ...rest } = entry;
+    return this.replace(entry, status === undefined ? rest : { ...rest, expectStatus: status });
+  }
+
   /** Removes an exchange from Saved: it stays in the history as any other, the oldest going first. */
   removeSaved(id: string): HistoryEntry | undefined {
     const entry = this.get(id);
     if (!entry || entry.savedAs === undefined) return entry;
-    const { savedAs: _removed, ...plain } = entry;
+    const { savedAs: _removed, expectStatus: _expect, ...plain } = entry;
     const kept = this.replace(entry, plain);
     this.entries = trimHistory(this.entries, this.size);
     return kept;

@@ -7,6 +7,7 @@ import { ExchangeOutcome, HistoryEntry, groupByDay, outcomeOf, requestLine } fro
 import { localToday } from '../requests/prompts';
 import { addDays } from '../../core/dates';
 import type { ExchangeHistory } from './history';
+import { statusLine } from '../../core/service';
 
 /**
  * A row of the History view. An exchange's row carries `exchangeId`, so that any command given
@@ -16,6 +17,11 @@ export type HistoryNode =
   | { readonly type: 'saved'; readonly entries: readonly HistoryEntry[] }
   | { readonly type: 'day'; readonly day: string; readonly entries: readonly HistoryEntry[] }
   | { readonly type: 'exchange'; readonly entry: HistoryEntry; readonly exchangeId: string };
+
+/** `expects 404`, or undefined when the request expects any 2xx (Set Expected Status…): the History row's words. */
+function expectationWords(entry: HistoryEntry): string | undefined {
+  return entry.expectStatus === undefined ? undefined : vscode.l10n.t('expects {0}', entry.expectStatus);
+}
 
 const ICONS: Record<ExchangeOutcome, [string, string]> = {
   ok: ['pass', 'testing.iconPassed'],
@@ -89,13 +95,15 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     const status = e.status !== undefined ? String(e.status) : vscode.l10n.t('failed');
     const time = new Date(e.startedAt).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
     const retries = e.attempts.length > 1 ? ` · ${vscode.l10n.t('{0} attempts', e.attempts.length)}` : '';
-    item.description = e.savedAs !== undefined ? `${request} · ${status}` : `${status} · ${e.durationMs} ms${retries} · ${time}`;
+    const expects = expectationWords(e);
+    item.description = e.savedAs !== undefined ? `${request} · ${status}${expects ? ` · ${expects}` : ''}` : `${status} · ${e.durationMs} ms${retries} · ${time}`;
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     item.contextValue = e.savedAs !== undefined ? 'savedExchange' : 'exchange';
     item.command = { command: 'healthData.showExchange', title: vscode.l10n.t('Show Exchange'), arguments: [{ exchangeId: e.id }] };
     // Plain text: a URL's `_` and `-` stay as they are, and nothing in it becomes a link.
     item.tooltip = [
       e.savedAs !== undefined ? `${vscode.l10n.t('Saved as')}: ${e.savedAs}` : '',
+      e.savedAs !== undefined ? `${vscode.l10n.t('A run expects')}: ${e.expectStatus !== undefined ? statusLine(e.expectStatus) : vscode.l10n.t('a 2xx whose records break no rule')}` : '',
       `${e.method} ${e.url}`,
       `${status} ${e.statusText ?? ''} · ${e.durationMs} ms · ${e.startedAt}`,
       e.requestId ? `${vscode.l10n.t('Request id')}: ${e.requestId}` : '',
@@ -104,7 +112,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     ]
       .filter(Boolean)
       .join('\n');
-    item.accessibilityInformation = { label: `${e.savedAs !== undefined ? `${e.savedAs}, ` : ''}${request}, ${status}, ${outcome}, ${e.durationMs} ms, ${time}` };
+    item.accessibilityInformation = { label: `${e.savedAs !== undefined ? `${e.savedAs}, ` : ''}${request}, ${status}, ${expects ? `${expects}, ` : ''}${outcome}, ${e.durationMs} ms, ${time}` };
     return item;
   }
 

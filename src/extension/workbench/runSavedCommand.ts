@@ -13,6 +13,8 @@ import type { ExchangeHistory } from './history';
 export interface RunSavedOptions {
   /** Names of saved requests to run (any case); default every saved request. */
   readonly names?: readonly string[];
+  /** The saved request to run alone (a History row's). */
+  readonly exchangeId?: string;
   /** False: no pick list of the results at the end (scripts and tests). */
   readonly showResults?: boolean;
   readonly cancellation?: vscode.CancellationToken;
@@ -21,13 +23,14 @@ export interface RunSavedOptions {
 function optionsOf(arg: unknown): RunSavedOptions {
   if (arg === undefined || arg === null) return {};
   if (typeof arg !== 'object' || Array.isArray(arg)) throw new HealthDataError('usage', vscode.l10n.t('The argument must be {0}.', '{ names, showResults }'));
-  const { names, showResults, cancellation } = arg as Record<string, unknown>;
-  // A click on the Saved group hands its tree node: no option in it.
+  const { names, showResults, cancellation, exchangeId } = arg as Record<string, unknown>;
+  // A click on the Saved group hands its tree node: no option in it. A saved request's row (Run
+  // Saved Request) hands its exchangeId: that request alone.
   if (names !== undefined && (!Array.isArray(names) || names.some((n) => typeof n !== 'string'))) {
     throw new HealthDataError('usage', vscode.l10n.t('names must be a list of saved requests\' names.'));
   }
   return {
-    ...(names ? { names: names as string[] } : {}),
+    ...(names ? { names: names as string[] } : typeof exchangeId === 'string' ? { exchangeId } : {}),
     ...(typeof showResults === 'boolean' ? { showResults } : {}),
     ...(cancellation ? { cancellation: cancellation as vscode.CancellationToken } : {}),
   };
@@ -44,6 +47,11 @@ export async function runSavedRequests(session: Session, history: ExchangeHistor
     const named = savedNamed(requests, options.names);
     if (named.missing !== undefined) throw new HealthDataError('usage', vscode.l10n.t('No saved request is named "{0}".', named.missing));
     requests = named.requests;
+  }
+  if (options.exchangeId !== undefined) {
+    const entry = history.get(options.exchangeId);
+    if (!entry || entry.savedAs === undefined) throw new HealthDataError('usage', vscode.l10n.t('That saved request is no longer in the history.'));
+    requests = [entry];
   }
   const { client, environment } = await session.connection();
   const made: HistoryEntry[] = [];

@@ -57,6 +57,14 @@ describe('health-data run: saved requests as checks', function () {
     writeFileSync(file, savedRequestsFileText(requests, { replies: false, secrets: [SECRET, token], exportedAt: '2026-03-15T00:00:00Z' }));
     const withBroken = [...requests, saved('getById', 'The broken summary'), { ...requests[1], id: 'gone', url: `${sandbox.baseUrl}/v1/human/heart_rate/summaries/no-such-id`, endpoint: 'getById' as const, savedAs: 'A summary that is gone' }];
     writeFileSync(join(dir, 'failing.json'), savedRequestsFileText(withBroken, { replies: false, secrets: [], exportedAt: '2026-03-15T00:00:00Z' }));
+    // Expectations (Set Expected Status…): a refusal expected, a refusal that does not come, a 2xx named.
+    const expecting: HistoryEntry[] = [
+      { ...withBroken[5], expectStatus: 404 },
+      { ...requests[2], savedAs: 'No body fat', expectStatus: 404 },
+      { ...requests[1], expectStatus: 200 },
+      { ...requests[2], savedAs: 'Body fat behind a proxy', expectStatus: 502 },
+    ];
+    writeFileSync(join(dir, 'expecting.json'), savedRequestsFileText(expecting, { replies: false, secrets: [], exportedAt: '2026-03-15T00:00:00Z' }));
   });
 
   after(async () => {
@@ -101,6 +109,35 @@ describe('health-data run: saved requests as checks', function () {
     const only = await cli(['run', join(dir, 'failing.json'), '--only', 'latest BODY fat', '--fail-on', 'deprecated', '--no-color']);
     assert.equal(only.code, 1);
     assert.match(only.stdout, /^FAIL {2}Latest body fat .*\n.*\d+ deprecated.*\n {6}The record breaks the rules that fail the run: 1 deprecated\.\n1 saved request: 0 passed, 1 failed\.\n$/);
+  });
+
+  it('passes a request that expects a refusal on that status alone, and only with the service\'s error body', async () => {
+    const expecting = join(dir, 'expecting.json');
+    const r = await cli(['run', expecting, '--only', 'A summary that is gone', '--only', 'No body fat', '--only', 'Heart rate by date', '--no-color']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^PASS {2}Heart rate by date {2}GET \S+\n {6}200 OK, as expected · 1 record · /m);
+    assert.match(r.stdout, /^PASS {2}A summary that is gone {2}GET \/v1\/human\/heart_rate\/summaries\/no-such-id\n {6}404 Not Found, as expected · \d+ ms · request id \w+\n(?!\s{6}\S)/m);
+    assert.match(r.stdout, /^FAIL {2}No body fat {2}GET \/v1\/human\/body_fat\n {6}200 OK · \d+ ms.*\n {6}Expected 404 Not Found; the service answered 200 OK\.\n/m);
+    assert.match(r.stdout, /\n3 saved requests: 2 passed, 1 failed\.\n$/);
+
+    // The status expected, but a proxy's HTML page rather than the service's error: a failure of the reply.
+    sandbox.addFault({ fault: 'html', path: '/body_fat' });
+    try {
+      const proxied = await cli(['run', expecting, '--only', 'Body fat behind a proxy', '--json']);
+      assert.equal(proxied.code, 1, proxied.stderr);
+      const [request] = (JSON.parse(proxied.stdout) as { requests: Array<Record<string, unknown>> }).requests;
+      assert.deepEqual([request.verdict, request.status, request.expectedStatus, request.failure], ['failed', 502, 502, 'reply']);
+      assert.equal(request.problem, 'The 502 reply is an HTML page (a proxy\'s or a gateway\'s?), not the service\'s JSON error {statusCode, error, message}.');
+    } finally {
+      sandbox.clearFaults();
+    }
+
+    const out = join(dir, 'expecting.xml');
+    const junit = await cli(['run', expecting, '--format', 'junit', '--out', out, '--only', 'No body fat', '--only', 'A summary that is gone']);
+    assert.equal(junit.code, 1);
+    const xml = readFileSync(out, 'utf8');
+    assert.match(xml, /<testcase name="No body fat" [^>]*>\n {6}<failure message="Expected 404 Not Found; the service answered 200 OK\." type="status">/);
+    assert.match(xml, /<testcase name="A summary that is gone" [^>]*>\n {6}<system-out>404 Not Found, as expected · /);
   });
 
   it('reports as JSON and JUnit XML, to standard output or --out, the closing line on standard error', async () => {

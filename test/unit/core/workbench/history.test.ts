@@ -3,7 +3,7 @@
 // day, and read back from storage field by field.
 import * as assert from 'node:assert/strict';
 import { Exchange } from '../../../../src/core/service';
-import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, addToHistory, draftFromExchange, forStorage, groupByDay, historySize, outcomeOf, readHistory, toHistoryEntry, trimHistory } from '../../../../src/core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, addToHistory, draftFromExchange, forStorage, groupByDay, historySize, outcomeOf, readHistory, toHistoryEntry, trimHistory, typedStatus } from '../../../../src/core/workbench';
 import { Sandbox } from '../../../../src/sandbox/server';
 import { LeakWatch, SECRET, TODAY, sandboxForSuite } from '../../support/client';
 
@@ -103,6 +103,25 @@ describe('request history', () => {
     assert.equal(read.length, many.length, 'every entry kept');
     assert.equal(read.filter((e) => e.savedAs !== undefined).length, MAX_SAVED_REQUESTS);
     assert.equal(read.at(-1)!.savedAs, undefined);
+  });
+
+  it('reads a saved request\'s expected status back, only as a status from 100 to 599 and only on a saved request', () => {
+    const stored = JSON.parse(JSON.stringify(forStorage([{ ...makeEntry('a'), savedAs: 'gone', expectStatus: 404 }, { ...makeEntry('b'), expectStatus: 404 }])));
+    assert.deepEqual(readHistory(stored).map((e) => e.expectStatus), [404, undefined]);
+    for (const bad of [99, 600, 404.5, '404', null, -1]) assert.equal(readHistory([{ ...stored[0], expectStatus: bad }])[0].expectStatus, undefined, JSON.stringify(bad));
+    assert.equal(readHistory([{ ...stored[0], expectStatus: 200 }])[0].expectStatus, 200);
+    // Past Saved's cap an entry is a plain one: no expectation either.
+    const many = Array.from({ length: MAX_SAVED_REQUESTS + 1 }, (_, i) => ({ ...stored[0], id: `s${i}`, savedAs: `n${i}` }));
+    assert.deepEqual(Object.keys(readHistory(many).at(-1)!).filter((k) => k === 'savedAs' || k === 'expectStatus'), []);
+  });
+
+  it('reads a typed status: digits of a status, digits that are none, and words left to the list', () => {
+    assert.equal(typedStatus('404'), 404);
+    assert.equal(typedStatus(' 418 '), 418);
+    assert.equal(typedStatus('100'), 100);
+    assert.equal(typedStatus('599'), 599);
+    for (const none of ['42', '600', '0', '99', '1000']) assert.equal(typedStatus(none), 'notStatus', none);
+    for (const words of ['', '  ', 'not found', '4o4', '404 Not Found', '-404', '4.04']) assert.equal(typedStatus(words), undefined, words);
   });
 
   it('reads back what it stored, and drops what is not an entry', async () => {

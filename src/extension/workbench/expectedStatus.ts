@@ -1,0 +1,65 @@
+// Set Expected Status…: what Run Saved Requests and `health-data run` expect of a saved request.
+// By default a 2xx whose records break no rule; a request meant to be refused (an id that is not
+// there, a day with no record) can expect its status instead, and then passes only on that status
+// with the service's error body {statusCode, error, message}.
+
+import * as vscode from 'vscode';
+import { HealthDataError } from '../../core/errors';
+import { statusLine } from '../../core/service';
+import { HistoryEntry, isExpectableStatus, typedStatus } from '../../core/workbench';
+import { type TypedReading, pickOrType } from '../shared/typedPick';
+import type { ExchangeHistory } from './history';
+
+/** The refusals the service's conventions name, offered first. */
+const OFFERED = [400, 401, 403, 404, 409, 422, 429, 500, 502, 503] as const;
+
+/** The status an argument gives: `{ status: 404 }`, `{ status: null }` for any 2xx; undefined when it gives none. */
+export function givenStatus(arg: unknown): number | null | undefined {
+  if (!arg || typeof arg !== 'object' || !('status' in arg)) return undefined;
+  const { status } = arg as { status: unknown };
+  if (status === null || isExpectableStatus(status)) return status;
+  throw new HealthDataError('usage', vscode.l10n.t('status must be a status from 100 to 599, or null for any 2xx.'));
+}
+
+type Item = vscode.QuickPickItem & { readonly status: number | null };
+
+/** Asks what a run of `entry` expects: any 2xx, a refusal the conventions name, its last status, or one typed. */
+export async function pickExpectedStatus(entry: HistoryEntry, title: string): Promise<number | null | undefined> {
+  const now = entry.expectStatus ?? null;
+  const last = entry.status;
+  const note = (status: number | null): string | undefined => {
+    const words = [status === now ? vscode.l10n.t('expected now') : '', status !== null && status === last ? vscode.l10n.t('its last reply') : ''].filter(Boolean);
+    return words.length ? words.join(' · ') : undefined;
+  };
+  const item = (status: number | null, label: string, detail?: string): Item => {
+    const description = note(status);
+    return { label, status, ...(description ? { description } : {}), ...(detail ? { detail } : {}) };
+  };
+  const codes = [...new Set<number>([...(last !== undefined && (last < 200 || last >= 300) ? [last] : []), ...(now !== null ? [now] : []), ...OFFERED])];
+  const items: Item[] = [
+    item(null, vscode.l10n.t('$(pass) Any success (2xx)'), vscode.l10n.t('The default: a 2xx whose records (or token) break no rule.')),
+    { label: vscode.l10n.t('Refused'), kind: vscode.QuickPickItemKind.Separator, status: null },
+    ...codes.map((code) => item(code, statusLine(code), code >= 400 ? vscode.l10n.t('Passes on {0} with the service\'s error body {1}.', code, '{statusCode, error, message}') : undefined)),
+  ];
+  const typed = (text: string): TypedReading<Item> => {
+    const status = typedStatus(text);
+    if (status === undefined || (status !== 'notStatus' && codes.includes(status))) return undefined;
+    if (status === 'notStatus') return { problem: vscode.l10n.t('A status is a whole number from 100 to 599.') };
+    return { item: item(status, statusLine(status), status >= 400 ? vscode.l10n.t('Passes on {0} with the service\'s error body {1}.', status, '{statusCode, error, message}') : undefined) };
+  };
+  const picked = await pickOrType(items, { title, placeHolder: vscode.l10n.t('What should a run of "{0}" get? Or type a status', entry.savedAs ?? '') }, typed);
+  return picked?.status;
+}
+
+/**
+ * Health Data: Set Expected Status…, on a saved request: `{ exchangeId, status }` sets it (null:
+ * any 2xx); without a status, a pick. The status set, null, or undefined when dismissed.
+ */
+export async function setExpectedStatus(history: ExchangeHistory, entry: HistoryEntry, arg: unknown, title: string): Promise<number | null | undefined> {
+  if (entry.savedAs === undefined) throw new HealthDataError('usage', vscode.l10n.t('Only a saved request has an expected status: Save Request… first.'));
+  const given = givenStatus(arg);
+  const status = given !== undefined ? given : await pickExpectedStatus(entry, title);
+  if (status === undefined) return undefined;
+  history.setExpectedStatus(entry.id, status ?? undefined);
+  return status;
+}
