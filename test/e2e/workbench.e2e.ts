@@ -262,6 +262,20 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           // Run Saved Request, from the row's menu: the mint gets a 200, not the 418 it now expects.
           await wb!.runContextMenuEntry(saved, 'Run Saved Request');
           await wb!.waitForNotification(/The saved request failed against /);
+          // The Testing view lists it (the only test controller, so without its root); its Run
+          // button runs it, and the failed icon and the run's output show.
+          await wb!.runCommand('Testing: Focus on Test Explorer View');
+          const test = sidebar.locator('.monaco-list-row', { hasText: 'Mint for the sandbox' }).first();
+          await test.waitFor({ state: 'visible', timeout: 10_000 });
+          assert.match((await test.textContent()) ?? '', /POST \/v1\/admin\/token · expects 418/);
+          await test.hover();
+          await test.locator('.action-label[aria-label^="Run Test"]').click();
+          await test.locator('.codicon-testing-failed-icon').waitFor({ state: 'visible', timeout: 20_000 });
+          await page.locator('.part.panel .xterm-rows', { hasText: 'FAIL  Mint for the sandbox  POST /v1/admin/token' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+          await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
+          await sidebar.screenshot({ path: path.join(shotsDir(), `testing-saved-${theme.slug}.png`) });
+          await wb!.activityBarItem('Health Data').click();
+          await saved.waitFor({ state: 'visible', timeout: 10_000 });
         }
         await wb!.runContextMenuEntry(saved, 'Remove from Saved');
         await sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first().waitFor({ state: 'detached', timeout: 10_000 });

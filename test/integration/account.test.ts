@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
 import { DEFAULT_ENVIRONMENT } from '../../src/extension/account/environments';
-import { captureMessages, extensionApi, filesUnder, resetSettings, waitFor } from './support/extension';
+import { captureMessages, extensionApi, filesUnder, recordTestRuns, resetSettings, waitFor } from './support/extension';
 
 const SECRET = 'itest-secret-7d41b2c9';
 
@@ -181,6 +181,22 @@ describe('credentials, environments and tokens', function () {
     await vscode.commands.executeCommand('healthData.clearCredentials', { environment: DEFAULT_ENVIRONMENT, confirm: false });
     assert.equal(await api.session.credentials.get(DEFAULT_ENVIRONMENT, 'clientSecret'), undefined);
     assert.deepEqual(await api.tree.getChildren(), []);
+    // A saved request run from the Testing view fails with the sentence that says what to do.
+    const mint = api.history.all().find((e) => e.endpoint === 'token');
+    assert.ok(mint, 'a token mint in the history');
+    api.history.saveRequest(mint.id, 'Mint without a secret');
+    const recorded = recordTestRuns(api.savedTests.controller);
+    try {
+      const sent = api.history.all().length;
+      await api.savedTests.run(new vscode.TestRunRequest([api.savedTests.controller.items.get(mint.id)!]), new vscode.CancellationTokenSource().token);
+      const failed = recorded.calls.filter((c) => c[0] === 'failed' || c[0] === 'errored');
+      assert.deepEqual(failed.map((c) => c[0] + ' ' + c[1]), [`failed ${mint.id}`]);
+      assert.equal(String((failed[0][2] as vscode.TestMessage).message), 'No client secret is set: set the client secret of the application before calling the service.');
+      assert.equal(api.history.all().length, sent, 'nothing sent');
+    } finally {
+      recorded.restore();
+      api.history.removeSaved(mint.id);
+    }
     await api.session.credentials.store(DEFAULT_ENVIRONMENT, 'clientSecret', SECRET);
   });
 

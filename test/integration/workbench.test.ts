@@ -16,7 +16,7 @@ import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { HISTORY_KEY } from '../../src/extension/workbench';
 import { defaultSavedName } from '../../src/extension/workbench/commands';
 import { draftProblems, fieldProblem } from '../../src/extension/workbench/requestForm';
-import { answerQuickPick, captureMessages, closeUntitledEditors, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
+import { answerQuickPick, captureMessages, closeUntitledEditors, recordTestRuns, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
 
 interface Rec {
   id: string;
@@ -691,5 +691,80 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     } finally {
       for (const e of api.history.saved()) api.history.removeSaved(e.id);
     }
+  });
+
+  it('the Testing view lists the saved requests by name and runs them: passed, failed with why (a diff of the statuses), skipped when cancelled', async () => {
+    const end = records('activity')[0].date!;
+    const list = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'list', kind: 'activity', params: { start_date: addDays(end, -3), end_date: end, limit: '2' } } })) as HistoryEntry;
+    const missing = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'getById', kind: 'heartRate', id: 'missing-for-tests' } })) as HistoryEntry;
+    const expected = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'getById', kind: 'activity', id: 'gone-for-tests' } })) as HistoryEntry;
+    const controller = api.savedTests.controller;
+    const labels = () => {
+      const out: Array<[string, string | undefined]> = [];
+      controller.items.forEach((i) => out.push([i.label, i.description]));
+      return out.sort((a, b) => a[0].localeCompare(b[0]));
+    };
+    // Every run's calls to the real TestRun, recorded as they pass through.
+    const recorded = recordTestRuns(controller);
+    const calls = recorded.calls;
+    const runTests = async (request: vscode.TestRunRequest, token = new vscode.CancellationTokenSource().token) => {
+      calls.length = 0;
+      await api.savedTests.run(request, token);
+      const of = (what: string) => calls.filter((c) => c[0] === what).map((c) => api.history.get(c[1])?.savedAs ?? c[1]);
+      return { of, calls: [...calls] };
+    };
+    try {
+      assert.deepEqual(labels(), []);
+      api.history.saveRequest(list.id, 'A passing list');
+      api.history.saveRequest(missing.id, 'A missing summary');
+      api.history.saveRequest(expected.id, 'Gone, as expected');
+      api.history.setExpectedStatus(expected.id, 404);
+      assert.deepEqual(labels(), [
+        ['A missing summary', `GET ${pathAndQuery(missing.url)}`],
+        ['A passing list', `GET ${pathAndQuery(list.url)}`],
+        ['Gone, as expected', `GET ${pathAndQuery(expected.url)} · expects 404`],
+      ]);
+
+      // Run all: each started in the view's order; two pass, one fails with the statuses as a diff.
+      const all = await runTests(new vscode.TestRunRequest());
+      assert.deepEqual(all.of('started'), ['A missing summary', 'A passing list', 'Gone, as expected']);
+      assert.deepEqual(all.of('passed'), ['A passing list', 'Gone, as expected']);
+      assert.deepEqual(all.of('failed'), ['A missing summary']);
+      const message = all.calls.find((c) => c[0] === 'failed')![2] as vscode.TestMessage;
+      assert.match(String(message.message), /^GET \/v1\/human\/heart_rate\/summaries\/missing-for-tests: 404 Not Found: No heart rate summary with id "missing-for-tests"/);
+      assert.deepEqual([message.expectedOutput, message.actualOutput], ['a 2xx', '404 Not Found']);
+      const output = all.calls.filter((c) => c[0] === 'appendOutput').map((c) => c[1]).join('');
+      assert.match(output, /^Running 3 saved requests against .+\r\n/);
+      assert.match(output, /PASS {2}Gone, as expected {2}GET \/v1\/human\/activities\/summaries\/gone-for-tests\r\n {6}404 Not Found, as expected · /);
+      assert.match(output, /2 passed, 1 failed\.\r\n$/);
+      assert.equal(all.of('end').length, 1);
+
+      // One item, or all but one; a request that expects 404 and gets a 200 fails on the status.
+      const item = (id: string) => controller.items.get(id)!;
+      assert.deepEqual((await runTests(new vscode.TestRunRequest([item(list.id)]))).of('passed'), ['A passing list']);
+      const but = await runTests(new vscode.TestRunRequest(undefined, [item(missing.id)]));
+      assert.deepEqual([but.of('passed'), but.of('failed')], [['A passing list', 'Gone, as expected'], []]);
+      api.history.setExpectedStatus(list.id, 404);
+      const wrong = await runTests(new vscode.TestRunRequest([item(list.id)]));
+      const diff = wrong.calls.find((c) => c[0] === 'failed')![2] as vscode.TestMessage;
+      assert.deepEqual([diff.message, diff.expectedOutput, diff.actualOutput], ['Expected 404 Not Found; the service answered 200 OK.', '404 Not Found', '200 OK']);
+
+      // Cancelled before it starts: nothing sent, every item skipped.
+      const cancelled = new vscode.CancellationTokenSource();
+      cancelled.cancel();
+      const sent = runningSandbox(api).requests.length;
+      const none = await runTests(new vscode.TestRunRequest(), cancelled.token);
+      assert.deepEqual([none.of('started'), none.of('skipped').length], [[], 3]);
+      assert.equal(runningSandbox(api).requests.length, sent);
+
+      // The items follow the history: renamed, removed.
+      await vscode.commands.executeCommand('healthData.renameSavedRequest', { exchangeId: list.id, name: 'Two activities' });
+      api.history.removeSaved(missing.id);
+      assert.deepEqual(labels().map((l) => l[0]), ['Gone, as expected', 'Two activities']);
+    } finally {
+      recorded.restore();
+      for (const e of api.history.saved()) api.history.removeSaved(e.id);
+    }
+    assert.deepEqual(labels(), []);
   });
 });

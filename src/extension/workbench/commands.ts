@@ -271,3 +271,6 @@ export function defaultSavedName(entry: HistoryEntry): string {
   }
   return cutText(inertText(name, ' ').trim(), MAX_SAVED_NAME);
 }
+
+// The Testing view's runs (savedTests.ts requires them from this bundle on the first run).
+export { runSavedTests } from './savedTestRun';

@@ -8,6 +8,7 @@ import { LazyFeature } from '../shared/lazyFeature';
 import { ExchangeViews } from './exchangeViews';
 import { ExchangeHistory } from './history';
 import { HistoryTreeProvider } from './historyView';
+import { type SavedTests, registerSavedTests } from './savedTests';
 
 export { ExchangeHistory, HISTORY_KEY } from './history';
 export { ExchangeViews } from './exchangeViews';
@@ -17,6 +18,8 @@ export interface Workbench {
   readonly history: ExchangeHistory;
   readonly historyView: HistoryTreeProvider;
   readonly exchangeViews: ExchangeViews;
+  /** The saved requests in the Testing view. */
+  readonly savedTests: SavedTests;
   /** The commands (and the request form), loaded on first use. */
   readonly commands: LazyFeature<vscode.Disposable[]>;
   readonly disposables: vscode.Disposable[];
@@ -45,8 +48,13 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
     load: () => (require('./commands') as typeof import('./commands')).registerWorkbenchCommands({ session, history, views: exchangeViews }),
     disposables: (d) => d,
   });
+  // A run loads the workbench's bundle (its commands stay as they are, registered when first used).
+  const savedTests = registerSavedTests(history, (controller, request, token) =>
+    (require('./commands') as typeof import('./commands')).runSavedTests(session, history, controller, request, token),
+  );
   const disposables: vscode.Disposable[] = [
     history,
+    savedTests,
     historyView,
     treeView,
     history.onDidChange(describe),
@@ -54,5 +62,5 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
     ...exchangeViews.register(),
     commands,
   ];
-  return { history, historyView, exchangeViews, commands, disposables };
+  return { history, historyView, exchangeViews, savedTests, commands, disposables };
 }

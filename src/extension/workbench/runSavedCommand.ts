@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { HistoryEntry, SavedRunResult, outLine, runSavedRequest, savedNamed, sendDraft } from '../../core/workbench';
+import type { HealthDataClient } from '../../core/service';
 import type { Session } from '../account/session';
 import type { ExchangeViews } from './exchangeViews';
 import type { ExchangeHistory } from './history';
@@ -54,35 +55,25 @@ export async function runSavedRequests(session: Session, history: ExchangeHistor
     requests = [entry];
   }
   const { client, environment } = await session.connection();
-  const made: HistoryEntry[] = [];
-  const listening = session.onDidExchange((e) => made.push(e));
   const results: SavedRunResult[] = [];
   let cancelled = false;
-  try {
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running saved requests'), cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        const listeners = [token, options.cancellation].map((t) => t?.onCancellationRequested(() => abort.abort()));
-        if (options.cancellation?.isCancellationRequested) abort.abort();
-        try {
-          for (const [i, entry] of requests.entries()) {
-            if (abort.signal.aborted) break;
-            progress.report({ message: vscode.l10n.t('{0} of {1}: {2}', i + 1, requests.length, entry.savedAs!), increment: 100 / requests.length });
-            const result = await runSavedRequest(entry, { send: (draft, signal) => sendDraft(client, draft, signal), takeExchanges: () => made.splice(0), signal: abort.signal });
-            if (abort.signal.aborted) break;
-            results.push(result);
-            session.log.info(`run "${result.name}": ${result.verdict === 'passed' ? 'PASS' : 'FAIL'} ${result.method} ${result.path}${result.problem ? ` · ${result.problem}` : ''}`);
-          }
-        } finally {
-          cancelled = abort.signal.aborted;
-          for (const l of listeners) l?.dispose();
-        }
-      },
-    );
-  } finally {
-    listening.dispose();
-  }
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running saved requests'), cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      const listeners = [token, options.cancellation].map((t) => t?.onCancellationRequested(() => abort.abort()));
+      if (options.cancellation?.isCancellationRequested) abort.abort();
+      try {
+        await runEach(session, client, requests, abort.signal, {
+          starting: (entry, i) => progress.report({ message: vscode.l10n.t('{0} of {1}: {2}', i + 1, requests.length, entry.savedAs!), increment: 100 / requests.length }),
+          done: (_entry, result) => results.push(result),
+        });
+      } finally {
+        cancelled = abort.signal.aborted;
+        for (const l of listeners) l?.dispose();
+      }
+    },
+  );
   const failed = results.filter((r) => r.verdict === 'failed').length;
   const summary = cancelled
     ? vscode.l10n.t('Cancelled after {0} of {1} saved requests: {2} passed, {3} failed.', results.length, requests.length, results.length - failed, failed)
@@ -101,6 +92,33 @@ export async function runSavedRequests(session: Session, history: ExchangeHistor
   const answer = await (failed ? vscode.window.showWarningMessage(summary, show) : vscode.window.showInformationMessage(summary, show));
   if (answer === show) await pickResult(results, summary, history, views);
   return results;
+}
+
+/**
+ * Sends each saved request in turn through `client` and judges it (runSavedRequest), with a line
+ * in the log for each; stops at the first request after `signal` aborts.
+ */
+export async function runEach(
+  session: Session,
+  client: HealthDataClient,
+  requests: readonly HistoryEntry[],
+  signal: AbortSignal,
+  on: { readonly starting?: (entry: HistoryEntry, index: number) => void; readonly done: (entry: HistoryEntry, result: SavedRunResult) => void },
+): Promise<void> {
+  const made: HistoryEntry[] = [];
+  const listening = session.onDidExchange((e) => made.push(e));
+  try {
+    for (const [i, entry] of requests.entries()) {
+      if (signal.aborted) break;
+      on.starting?.(entry, i);
+      const result = await runSavedRequest(entry, { send: (draft, s) => sendDraft(client, draft, s), takeExchanges: () => made.splice(0), signal });
+      if (signal.aborted) break;
+      session.log.info(`run "${result.name}": ${result.verdict === 'passed' ? 'PASS' : 'FAIL'} ${result.method} ${result.path}${result.problem ? ` · ${result.problem}` : ''}`);
+      on.done(entry, result);
+    }
+  } finally {
+    listening.dispose();
+  }
 }
 
 /** The results as a pick list: PASS or FAIL, the facts, why it failed; a row opens its exchange. */

@@ -257,3 +257,26 @@ export async function answerQuickPick(
     win.createQuickPick = saved.create;
   }
 }
+
+/**
+ * Records every call a test run of `controller` gets (enqueued, started, passed, failed, errored,
+ * skipped, appendOutput, end), each passed on to the real TestRun: `[method, the item's id or the
+ * text, the second argument]`. `restore()` puts createTestRun back.
+ */
+export function recordTestRuns(controller: vscode.TestController): { calls: Array<[string, string, unknown?]>; restore: () => void } {
+  const calls: Array<[string, string, unknown?]> = [];
+  const create = controller.createTestRun.bind(controller);
+  controller.createTestRun = (request, name, persist) =>
+    new Proxy(create(request, name, persist), {
+      get(target, prop: string) {
+        const value = (target as unknown as Record<string, unknown>)[prop];
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const first = args[0] as { id?: string } | string | undefined;
+          calls.push([prop, typeof first === 'object' && first ? first.id ?? '' : String(first ?? ''), args[1]]);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  return { calls, restore: () => void (controller.createTestRun = create) };
+}

@@ -1,0 +1,100 @@
+// A run of the Testing view's saved requests (savedTests.ts): the items asked for (or all of
+// them) sent one after another through the environment in use, each judged as Run Saved Requests
+// judges it, each verdict reported to its item with its time; a failure's message says why, a
+// status that is not the one expected as a diff of the two. The run's output has a line per
+// request, as `health-data run` prints it. Cancel in the Testing view stops it; what was not
+// run is reported skipped.
+
+import * as vscode from 'vscode';
+import { statusLine } from '../../core/service';
+import { type SavedRunResult, outLine } from '../../core/workbench';
+import type { Session } from '../account/session';
+import type { ExchangeHistory } from './history';
+import { runEach } from './runSavedCommand';
+
+/** The items a request names (every item when it names none), less those it leaves out, in the view's order. */
+function itemsOf(controller: vscode.TestController, request: vscode.TestRunRequest): vscode.TestItem[] {
+  const all: vscode.TestItem[] = [];
+  controller.items.forEach((item) => all.push(item));
+  const chosen = request.include ? [...request.include] : all;
+  const excluded = new Set((request.exclude ?? []).map((i) => i.id));
+  return chosen.filter((i) => !excluded.has(i.id)).sort((a, b) => (a.sortText ?? a.label).localeCompare(b.sortText ?? b.label));
+}
+
+/** `PASS  name  GET /path` and its facts and problem, as terminal lines (the Test Results panel is a terminal). */
+function outputOf(r: SavedRunResult): string {
+  const lines = [`${r.verdict === 'passed' ? 'PASS' : 'FAIL'}  ${r.name}  ${r.method} ${r.path}`];
+  const facts = outLine(r);
+  if (facts) lines.push(`      ${facts}`);
+  if (r.problem) lines.push(`      ${r.problem}`);
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Why a request failed, as the Testing view shows it: a diff of the statuses when the status was not the one expected. */
+function messageOf(r: SavedRunResult): vscode.TestMessage {
+  const problem = r.problem ?? vscode.l10n.t('Failed');
+  if (r.failure === 'status' && r.status !== undefined) {
+    const expected = r.expectedStatus !== undefined ? statusLine(r.expectedStatus) : vscode.l10n.t('a 2xx');
+    return vscode.TestMessage.diff(problem, expected, statusLine(r.status, r.statusText));
+  }
+  return new vscode.TestMessage(problem);
+}
+
+export async function runSavedTests(session: Session, history: ExchangeHistory, controller: vscode.TestController, request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+  const run = controller.createTestRun(request);
+  try {
+    const items = itemsOf(controller, request);
+    const asked = items.map((item) => ({ item, entry: history.get(item.id) }));
+    const entries = [];
+    const itemOf = new Map<string, vscode.TestItem>();
+    for (const { item, entry } of asked) {
+      if (entry?.savedAs === undefined) {
+        run.skipped(item);
+        continue;
+      }
+      entries.push(entry);
+      itemOf.set(entry.id, item);
+      run.enqueued(item);
+    }
+    if (entries.length === 0) return;
+    let connection: Awaited<ReturnType<Session['connection']>>;
+    try {
+      connection = await session.connection();
+    } catch (err) {
+      // No environment, no credentials: every request errs with the sentence that says what to do.
+      const message = new vscode.TestMessage(err instanceof Error ? err.message : String(err));
+      for (const item of itemOf.values()) run.errored(item, message);
+      return;
+    }
+    run.appendOutput(`${vscode.l10n.t('Running {0} against {1}', entries.length === 1 ? vscode.l10n.t('1 saved request') : vscode.l10n.t('{0} saved requests', entries.length), connection.environment.name)}\r\n`);
+    const abort = new AbortController();
+    const cancelling = token.onCancellationRequested(() => abort.abort());
+    if (token.isCancellationRequested) abort.abort();
+    const finished = new Set<string>();
+    let failed = 0;
+    try {
+      await runEach(session, connection.client, entries, abort.signal, {
+        starting: (entry) => run.started(itemOf.get(entry.id)!),
+        done: (entry, result) => {
+          const item = itemOf.get(entry.id)!;
+          finished.add(entry.id);
+          run.appendOutput(outputOf(result), undefined, item);
+          if (result.verdict === 'passed') run.passed(item, result.durationMs);
+          else {
+            failed++;
+            run.failed(item, messageOf(result), result.durationMs);
+          }
+        },
+      });
+    } finally {
+      cancelling.dispose();
+    }
+    for (const [id, item] of itemOf) if (!finished.has(id)) run.skipped(item);
+    const ran = finished.size;
+    run.appendOutput(
+      `${abort.signal.aborted ? vscode.l10n.t('Cancelled after {0} of {1}: {2} passed, {3} failed.', ran, entries.length, ran - failed, failed) : vscode.l10n.t('{0} passed, {1} failed.', ran - failed, failed)}\r\n`,
+    );
+  } finally {
+    run.end();
+  }
+}

@@ -1,0 +1,58 @@
+// The saved requests in VS Code's Testing view: a test controller whose items are the History
+// view's saved requests, by name, each described by its request and what a run expects. Run (and
+// Run All, the gutter of the Test Explorer, "Test: Rerun Last Run") sends them through the
+// environment in use and reports each verdict there (savedTestRun.ts, loaded on first run). Kept
+// in step with the history: a saved, renamed, expecting or removed request shows at once.
+
+import * as vscode from 'vscode';
+import { pathAndQuery } from '../../core/workbench';
+import type { HistoryEntry } from '../../core/workbench';
+import type { ExchangeHistory } from './history';
+
+export const SAVED_TESTS_ID = 'healthData.savedRequests';
+
+export type SavedTestRunHandler = (controller: vscode.TestController, request: vscode.TestRunRequest, token: vscode.CancellationToken) => Promise<void>;
+
+export interface SavedTests extends vscode.Disposable {
+  readonly controller: vscode.TestController;
+  /** The run profile's handler (the tests call it with a request of their own). */
+  readonly run: (request: vscode.TestRunRequest, token: vscode.CancellationToken) => Promise<void>;
+}
+
+/** `GET /v1/human/body_fat · expects 404`: a saved request's test item's description. */
+function describe(entry: HistoryEntry): string {
+  const request = `${entry.method} ${pathAndQuery(entry.url)}`;
+  return entry.expectStatus === undefined ? request : `${request} · ${vscode.l10n.t('expects {0}', entry.expectStatus)}`;
+}
+
+export function registerSavedTests(history: ExchangeHistory, handler: SavedTestRunHandler): SavedTests {
+  const controller = vscode.tests.createTestController(SAVED_TESTS_ID, vscode.l10n.t('Health Data: Saved Requests'));
+  const sync = (): void => {
+    const saved = history.savedByName();
+    const kept = new Set(saved.map((e) => e.id));
+    controller.items.forEach((item) => {
+      if (!kept.has(item.id)) controller.items.delete(item.id);
+    });
+    saved.forEach((entry, i) => {
+      // An item is kept while its request is saved, so a run in progress reports to the item shown.
+      const item = controller.items.get(entry.id) ?? controller.createTestItem(entry.id, entry.savedAs!);
+      item.label = entry.savedAs!;
+      item.description = describe(entry);
+      item.sortText = String(i).padStart(4, '0');
+      controller.items.add(item);
+    });
+  };
+  sync();
+  const run = (request: vscode.TestRunRequest, token: vscode.CancellationToken) => handler(controller, request, token);
+  const profile = controller.createRunProfile(vscode.l10n.t('Run'), vscode.TestRunProfileKind.Run, run, true);
+  const listening = history.onDidChange(sync);
+  return {
+    controller,
+    run,
+    dispose: () => {
+      listening.dispose();
+      profile.dispose();
+      controller.dispose();
+    },
+  };
+}
