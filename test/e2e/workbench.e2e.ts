@@ -274,6 +274,11 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           await page.locator('.part.panel .xterm-rows', { hasText: 'FAIL  Mint for the sandbox  POST /v1/admin/token' }).first().waitFor({ state: 'visible', timeout: 20_000 });
           await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
           await sidebar.screenshot({ path: path.join(shotsDir(), `testing-saved-${theme.slug}.png`) });
+          // Its context menu there has the History's commands for it: any 2xx expected again.
+          await wb!.runContextMenuEntry(test, 'Set Expected Status…');
+          await rows.first().filter({ hasText: 'Any success (2xx)' }).waitFor({ state: 'visible', timeout: 10_000 });
+          await page.keyboard.press('Enter');
+          await page.waitForFunction(() => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => /Mint for the sandbox\s*POST \/v1\/admin\/token/.test(r.textContent ?? '') && !/expects/.test(r.textContent ?? '')), undefined, { timeout: 10_000 });
           await wb!.activityBarItem('Health Data').click();
           await saved.waitFor({ state: 'visible', timeout: 10_000 });
         }

@@ -761,6 +761,18 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       await vscode.commands.executeCommand('healthData.renameSavedRequest', { exchangeId: list.id, name: 'Two activities' });
       api.history.removeSaved(missing.id);
       assert.deepEqual(labels().map((l) => l[0]), ['Gone, as expected', 'Two activities']);
+
+      // An item's context menu in the Testing view hands the item to the History's commands.
+      assert.equal(await vscode.commands.executeCommand('healthData.showExchange', item(expected.id)), expected.id);
+      assert.ok(api.exchangeViews.get(expected.id), 'its exchange is shown');
+      const { result: set } = await answerQuickPick(
+        (offered) => offered.find((i) => i.label === '409 Conflict'),
+        () => vscode.commands.executeCommand('healthData.setExpectedStatus', item(expected.id)),
+      );
+      assert.equal(set, 409);
+      assert.equal(item(expected.id).description, `GET ${pathAndQuery(expected.url)} · expects 409`);
+      assert.equal(await vscode.commands.executeCommand('healthData.removeSavedRequest', item(expected.id)), true);
+      assert.deepEqual(labels().map((l) => l[0]), ['Two activities']);
     } finally {
       recorded.restore();
       for (const e of api.history.saved()) api.history.removeSaved(e.id);

@@ -19,12 +19,16 @@ import { exportSavedRequests, importSavedRequests } from './savedFileCommands';
 import { runSavedRequests } from './runSavedCommand';
 import { setExpectedStatus } from './expectedStatus';
 
-/** An exchange named by a command's argument: `{ exchangeId }`, an Exchange, or a History row. */
+/**
+ * An exchange named by a command's argument: `{ exchangeId }`, an Exchange, a History row, or a
+ * saved request's item in the Testing view (its id is the saved exchange's).
+ */
 function exchangeIdOf(arg: unknown): string | undefined {
   if (!arg || typeof arg !== 'object') return undefined;
   const a = arg as { exchangeId?: unknown; id?: unknown };
   if (typeof a.exchangeId === 'string') return a.exchangeId;
   if (typeof a.id === 'string' && 'url' in (arg as object)) return a.id;
+  if (typeof a.id === 'string' && 'canResolveChildren' in (arg as object)) return a.id;
   return undefined;
 }
 
