@@ -59,6 +59,25 @@ describe('credentials, environments and tokens', function () {
     await service.close();
   });
 
+  it('a saved request run from the Testing view with no environment set up errs with what to do, and sends nothing', async () => {
+    const api = await extensionApi();
+    // A saved mint as the History keeps one (this workspace has no environment yet to make one).
+    const entry = { id: 'no-environment-mint', startedAt: new Date().toISOString(), purpose: 'token' as const, method: 'POST' as const, url: 'http://127.0.0.1:9/v1/admin/token', requestHeaders: {}, responseHeaders: {}, durationMs: 1, attempts: [], endpoint: 'token' as const, status: 200 };
+    api.history.add(entry);
+    api.history.saveRequest(entry.id, 'A mint with no environment');
+    const recorded = recordTestRuns(api.savedTests.controller);
+    try {
+      await api.savedTests.run(new vscode.TestRunRequest([api.savedTests.controller.items.get(entry.id)!]), new vscode.CancellationTokenSource().token);
+      const errored = recorded.calls.filter((c) => c[0] === 'errored' || c[0] === 'failed' || c[0] === 'started');
+      assert.deepEqual(errored.map((c) => `${c[0]} ${c[1]}`), [`errored ${entry.id}`]);
+      assert.equal((errored[0][2] as vscode.TestMessage).message, 'No environment is set up: start the local sandbox or set healthData.baseUrl and your credentials.');
+      assert.equal(service.requests.length, 0);
+    } finally {
+      recorded.restore();
+      api.history.removeSaved(entry.id);
+    }
+  });
+
   it('sets up the default environment from the credential prompts\' answers and checks them by minting', async () => {
     const api = await extensionApi();
     const done = await vscode.commands.executeCommand('healthData.setCredentials', {
