@@ -272,6 +272,14 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           await test.locator('.action-label[aria-label^="Run Test"]').click();
           await test.locator('.codicon-testing-failed-icon').waitFor({ state: 'visible', timeout: 20_000 });
           await page.locator('.part.panel .xterm-rows', { hasText: 'FAIL  Mint for the sandbox  POST /v1/admin/token' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+          // The failure's message in Test Results: its context menu's Show Exchange opens the run's exchange.
+          const failure = page.locator('.part.panel .monaco-list-row[role="treeitem"]', { hasText: 'Expected 418' }).first();
+          await failure.waitFor({ state: 'visible', timeout: 20_000 });
+          const mintTabs = page.locator('.tabs-container .tab', { hasText: 'POST admin/token · 200' });
+          const before = await mintTabs.count();
+          await wb!.runContextMenuEntry(failure, 'Show Exchange');
+          await page.locator('.tabs-container .tab.active', { hasText: 'POST admin/token · 200' }).waitFor({ state: 'visible', timeout: 20_000 });
+          assert.equal(await mintTabs.count(), before + 1, 'the run\'s exchange opens in a tab of its own');
           await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
           await sidebar.screenshot({ path: path.join(shotsDir(), `testing-saved-${theme.slug}.png`) });
           // Its context menu there has the History's commands for it: any 2xx expected again.

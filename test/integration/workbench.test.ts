@@ -733,6 +733,9 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       const message = all.calls.find((c) => c[0] === 'failed')![2] as vscode.TestMessage;
       assert.match(String(message.message), /^GET \/v1\/human\/heart_rate\/summaries\/missing-for-tests: 404 Not Found: No heart rate summary with id "missing-for-tests"/);
       assert.deepEqual([message.expectedOutput, message.actualOutput], ['a 2xx', '404 Not Found']);
+      // Its context menu's Show Exchange opens what the service answered in this run.
+      const shown = (await vscode.commands.executeCommand('healthData.showExchange', { test: controller.items.get(missing.id), message })) as string;
+      assert.ok(shown !== missing.id && api.history.get(shown)?.status === 404 && api.exchangeViews.get(shown), `the run's exchange ${shown}`);
       const output = all.calls.filter((c) => c[0] === 'appendOutput').map((c) => c[1]).join('');
       assert.match(output, /^Running 3 saved requests against .+\r\n/);
       assert.match(output, /PASS {2}Gone, as expected {2}GET \/v1\/human\/activities\/summaries\/gone-for-tests\r\n {6}404 Not Found, as expected · /);

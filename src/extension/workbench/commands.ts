@@ -18,10 +18,12 @@ import { draftProblems, promptDraft } from './requestForm';
 import { exportSavedRequests, importSavedRequests } from './savedFileCommands';
 import { runSavedRequests } from './runSavedCommand';
 import { setExpectedStatus } from './expectedStatus';
+import { EXCHANGE_MESSAGE } from './savedTests';
 
 /**
- * An exchange named by a command's argument: `{ exchangeId }`, an Exchange, a History row, or a
- * saved request's item in the Testing view (its id is the saved exchange's).
+ * An exchange named by a command's argument: `{ exchangeId }`, an Exchange, a History row, a
+ * saved request's item in the Testing view (its id is the saved exchange's), or a failure's
+ * message there (the run's exchange).
  */
 function exchangeIdOf(arg: unknown): string | undefined {
   if (!arg || typeof arg !== 'object') return undefined;
@@ -29,6 +31,9 @@ function exchangeIdOf(arg: unknown): string | undefined {
   if (typeof a.exchangeId === 'string') return a.exchangeId;
   if (typeof a.id === 'string' && 'url' in (arg as object)) return a.id;
   if (typeof a.id === 'string' && 'canResolveChildren' in (arg as object)) return a.id;
+  // A failure's message in the Testing view: `{ test, message }`, the run's exchange in the message's contextValue.
+  const context = (arg as { message?: { contextValue?: unknown } }).message?.contextValue;
+  if (typeof context === 'string' && context.startsWith(EXCHANGE_MESSAGE)) return context.slice(EXCHANGE_MESSAGE.length);
   return undefined;
 }
 

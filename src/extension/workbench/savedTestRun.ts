@@ -11,6 +11,7 @@ import { type SavedRunResult, outLine } from '../../core/workbench';
 import type { Session } from '../account/session';
 import type { ExchangeHistory } from './history';
 import { runEach } from './runSavedCommand';
+import { EXCHANGE_MESSAGE } from './savedTests';
 
 /** The items a request names (every item when it names none), less those it leaves out, in the view's order. */
 function itemsOf(controller: vscode.TestController, request: vscode.TestRunRequest): vscode.TestItem[] {
@@ -30,14 +31,22 @@ function outputOf(r: SavedRunResult): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-/** Why a request failed, as the Testing view shows it: a diff of the statuses when the status was not the one expected. */
+/**
+ * Why a request failed, as the Testing view shows it: a diff of the statuses when the status was
+ * not the one expected. The message carries the run's exchange (`contextValue`), so that its
+ * context menu's Show Exchange opens what the service answered.
+ */
 function messageOf(r: SavedRunResult): vscode.TestMessage {
   const problem = r.problem ?? vscode.l10n.t('Failed');
+  let message: vscode.TestMessage;
   if (r.failure === 'status' && r.status !== undefined) {
     const expected = r.expectedStatus !== undefined ? statusLine(r.expectedStatus) : vscode.l10n.t('a 2xx');
-    return vscode.TestMessage.diff(problem, expected, statusLine(r.status, r.statusText));
+    message = vscode.TestMessage.diff(problem, expected, statusLine(r.status, r.statusText));
+  } else {
+    message = new vscode.TestMessage(problem);
   }
-  return new vscode.TestMessage(problem);
+  if (r.exchangeId !== undefined) message.contextValue = `${EXCHANGE_MESSAGE}${r.exchangeId}`;
+  return message;
 }
 
 export async function runSavedTests(session: Session, history: ExchangeHistory, controller: vscode.TestController, request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {

@@ -10,6 +10,8 @@ import type { HistoryEntry } from '../../core/workbench';
 import type { ExchangeHistory } from './history';
 
 export const SAVED_TESTS_ID = 'healthData.savedRequests';
+/** A failure's message's contextValue: this, then the id of the exchange the run made (Show Exchange reads it). */
+export const EXCHANGE_MESSAGE = 'healthDataExchange:';
 
 export type SavedTestRunHandler = (controller: vscode.TestController, request: vscode.TestRunRequest, token: vscode.CancellationToken) => Promise<void>;
 
