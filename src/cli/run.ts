@@ -12,8 +12,8 @@ import {
   HistoryEntry,
   MAX_SAVED_FILE_BYTES,
   SavedRunResult,
-  outLine,
   readSavedRequestsFile,
+  resultLines,
   runJson,
   runJunit,
   runSavedRequest,
@@ -115,11 +115,8 @@ export async function runCommand(conn: Connection, exchanges: Exchange[], o: Out
     if (signal.aborted) break;
     results.push(result);
     if (text) {
-      const verdict = result.verdict === 'passed' ? paint(o, 'green', 'PASS') : paint(o, ['red', 'bold'], 'FAIL');
-      say(`${verdict}  ${printable(result.name, 80)}  ${result.method} ${printable(result.path, 120)}`);
-      const facts = outLine(result);
-      if (facts) say(`      ${facts}`);
-      if (result.problem) say(`      ${printable(result.problem, 300)}`);
+      const verdict = (word: string) => (result.verdict === 'passed' ? paint(o, 'green', word) : paint(o, ['red', 'bold'], word));
+      for (const line of resultLines(result, { verdict, clean: printable })) say(line);
     }
   }
   const failed = results.filter((r) => r.verdict === 'failed').length;

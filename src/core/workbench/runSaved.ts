@@ -11,7 +11,7 @@ import { FINDING_KINDS } from '../validation/findings';
 import { DEFAULT_FAIL_ON, type FailOn } from '../reports/failOn';
 import { xmlText } from '../reports/safeText';
 import { redact } from '../errors';
-import { looksLikeHtml, serviceMessageOf, statusLine, unwrapList, type Exchange } from '../service';
+import { looksLikeHtml, parseJson, serviceMessageOf, statusLine, unwrapList, type Exchange } from '../service';
 import type { HistoryEntry } from './history';
 import { pathAndQuery } from './history';
 import { draftFromExchange, type RequestDraft } from './requestDraft';
@@ -127,13 +127,9 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
 
 /** What the service said in an error body (its message), cut to one short line; undefined for a record. */
 function serviceSaid(body: string | undefined, status: number): string | undefined {
-  if (status < 400 || !body) return undefined;
-  try {
-    const said = serviceMessageOf(JSON.parse(body), status);
-    return said === undefined ? undefined : said.replace(/\s+/g, ' ').slice(0, 200);
-  } catch {
-    return undefined;
-  }
+  const parsed = status >= 400 && body ? parseJson(body) : undefined;
+  const said = parsed?.ok ? serviceMessageOf(parsed.value, status) : undefined;
+  return said?.replace(/\s+/g, ' ').slice(0, 200);
 }
 
 /**
@@ -146,12 +142,9 @@ export function errorReplyProblem(exchange: Pick<Exchange, 'responseBody' | 'con
   const reply = `The ${status} reply`;
   if (body.trim() === '') return `${reply} has no body: the service's errors are JSON ${form}.`;
   if (looksLikeHtml(body, exchange.contentType ?? null)) return `${reply} is an HTML page (a proxy's or a gateway's?), not the service's JSON error ${form}.`;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return `${reply} is not JSON, so not the service's error ${form}.`;
-  }
+  const json = parseJson(body);
+  if (!json.ok) return `${reply} is not JSON, so not the service's error ${form}.`;
+  const parsed = json.value;
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return `${reply} is not the service's error ${form}: it is ${Array.isArray(parsed) ? 'a list' : 'not an object'}.`;
   const rec = parsed as Record<string, unknown>;
   const faults: string[] = [];
@@ -216,6 +209,21 @@ export function runJunit(file: string, results: readonly SavedRunResult[]): stri
   }
   lines.push('  </testsuite>', '</testsuites>');
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A result as `health-data run` prints it: `PASS  name  GET /path`, then its facts and why it
+ * failed, indented. `verdict` dresses the word (the CLI's colours); `clean` makes a value
+ * printable in at most `max` characters (the CLI's control characters).
+ */
+export function resultLines(r: SavedRunResult, options: { readonly verdict?: (word: string) => string; readonly clean?: (text: string, max: number) => string } = {}): string[] {
+  const clean = options.clean ?? ((text: string) => text);
+  const word = r.verdict === 'passed' ? 'PASS' : 'FAIL';
+  const lines = [`${options.verdict?.(word) ?? word}  ${clean(r.name, 80)}  ${r.method} ${clean(r.path, 120)}`];
+  const facts = outLine(r);
+  if (facts) lines.push(`      ${facts}`);
+  if (r.problem) lines.push(`      ${clean(r.problem, 300)}`);
+  return lines;
 }
 
 /**

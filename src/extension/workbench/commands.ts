@@ -207,7 +207,8 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
       'healthData.importSavedRequests': (arg?: unknown) => importSavedRequests(history, arg),
       'healthData.runSavedRequests': (arg?: unknown) => runSavedRequests(session, history, views, arg),
       'healthData.runSavedRequest': async (arg?: unknown) => {
-        const entry = await entryFor(exchangeIdOf(arg) !== undefined ? { exchangeId: exchangeIdOf(arg) } : arg, vscode.l10n.t('Health Data: Run Saved Request'), history.saved());
+        const exchangeId = exchangeIdOf(arg);
+        const entry = await entryFor(exchangeId !== undefined ? { exchangeId } : arg, vscode.l10n.t('Health Data: Run Saved Request'), history.saved());
         if (!entry) return undefined;
         // Its showResults and cancellation pass on; the request is this one alone.
         const { showResults, cancellation } = (arg && typeof arg === 'object' ? arg : {}) as Record<string, unknown>;

@@ -35,17 +35,17 @@ export async function pickExpectedStatus(entry: HistoryEntry, title: string): Pr
     const description = note(status);
     return { label, status, ...(description ? { description } : {}), ...(detail ? { detail } : {}) };
   };
+  const codeItem = (code: number): Item => item(code, statusLine(code), code >= 400 ? vscode.l10n.t('Passes on {0} with the service\'s error body {1}.', code, '{statusCode, error, message}') : undefined);
   const codes = [...new Set<number>([...(last !== undefined && (last < 200 || last >= 300) ? [last] : []), ...(now !== null ? [now] : []), ...OFFERED])];
   const items: Item[] = [
     item(null, vscode.l10n.t('$(pass) Any success (2xx)'), vscode.l10n.t('The default: a 2xx whose records (or token) break no rule.')),
     { label: vscode.l10n.t('Refused'), kind: vscode.QuickPickItemKind.Separator, status: null },
-    ...codes.map((code) => item(code, statusLine(code), code >= 400 ? vscode.l10n.t('Passes on {0} with the service\'s error body {1}.', code, '{statusCode, error, message}') : undefined)),
+    ...codes.map(codeItem),
   ];
   const typed = (text: string): TypedReading<Item> => {
     const status = typedStatus(text);
     if (status === undefined || (status !== 'notStatus' && codes.includes(status))) return undefined;
-    if (status === 'notStatus') return { problem: vscode.l10n.t('A status is a whole number from 100 to 599.') };
-    return { item: item(status, statusLine(status), status >= 400 ? vscode.l10n.t('Passes on {0} with the service\'s error body {1}.', status, '{statusCode, error, message}') : undefined) };
+    return status === 'notStatus' ? { problem: vscode.l10n.t('A status is a whole number from 100 to 599.') } : { item: codeItem(status) };
   };
   const picked = await pickOrType(items, { title, placeHolder: vscode.l10n.t('What should a run of "{0}" get? Or type a status', entry.savedAs ?? '') }, typed);
   return picked?.status;

@@ -18,8 +18,8 @@ export type HistoryNode =
   | { readonly type: 'day'; readonly day: string; readonly entries: readonly HistoryEntry[] }
   | { readonly type: 'exchange'; readonly entry: HistoryEntry; readonly exchangeId: string };
 
-/** `expects 404`, or undefined when the request expects any 2xx (Set Expected Status…): the History row's words. */
-function expectationWords(entry: HistoryEntry): string | undefined {
+/** `expects 404`, or undefined when the request expects any 2xx (Set Expected Status…): the History row's and the Testing view's words. */
+export function expectationWords(entry: HistoryEntry): string | undefined {
   return entry.expectStatus === undefined ? undefined : vscode.l10n.t('expects {0}', entry.expectStatus);
 }
 

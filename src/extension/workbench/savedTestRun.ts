@@ -7,7 +7,7 @@
 
 import * as vscode from 'vscode';
 import { statusLine } from '../../core/service';
-import { type SavedRunResult, outLine } from '../../core/workbench';
+import { type SavedRunResult, resultLines } from '../../core/workbench';
 import type { Session } from '../account/session';
 import type { ExchangeHistory } from './history';
 import { runEach } from './runSavedCommand';
@@ -22,14 +22,6 @@ function itemsOf(controller: vscode.TestController, request: vscode.TestRunReque
   return chosen.filter((i) => !excluded.has(i.id)).sort((a, b) => (a.sortText ?? a.label).localeCompare(b.sortText ?? b.label));
 }
 
-/** `PASS  name  GET /path` and its facts and problem, as terminal lines (the Test Results panel is a terminal). */
-function outputOf(r: SavedRunResult): string {
-  const lines = [`${r.verdict === 'passed' ? 'PASS' : 'FAIL'}  ${r.name}  ${r.method} ${r.path}`];
-  const facts = outLine(r);
-  if (facts) lines.push(`      ${facts}`);
-  if (r.problem) lines.push(`      ${r.problem}`);
-  return `${lines.join('\r\n')}\r\n`;
-}
 
 /**
  * Why a request failed, as the Testing view shows it: a diff of the statuses when the status was
@@ -87,7 +79,8 @@ export async function runSavedTests(session: Session, history: ExchangeHistory, 
         done: (entry, result) => {
           const item = itemOf.get(entry.id)!;
           finished.add(entry.id);
-          run.appendOutput(outputOf(result), undefined, item);
+          // As `health-data run` prints it; the Test Results panel is a terminal.
+          run.appendOutput(`${resultLines(result).join('\r\n')}\r\n`, undefined, item);
           if (result.verdict === 'passed') run.passed(item, result.durationMs);
           else {
             failed++;

@@ -5,9 +5,10 @@
 // in step with the history: a saved, renamed, expecting or removed request shows at once.
 
 import * as vscode from 'vscode';
-import { pathAndQuery } from '../../core/workbench';
+import { requestLine } from '../../core/workbench';
 import type { HistoryEntry } from '../../core/workbench';
 import type { ExchangeHistory } from './history';
+import { expectationWords } from './historyView';
 
 export const SAVED_TESTS_ID = 'healthData.savedRequests';
 /** A failure's message's contextValue: this, then the id of the exchange the run made (Show Exchange reads it). */
@@ -23,8 +24,8 @@ export interface SavedTests extends vscode.Disposable {
 
 /** `GET /v1/human/body_fat · expects 404`: a saved request's test item's description. */
 function describe(entry: HistoryEntry): string {
-  const request = `${entry.method} ${pathAndQuery(entry.url)}`;
-  return entry.expectStatus === undefined ? request : `${request} · ${vscode.l10n.t('expects {0}', entry.expectStatus)}`;
+  const expects = expectationWords(entry);
+  return expects ? `${requestLine(entry)} · ${expects}` : requestLine(entry);
 }
 
 export function registerSavedTests(history: ExchangeHistory, handler: SavedTestRunHandler): SavedTests {
@@ -37,11 +38,15 @@ export function registerSavedTests(history: ExchangeHistory, handler: SavedTestR
     });
     saved.forEach((entry, i) => {
       // An item is kept while its request is saved, so a run in progress reports to the item shown.
-      const item = controller.items.get(entry.id) ?? controller.createTestItem(entry.id, entry.savedAs!);
-      item.label = entry.savedAs!;
-      item.description = describe(entry);
-      item.sortText = String(i).padStart(4, '0');
-      controller.items.add(item);
+      // The history changes with every exchange: an item is touched only when what it shows changed.
+      const old = controller.items.get(entry.id);
+      const item = old ?? controller.createTestItem(entry.id, entry.savedAs!);
+      const description = describe(entry);
+      const sortText = String(i).padStart(4, '0');
+      if (item.label !== entry.savedAs) item.label = entry.savedAs!;
+      if (item.description !== description) item.description = description;
+      if (item.sortText !== sortText) item.sortText = sortText;
+      if (!old) controller.items.add(item);
     });
   };
   sync();
