@@ -28,6 +28,8 @@ export const LAZY_BUNDLES = [
   { name: 'compare', entry: 'src/extension/compare/commands.ts' },
   { name: 'validationReport', entry: 'src/extension/validationReport/index.ts' },
   { name: 'workbench', entry: 'src/extension/workbench/commands.ts' },
+  // The exchange view's words, read on its first render.
+  { name: 'exchangeStrings', entry: 'src/extension/workbench/strings.ts' },
 ];
 
 const HOST_ENTRY = 'src/extension/extension.ts';

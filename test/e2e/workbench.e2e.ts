@@ -38,6 +38,11 @@ interface ExchangeDom {
   foreign: string[];
   pwned: boolean;
   bodyClass: string;
+  /** The Timing section: its connection line, each phase's name and ms, each bar's width in px, its total. */
+  timingConnection: string;
+  timingPhases: string[];
+  timingBars: number[];
+  timingTotal: string;
 }
 
 async function readExchange(frame: Frame): Promise<ExchangeDom> {
@@ -56,11 +61,15 @@ async function readExchange(frame: Frame): Promise<ExchangeDom> {
     // Elements of a tag the exchange view never makes, and event-handler attributes: there only
     // if a payload string had become markup.
     foreign: Array.from(document.body.querySelectorAll('*'))
-      .filter((e) => !['MAIN', 'DIV', 'HEADER', 'P', 'SPAN', 'H1', 'H2', 'H3', 'SECTION', 'UL', 'OL', 'LI', 'BUTTON', 'CODE', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TH', 'TD', 'DETAILS', 'SUMMARY', 'PRE', 'SCRIPT'].includes(e.tagName))
+      .filter((e) => !['MAIN', 'DIV', 'HEADER', 'P', 'SPAN', 'H1', 'H2', 'H3', 'SECTION', 'UL', 'OL', 'LI', 'BUTTON', 'CODE', 'TABLE', 'THEAD', 'TBODY', 'TFOOT', 'TR', 'TH', 'TD', 'DETAILS', 'SUMMARY', 'PRE', 'SCRIPT'].includes(e.tagName))
       .concat(Array.from(document.querySelectorAll('*')).filter((e) => Array.from(e.attributes).some((a) => /^on/i.test(a.name))))
       .map((e) => e.outerHTML.slice(0, 120)),
     pwned: (window as unknown as { __pwned?: unknown }).__pwned !== undefined,
     bodyClass: document.body.className,
+    timingConnection: document.querySelector('.timing-connection')?.textContent ?? '',
+    timingPhases: Array.from(document.querySelectorAll('.timing-table tbody tr')).map((r) => `${r.querySelector('th')?.textContent ?? ''} ${r.querySelector('td.num')?.textContent ?? ''}`),
+    timingBars: Array.from(document.querySelectorAll('.timing-bar')).map((b) => b.getBoundingClientRect().width),
+    timingTotal: document.querySelector('.timing-total')?.textContent ?? '',
   }));
 }
 
@@ -152,6 +161,19 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         assert.deepEqual(dom.foreign, [], 'a payload string became markup');
         assert.equal(dom.pwned, false, 'a payload script ran');
         await wb!.screenshotAs(shot(`exchange-view-${theme.slug}`));
+        // Where the time went: the phases of a request over a connection to the sandbox, each
+        // with its bar and its ms; the first byte's wait in the facts too.
+        assert.match(dom.timingConnection, /^(?:New connection|Connection) to 127\.0\.0\.1:\d+/);
+        const phases = dom.timingPhases.map((p) => p.replace(/ [\d.]+ ms$/, ''));
+        assert.ok(['Queued', 'Request sent', 'Waiting for the first byte', 'Download'].every((p) => phases.includes(p)), dom.timingPhases.join(' | '));
+        assert.ok(dom.timingPhases.every((p) => / \d+(?:\.\d)? ms$/.test(p)), dom.timingPhases.join(' | '));
+        assert.equal(dom.timingBars.length, dom.timingPhases.length);
+        assert.ok(dom.timingBars.every((w) => w >= 1), `bar widths ${dom.timingBars.join(', ')}`);
+        assert.match(dom.timingTotal, /^The attempt took \d+ ms$/);
+        assert.ok(dom.facts.some((f) => /^Time: \d+ ms \(first byte after [\d.]+ ms\)$/.test(f)), dom.facts.join(' | '));
+        const timing = frame.locator('section.timing');
+        await timing.scrollIntoViewIfNeeded();
+        await timing.screenshot({ path: path.join(shotsDir(), `exchange-timing-${theme.slug}.png`) });
       });
 
       it('New Request…: pick an endpoint, a bad limit is refused with the form\'s message, a good one is sent and shown', async () => {

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { addDays } from '../../src/core/dates';
 import { RESOURCES } from '../../src/core/resources';
-import { HistoryEntry, STORED_BODY_LIMIT, SavedRunResult, pathAndQuery } from '../../src/core/workbench';
+import { HistoryEntry, STORED_BODY_LIMIT, SavedRunResult, historyEntryOf, pathAndQuery } from '../../src/core/workbench';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { HISTORY_KEY } from '../../src/extension/workbench';
 import { defaultSavedName } from '../../src/extension/workbench/commands';
@@ -120,6 +120,13 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     assert.equal(model.status, 200);
     assert.ok(model.keyHeaders.some(([n]) => n === 'x-request-id'));
     assert.equal(model.requestHeaders.find(([n]) => n.toLowerCase() === 'authorization')?.[1], 'Bearer [redacted]');
+    // Where the time went, measured in the extension host (behind VS Code's own agent patch):
+    // the phases of the one attempt, on the connection to the sandbox.
+    const timings = model.attempts[model.attempts.length - 1].timings;
+    assert.ok(timings, 'the attempt has no timings');
+    for (const phase of ['queuedMs', 'sendMs', 'firstByteMs', 'downloadMs'] as const) assert.equal(typeof timings[phase], 'number', phase);
+    assert.match(timings.remote ?? '', /^127\.0\.0\.1:\d+$/);
+    assert.equal(typeof mint.attempts[0].timings?.firstByteMs, 'number', 'the mint has its phases too');
     assert.deepEqual(errors(), []);
   });
 
@@ -228,6 +235,10 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       for (const [name, value] of Object.entries(e.requestHeaders)) if (/^authorization$/i.test(name)) assert.match(value, /^(\w+ )?\[redacted\]$/);
       assert.ok((e.responseBody ?? '').length <= STORED_BODY_LIMIT);
     }
+    // Each answered attempt's phases are kept, and read back as they were.
+    const answered = stored.filter((e) => e.status !== undefined);
+    assert.ok(answered.length > 0 && answered.every((e) => typeof e.attempts[e.attempts.length - 1].timings?.firstByteMs === 'number'), 'an answered exchange was stored without its timings');
+    assert.deepEqual(historyEntryOf(answered[0])?.attempts, answered[0].attempts);
     await vscode.workspace.getConfiguration('healthData').update('history.size', 3, vscode.ConfigurationTarget.Global);
     await waitFor('the history to be cut to 3', () => api.history.all().length === 3);
     await api.history.flush();
@@ -330,7 +341,7 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     const [row] = api.historyView.getChildren(root[0]);
     const item = api.historyView.getTreeItem(row);
     assert.equal(item.label, 'Two activities');
-    assert.equal(item.description, `GET ${pathAndQuery(first.url)} · 200`);
+    assert.equal(item.description, `200 · GET ${pathAndQuery(first.url)}`);
     assert.equal(item.contextValue, 'savedExchange');
     assert.ok(root.slice(1).every((d) => d.type === 'day' && d.entries.every((e) => e.savedAs === undefined)), 'a saved request is listed once, under Saved');
     // Send Again: the same request, through the environment in use, shown; the saved one stays as it was.
@@ -635,7 +646,10 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       const root = api.historyView.getChildren();
       const row = api.historyView.getChildren(root[0]).find((r) => r.type === 'exchange' && r.entry.id === gone.id)!;
       const item = api.historyView.getTreeItem(row);
-      assert.equal(item.description, `GET ${pathAndQuery(gone.url)} · 404 · expects 404`);
+      // The status first, so a narrow sidebar cuts the request; the refusal expected is a pass.
+      assert.equal(item.description, `404 (expects 404) · GET ${pathAndQuery(gone.url)}`);
+      assert.equal((item.iconPath as vscode.ThemeIcon).id, 'pass');
+      assert.match(item.accessibilityInformation?.label ?? '', /, 404, expects 404, refused as expected, \d+ ms, /);
       assert.match(String(item.tooltip), /^Saved as: Gone on purpose\nA run expects: 404 Not Found\n/);
 
       // Run Saved Request, from its row: the refusal expected passes.
@@ -658,6 +672,10 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       ]);
       assert.equal(items.filter((i) => i.label === '404 Not Found').length, 1, 'each status once');
       assert.equal(api.history.get(gone.id)?.expectStatus, undefined);
+      // Expecting a 2xx again, its 404 is a warning on the row.
+      const again = api.historyView.getChildren(api.historyView.getChildren()[0]).find((r) => r.type === 'exchange' && r.entry.id === gone.id)!;
+      assert.equal((api.historyView.getTreeItem(again).iconPath as vscode.ThemeIcon).id, 'warning');
+      assert.equal(api.historyView.getTreeItem(again).description, `404 · GET ${pathAndQuery(gone.url)}`);
       messages.shown.length = 0;
       const [failed] = (await vscode.commands.executeCommand('healthData.runSavedRequest', { exchangeId: gone.id, showResults: false })) as SavedRunResult[];
       assert.deepEqual([failed.verdict, failed.failure], ['failed', 'status']);
@@ -727,6 +745,8 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
 
       // Run all: each started in the view's order; two pass, one fails with the statuses as a diff.
       const all = await runTests(new vscode.TestRunRequest());
+      // Test Results names the run by what ran where.
+      assert.deepEqual(all.of('createTestRun'), [`Saved requests against ${api.session.active?.name}`]);
       assert.deepEqual(all.of('started'), ['A missing summary', 'A passing list', 'Gone, as expected']);
       assert.deepEqual(all.of('passed'), ['A passing list', 'Gone, as expected']);
       assert.deepEqual(all.of('failed'), ['A missing summary']);

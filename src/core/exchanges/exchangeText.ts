@@ -3,7 +3,7 @@
 // in an exchange; `clean` makes each value safe for where it is printed (a terminal, a log).
 
 import { RESOURCES } from '../resources';
-import type { Exchange } from '../service';
+import { TIMING_PHASES, type AttemptTimings, type Exchange, type TimingPhase } from '../service';
 
 export interface ExchangeTextOptions {
   /** Applied to every value taken from the exchange (control characters out, length bounded). */
@@ -15,6 +15,43 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1000) return `${bytes} B`;
   if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
+/** A phase in plain words, as the CLI prints it (the exchange view has its own, translated). */
+export const PHASE_WORDS: Readonly<Record<TimingPhase, string>> = {
+  queuedMs: 'queued',
+  dnsMs: 'DNS lookup',
+  connectMs: 'connect',
+  tlsMs: 'TLS handshake',
+  sendMs: 'request sent',
+  firstByteMs: 'first byte',
+  downloadMs: 'download',
+};
+
+/** The phases an attempt went through, in order, with their ms. */
+export function phasesOf(t: AttemptTimings): Array<readonly [TimingPhase, number]> {
+  const out: Array<readonly [TimingPhase, number]> = [];
+  for (const phase of TIMING_PHASES) {
+    const v = t[phase];
+    if (v !== undefined) out.push([phase, v]);
+  }
+  return out;
+}
+
+/** `1.0 ms`, `12 ms`, `1,234 ms`: a tenth below 10 ms, whole ms above. */
+export function phaseMs(ms: number): string {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms).toLocaleString('en-US')} ms`;
+}
+
+/**
+ * One line of an attempt's phases: `connect 0.4 ms · request sent 0.1 ms · first byte 8.2 ms ·
+ * download 0.3 ms · new connection to 127.0.0.1:8787`.
+ */
+export function timingLine(t: AttemptTimings): string {
+  const parts = phasesOf(t).map(([phase, ms]) => `${PHASE_WORDS[phase]} ${phaseMs(ms)}`);
+  const where = t.remote ? ` to ${t.remote}` : '';
+  parts.push(`${t.reused ? 'reused connection' : 'new connection'}${where}${t.tlsProtocol ? ` (${t.tlsProtocol})` : ''}`);
+  return parts.join(' · ');
 }
 
 export function exchangeLines(exchange: Exchange, options: ExchangeTextOptions = {}): string[] {
@@ -30,6 +67,8 @@ export function exchangeLines(exchange: Exchange, options: ExchangeTextOptions =
   if (exchange.requestId) summary.push(`request id ${clean(exchange.requestId, 80)}`);
   lines.push(`< ${summary.join(' · ')}`);
   for (const [name, value] of Object.entries(exchange.responseHeaders)) lines.push(`< ${clean(name, 80)}: ${clean(value, 500)}`);
+  const timed = exchange.attempts[exchange.attempts.length - 1]?.timings;
+  if (timed) lines.push(`  timing${exchange.attempts.length > 1 ? ` of attempt ${exchange.attempts.length}` : ''}: ${clean(timingLine(timed), 500)}`);
   if (exchange.attempts.length > 1 || exchange.attempts.some((a) => a.error)) {
     exchange.attempts.forEach((attempt, i) => {
       const parts = [`attempt ${i + 1}: ${attempt.status ?? 'no reply'}`, `${attempt.durationMs} ms`];

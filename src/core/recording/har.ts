@@ -37,9 +37,52 @@ export interface HarEntry {
     bodySize: number;
   };
   cache: Record<string, never>;
-  timings: { send: number; wait: number; receive: number };
+  timings: HarTimings;
+  /** The server's IP address, when the connection said. */
+  serverIPAddress?: string;
   _attempts?: ExchangeAttempt[];
   _error?: { kind: string; message: string };
+}
+
+/** HAR's phases, in ms; -1 where a phase does not apply (no lookup, a connection reused). */
+export interface HarTimings {
+  blocked?: number;
+  dns?: number;
+  connect?: number;
+  ssl?: number;
+  send: number;
+  wait: number;
+  receive: number;
+}
+
+/**
+ * The exchange's time as HAR's phases, from its last attempt (the one that was answered): what
+ * came before that attempt's connection (earlier attempts, the waits between them, the queue) is
+ * `blocked`, so the phases add up to the entry's `time` as the format asks. An exchange without
+ * timings (kept before they were measured) is all `wait`.
+ */
+export function harTimingsOf(exchange: Exchange): HarTimings {
+  const t = exchange.attempts[exchange.attempts.length - 1]?.timings;
+  if (!t) return { send: 0, wait: exchange.durationMs, receive: 0 };
+  const dns = t.dnsMs ?? -1;
+  const ssl = t.tlsMs ?? -1;
+  // HAR's connect includes the TLS handshake.
+  const connect = t.connectMs === undefined ? -1 : t.connectMs + Math.max(ssl, 0);
+  const send = t.sendMs ?? 0;
+  const wait = t.firstByteMs ?? 0;
+  const receive = t.downloadMs ?? 0;
+  const measured = Math.max(dns, 0) + Math.max(connect, 0) + send + wait + receive;
+  const blocked = Math.max(0, Math.round((exchange.durationMs - measured) * 10) / 10);
+  return { blocked, dns, connect, ssl, send, wait, receive };
+}
+
+/** `127.0.0.1` of `127.0.0.1:8787`, `::1` of `[::1]:443`. */
+function ipOf(remote: string | undefined): string | undefined {
+  if (!remote) return undefined;
+  const bracketed = /^\[([^\]]+)\]/.exec(remote);
+  if (bracketed) return bracketed[1];
+  const colon = remote.lastIndexOf(':');
+  return colon > 0 ? remote.slice(0, colon) : remote;
 }
 
 export interface HarLog {
@@ -83,8 +126,10 @@ export function harEntryOf(exchange: Exchange): HarEntry {
       bodySize: exchange.responseBody === undefined ? -1 : Buffer.byteLength(exchange.responseBody),
     },
     cache: {},
-    timings: { send: 0, wait: exchange.durationMs, receive: 0 },
+    timings: harTimingsOf(exchange),
   };
+  const ip = ipOf(exchange.attempts[exchange.attempts.length - 1]?.timings?.remote);
+  if (ip !== undefined) entry.serverIPAddress = ip;
   if (exchange.requestBody !== undefined) entry.request.postData = { mimeType: requestType ?? 'application/json', text: exchange.requestBody };
   if (exchange.attempts.length > 1) entry._attempts = [...exchange.attempts];
   if (exchange.error) entry._error = { ...exchange.error };

@@ -4,6 +4,7 @@
 
 import { DATE_SEGMENT, RESOURCES, ResourceKind } from '../resources';
 import { redact } from '../errors';
+import type { AttemptTimings } from './timings';
 
 /** What an exchange was for, in the service's terms: the endpoint of the resource table it hit. */
 export type ExchangeEndpoint = 'token' | 'list' | 'getById' | 'getByDate' | 'getLatest' | 'other';
@@ -19,6 +20,8 @@ export interface ExchangeAttempt {
   readonly retryReason?: string;
   /** How long the client waited before the next attempt, ms. */
   readonly waitMs?: number;
+  /** Where the attempt's time went: connection, lookup, connect, handshake, first byte, download. */
+  readonly timings?: AttemptTimings;
 }
 
 export interface Exchange {
@@ -102,6 +105,7 @@ export class ExchangeCapture {
   private readonly attempts: ExchangeAttempt[] = [];
   private attemptStart = 0;
   private attemptStartedAt = '';
+  private attemptTimings: AttemptTimings | undefined;
   private reply: { status: number; statusText: string; headers: Record<string, string>; body: string } | undefined;
 
   constructor(
@@ -114,6 +118,12 @@ export class ExchangeCapture {
   attemptStarted(): void {
     this.attemptStart = performance.now();
     this.attemptStartedAt = new Date().toISOString();
+    this.attemptTimings = undefined;
+  }
+
+  /** The phases of the attempt under way (AttemptClock), before it ends. */
+  timed(timings: AttemptTimings | undefined): void {
+    this.attemptTimings = timings;
   }
 
   /** What came back on this attempt (any status), before the client judges it. */
@@ -131,6 +141,7 @@ export class ExchangeCapture {
     };
     if (status !== undefined) attempt.status = status;
     if (error !== undefined) attempt.error = redact(error, this.secrets());
+    if (this.attemptTimings !== undefined) attempt.timings = this.attemptTimings;
     this.attempts.push(attempt);
   }
 

@@ -9,3 +9,4 @@ export * from './replyCheck';
 export * from './requestTargets';
 export * from './transport';
 export * from './exchange';
+export * from './timings';

@@ -6,6 +6,7 @@ import { HttpAgents, onBodyCutShort } from './agents';
 import { HealthDataError, redact } from '../errors';
 import { AttemptFailure, cutShort, errorCode, errorText, interpretReply, networkFailure } from './attemptOutcome';
 import { Exchange, ExchangeCapture } from './exchange';
+import { AttemptClock } from './timings';
 
 export interface RequestLogEntry {
   method: string;
@@ -194,10 +195,13 @@ export class HttpTransport {
     this.active.add(stop);
     let status: number | undefined;
     let requestId: string | undefined;
+    // Where the time went, only when the exchange is kept.
+    const clock = capture ? new AttemptClock() : undefined;
     try {
-      const agent = this.connections.agentFor(DOT_SEGMENT.test(raw.path) ? raw.path + raw.query : undefined, (clientRequest) =>
-        onBodyCutShort(clientRequest, (cutStatus) => stop(cutShort(req.method, cutStatus))),
-      );
+      const agent = this.connections.agentFor(DOT_SEGMENT.test(raw.path) ? raw.path + raw.query : undefined, (clientRequest) => {
+        onBodyCutShort(clientRequest, (cutStatus) => stop(cutShort(req.method, cutStatus)));
+        clock?.watch(clientRequest);
+      });
       const res = await fetch(req.url, {
         method: req.method,
         headers: req.headers === undefined ? ACCEPT_JSON : 'Accept' in req.headers ? req.headers : { Accept: 'application/json', ...req.headers },
@@ -235,6 +239,7 @@ export class HttpTransport {
       clearTimeout(timer);
       callers?.delete(stop);
       this.active.delete(stop);
+      if (clock) capture?.timed(clock.timings());
     }
   }
 

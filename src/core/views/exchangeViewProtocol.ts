@@ -4,8 +4,10 @@
 
 import type { ExchangeViewModel } from './exchangeViewModel';
 import type { Counted } from './recordViewProtocol';
+import type { TimingPhase } from '../service/timings';
 
 export type { AttemptRow, BodyRecordRow, ExchangeBodyView, ExchangeViewModel, FindingCounts } from './exchangeViewModel';
+export { TIMING_PHASES, type AttemptTimings, type TimingPhase } from '../service/timings';
 export type { FindingEntry, LegendEntry } from './recordViewModel';
 export type { Counted } from './recordViewProtocol';
 export { FINDING_KINDS, type FindingKind } from '../validation/findings';
@@ -31,6 +33,15 @@ export interface ExchangeViewStrings {
   readonly attempts: string;
   readonly attemptColumns: readonly [string, string, string, string, string];
   readonly retriedBecause: string; // {0}, waited {1} ms
+  readonly timing: string;
+  readonly timingOfAttempt: string; // The phases of attempt {0}, the one answered
+  readonly timingColumns: readonly [string, string, string]; // phase, when, took
+  readonly phases: Readonly<Record<TimingPhase, string>>;
+  readonly phaseHints: Readonly<Record<TimingPhase, string>>;
+  readonly newConnection: string; // New connection to {0}
+  readonly reusedConnection: string; // Connection to {0} reused
+  readonly attemptTook: string; // The attempt took {0} ms
+  readonly firstByte: string; // first byte after {0} ms
   readonly body: string;
   readonly bodyText: string;
   readonly noBody: string;

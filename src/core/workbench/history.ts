@@ -6,7 +6,7 @@
 import { redact } from '../errors';
 import { isResourceKind } from '../resources';
 import { hasInvisibleControls } from '../views/labels';
-import type { Exchange, ExchangeAttempt, ExchangeEndpoint } from '../service';
+import { attemptTimingsOf, type Exchange, type ExchangeAttempt, type ExchangeEndpoint } from '../service';
 
 /** An exchange as the history keeps it: which environment it went to, and how much body was cut. */
 export interface HistoryEntry extends Exchange {
@@ -179,6 +179,7 @@ function attemptOf(v: unknown): ExchangeAttempt | undefined {
   if (!v || typeof v !== 'object') return undefined;
   const a = v as Record<string, unknown>;
   if (!str(a.startedAt) || !num(a.durationMs)) return undefined;
+  const timings = attemptTimingsOf(a.timings);
   return {
     startedAt: a.startedAt,
     durationMs: a.durationMs,
@@ -186,6 +187,7 @@ function attemptOf(v: unknown): ExchangeAttempt | undefined {
     ...(str(a.error) ? { error: a.error } : {}),
     ...(str(a.retryReason) ? { retryReason: a.retryReason } : {}),
     ...(num(a.waitMs) ? { waitMs: a.waitMs } : {}),
+    ...(timings ? { timings } : {}),
   };
 }
 

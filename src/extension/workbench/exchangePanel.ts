@@ -12,7 +12,6 @@ import { errorMessage } from '../shared/showError';
 import { markText } from '../recordView/strings';
 import { WebviewShell } from '../shared/webviewShell';
 import type { Session } from '../account/session';
-import { exchangeViewStrings } from './strings';
 
 export interface ExchangePanelHost {
   readonly extensionUri: vscode.Uri;
@@ -88,7 +87,10 @@ export class ExchangePanel implements vscode.Disposable {
   }
 
   private render(): void {
-    if (this.shell.ready) void this.post({ type: 'render', model: this.model, strings: exchangeViewStrings(), persist: { exchangeId: this.entry.id } });
+    if (!this.shell.ready) return;
+    // The view's words come with its first render (dist/exchangeStrings.js), not with activation.
+    const strings = (require('./strings') as typeof import('./strings')).exchangeViewStrings();
+    void this.post({ type: 'render', model: this.model, strings, persist: { exchangeId: this.entry.id } });
   }
 
   private receive(raw: unknown): void {

@@ -23,12 +23,32 @@ export function expectationWords(entry: HistoryEntry): string | undefined {
   return entry.expectStatus === undefined ? undefined : vscode.l10n.t('expects {0}', entry.expectStatus);
 }
 
-const ICONS: Record<ExchangeOutcome, [string, string]> = {
+/** How a row's exchange ended: the service's outcome, or a saved request's expected refusal met. */
+type RowOutcome = ExchangeOutcome | 'expected';
+
+const ICONS: Record<RowOutcome, [string, string]> = {
   ok: ['pass', 'testing.iconPassed'],
+  expected: ['pass', 'testing.iconPassed'],
   retried: ['history', 'editorWarning.foreground'],
   clientError: ['warning', 'editorWarning.foreground'],
   failed: ['error', 'errorForeground'],
 };
+
+/** The outcome as a screen reader says it. */
+function outcomeWords(outcome: RowOutcome): string {
+  switch (outcome) {
+    case 'ok':
+      return vscode.l10n.t('succeeded');
+    case 'expected':
+      return vscode.l10n.t('refused as expected');
+    case 'retried':
+      return vscode.l10n.t('succeeded after retries');
+    case 'clientError':
+      return vscode.l10n.t('refused');
+    case 'failed':
+      return vscode.l10n.t('failed');
+  }
+}
 
 export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<HistoryNode | undefined>();
@@ -86,7 +106,8 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
       return item;
     }
     const e = node.entry;
-    const outcome = outcomeOf(e);
+    // A saved request's refusal that a run expects is a pass, not a warning.
+    const outcome: RowOutcome = e.savedAs !== undefined && e.expectStatus !== undefined && e.status === e.expectStatus ? 'expected' : outcomeOf(e);
     const [icon, color] = ICONS[outcome];
     const request = requestLine(e);
     // A saved request by its name, the request beside it; the others by their request.
@@ -96,7 +117,8 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     const time = new Date(e.startedAt).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
     const retries = e.attempts.length > 1 ? ` · ${vscode.l10n.t('{0} attempts', e.attempts.length)}` : '';
     const expects = expectationWords(e);
-    item.description = e.savedAs !== undefined ? `${request} · ${status}${expects ? ` · ${expects}` : ''}` : `${status} · ${e.durationMs} ms${retries} · ${time}`;
+    // The status first, as on the other rows: a narrow sidebar cuts the request, not the verdict.
+    item.description = e.savedAs !== undefined ? `${status}${expects ? ` (${expects})` : ''} · ${request}` : `${status} · ${e.durationMs} ms${retries} · ${time}`;
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     item.contextValue = e.savedAs !== undefined ? 'savedExchange' : 'exchange';
     item.command = { command: 'healthData.showExchange', title: vscode.l10n.t('Show Exchange'), arguments: [{ exchangeId: e.id }] };
@@ -112,7 +134,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     ]
       .filter(Boolean)
       .join('\n');
-    item.accessibilityInformation = { label: `${e.savedAs !== undefined ? `${e.savedAs}, ` : ''}${request}, ${status}, ${expects ? `${expects}, ` : ''}${outcome}, ${e.durationMs} ms, ${time}` };
+    item.accessibilityInformation = { label: `${e.savedAs !== undefined ? `${e.savedAs}, ` : ''}${request}, ${status}, ${expects ? `${expects}, ` : ''}${outcomeWords(outcome)}, ${e.durationMs} ms, ${time}` };
     return item;
   }
 

@@ -42,7 +42,9 @@ function messageOf(r: SavedRunResult): vscode.TestMessage {
 }
 
 export async function runSavedTests(session: Session, history: ExchangeHistory, controller: vscode.TestController, request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
-  const run = controller.createTestRun(request);
+  // Named in Test Results by what ran where, not by the extension's name.
+  const where = session.active?.name;
+  const run = controller.createTestRun(request, where ? vscode.l10n.t('Saved requests against {0}', where) : vscode.l10n.t('Saved requests'));
   try {
     const items = itemsOf(controller, request);
     const asked = items.map((item) => ({ item, entry: history.get(item.id) }));

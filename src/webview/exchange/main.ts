@@ -3,7 +3,7 @@
 // validated records or as text. Every value is set as text (see ../dom.ts); the host is asked
 // for every action, and what the view shows is kept with setState for a reload.
 
-import { FINDING_KINDS, EXCHANGE_ACTIONS, type BodyRecordRow, type ExchangeActionName, type ExchangeHostMessage, type ExchangeViewModel, type ExchangeViewStrings, type ExchangeWebviewMessage, type FindingCounts, type PersistedExchangeView } from '../../core/views/exchangeViewProtocol';
+import { FINDING_KINDS, EXCHANGE_ACTIONS, TIMING_PHASES, type AttemptRow, type BodyRecordRow, type ExchangeActionName, type ExchangeHostMessage, type ExchangeViewModel, type ExchangeViewStrings, type ExchangeWebviewMessage, type FindingCounts, type PersistedExchangeView } from '../../core/views/exchangeViewProtocol';
 import { badge, countText, el, format, onScrollSettled, pageFrame, section, setLegend } from '../dom';
 
 interface VsCodeApi {
@@ -154,6 +154,74 @@ function renderBody(m: ExchangeViewModel, s: ExchangeViewStrings): HTMLElement {
   return box;
 }
 
+/** `0.4`, `12`: a tenth below 10 ms, whole ms above. */
+const msText = (ms: number): string => (ms < 10 ? ms.toFixed(1) : String(Math.round(ms)));
+
+/**
+ * Where the answered attempt's time went: a row per phase with a bar placed on the attempt's
+ * time (a waterfall, as browsers' network panels draw it) and its ms as text; each phase's name
+ * says what it is on hover. The bars are drawn, the numbers are the data: a reader gets both.
+ * Undefined when the last attempt has no phases (kept before they were measured, or it never got
+ * a connection).
+ */
+function renderTiming(m: ExchangeViewModel, s: ExchangeViewStrings): HTMLElement | undefined {
+  const last: AttemptRow | undefined = m.attempts[m.attempts.length - 1];
+  const t = last?.timings;
+  if (!t) return undefined;
+  const phases: Array<{ phase: (typeof TIMING_PHASES)[number]; ms: number; startMs: number }> = [];
+  let at = 0;
+  for (const phase of TIMING_PHASES) {
+    const ms = t[phase];
+    if (ms === undefined) continue;
+    phases.push({ phase, ms, startMs: at });
+    at += ms;
+  }
+  if (phases.length === 0) return undefined;
+  // The scale: the attempt's time, or the phases' sum when rounding made that larger.
+  const scale = Math.max(last.durationMs, at, 0.1);
+  const box = section('timing', s.timing);
+  const where = t.remote ?? '?';
+  const connection = format(t.reused ? s.reusedConnection : s.newConnection, t.tlsProtocol ? `${where} (${t.tlsProtocol})` : where);
+  box.append(el('p', 'timing-connection', connection));
+  if (m.attempts.length > 1) box.append(el('p', 'note', format(s.timingOfAttempt, m.attempts.length)));
+  const table = el('table', 'timing-table');
+  const head = el('tr');
+  s.timingColumns.forEach((name, i) => {
+    const th = el('th', i === 2 ? 'num' : '', name);
+    th.scope = 'col';
+    head.append(th);
+  });
+  const thead = el('thead');
+  thead.append(head);
+  const tbody = el('tbody');
+  for (const p of phases) {
+    const tr = el('tr', `timing-row phase-${p.phase}`);
+    const th = el('th', 'timing-phase', s.phases[p.phase]);
+    th.scope = 'row';
+    th.title = s.phaseHints[p.phase];
+    const lane = el('td', 'timing-lane');
+    const track = el('span', 'timing-track');
+    const bar = el('span', 'timing-bar');
+    // Set through the CSSOM, which the view's policy allows (no style attribute in markup).
+    bar.style.left = `${Math.min(100, (p.startMs / scale) * 100)}%`;
+    bar.style.width = `${Math.min(100, (p.ms / scale) * 100)}%`;
+    bar.setAttribute('aria-hidden', 'true');
+    track.append(bar);
+    lane.append(track);
+    tr.append(th, lane, el('td', 'num', format(s.ms, msText(p.ms))));
+    tbody.append(tr);
+  }
+  const foot = el('tfoot');
+  const total = el('tr');
+  const cell = el('td', 'timing-total', format(s.attemptTook, msText(last.durationMs)));
+  cell.colSpan = 3;
+  total.append(cell);
+  foot.append(total);
+  table.append(thead, tbody, foot);
+  box.append(table);
+  return box;
+}
+
 function render(m: ExchangeViewModel, s: ExchangeViewStrings): void {
   setLegend(m.legend);
   document.title = m.title;
@@ -167,6 +235,9 @@ function render(m: ExchangeViewModel, s: ExchangeViewStrings): void {
     [s.summary[0], statusText],
     [s.summary[1], format(s.ms, m.durationMs)],
   ];
+  // The wait for the service, at a glance; the Timing section below has every phase.
+  const firstByte = m.attempts[m.attempts.length - 1]?.timings?.firstByteMs;
+  if (firstByte !== undefined) facts[1][1] += ` (${format(s.firstByte, msText(firstByte))})`;
   if (m.bodyBytes !== undefined) facts.push([s.summary[2], format(s.bytes, m.bodyBytes)]);
   if (m.requestId) facts.push([s.summary[3], m.requestId]);
   if (m.environment) facts.push([s.summary[4], m.environment]);
@@ -208,7 +279,10 @@ function render(m: ExchangeViewModel, s: ExchangeViewStrings): void {
   table.append(thead, tbody);
   attempts.append(table);
 
-  content.replaceChildren(renderBody(m, s), response, attempts, request);
+  const sections = [renderBody(m, s), response];
+  const timing = renderTiming(m, s);
+  if (timing) sections.push(timing);
+  content.replaceChildren(...sections, attempts, request);
   app.removeAttribute('aria-busy');
   if (scrollToRestore) {
     window.scrollTo(0, scrollToRestore);

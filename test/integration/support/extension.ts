@@ -266,8 +266,9 @@ export async function answerQuickPick(
 export function recordTestRuns(controller: vscode.TestController): { calls: Array<[string, string, unknown?]>; restore: () => void } {
   const calls: Array<[string, string, unknown?]> = [];
   const create = controller.createTestRun.bind(controller);
-  controller.createTestRun = (request, name, persist) =>
-    new Proxy(create(request, name, persist), {
+  controller.createTestRun = (request, name, persist) => {
+    calls.push(['createTestRun', name ?? '']);
+    return new Proxy(create(request, name, persist), {
       get(target, prop: string) {
         const value = (target as unknown as Record<string, unknown>)[prop];
         if (typeof value !== 'function') return value;
@@ -278,5 +279,6 @@ export function recordTestRuns(controller: vscode.TestController): { calls: Arra
         };
       },
     });
+  };
   return { calls, restore: () => void (controller.createTestRun = create) };
 }

@@ -131,6 +131,9 @@ describe('exchanges: compare', function () {
     assert.match(text, /> Authorization: Bearer \[redacted\]/);
     assert.match(text, /< 200 OK · \d+ ms · [\d.]+ k?B · 2 attempts · request id \w+/);
     assert.match(text, /attempt 1: 503 · \d+ ms · retried after \d+ ms: .*503/);
+    // Where the answered attempt's time went, over the connection the mint opened.
+    assert.match(text, /\n {2}timing of attempt 2: queued [\d.]+ ms · request sent [\d.]+ ms · first byte [\d.]+ ms · download [\d.]+ ms · reused connection to 127\.0\.0\.1:\d+\n/);
+    assert.match(exchangeLines(mint).join('\n'), /\n {2}timing: queued [\d.]+ ms · connect [\d.]+ ms · request sent [\d.]+ ms · first byte [\d.]+ ms · download [\d.]+ ms · new connection to 127\.0\.0\.1:\d+/);
     assert.match(exchangeLines(mint).join('\n'), /"client_secret":\s*"\[redacted\]"/);
     watch.texts.push(text, exchangeLines(mint).join('\n'));
   });

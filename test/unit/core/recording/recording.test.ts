@@ -60,6 +60,18 @@ describe('recording', function () {
     const retried = har.log.entries.filter((e) => (e._attempts ?? []).some((a) => a.retryReason && /429|503/.test(a.retryReason)));
     assert.ok(retried.length >= 2, 'the 429s and 503s show as attempts');
     assert.ok(har.log.entries.some((e) => e.response.status === 404));
+    // Where each request's time went, as HAR's phases: they add up to the entry's time, the
+    // first request opened the connection and later ones reused it (-1: no connect).
+    for (const e of har.log.entries) {
+      const t = e.timings;
+      const sum = [t.blocked, t.dns, t.connect, t.send, t.wait, t.receive].reduce<number>((n, v) => n + Math.max(v ?? 0, 0), 0);
+      assert.ok(Math.abs(sum - e.time) <= 0.2, `phases ${sum} ms, time ${e.time} ms`);
+      assert.equal(t.dns, -1, 'an address is not looked up');
+      assert.equal(t.ssl, -1);
+      assert.equal(e.serverIPAddress, '127.0.0.1');
+    }
+    assert.ok(har.log.entries[0].timings.connect! >= 0, 'the first request connects');
+    assert.ok(har.log.entries.some((e) => e.timings.connect === -1), 'a later one reuses the connection');
   });
 
   it('holds no secret, token, Authorization value, access_token value or original id (leak scan)', async () => {
