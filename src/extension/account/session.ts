@@ -142,6 +142,29 @@ export class Session implements vscode.Disposable {
   async connection(): Promise<ActiveConnection> {
     if (this.current) return this.current;
     const env = this.active;
+    this.current = this.connect(env);
+    return this.current;
+  }
+
+  /**
+   * A connection to the environment named, for one job (a run of the saved requests against
+   * another environment): the connection in use when it names the active environment; otherwise
+   * a client of its own, made like the active one's (its exchanges kept in the history under its
+   * environment's name), which the caller disposes when `owned`. Throws as `connection` does, and
+   * when no environment has that name.
+   */
+  async connectionTo(name: string): Promise<ActiveConnection & { readonly owned: boolean }> {
+    if (name === this.active?.name) return { ...(await this.connection()), owned: false };
+    const env = this.environments.find((e) => e.name === name);
+    if (!env) throw new HealthDataError('usage', vscode.l10n.t('There is no environment named "{0}" any more.', name));
+    // Said before anything is sent, naming the environment: it is not the one the user looks at.
+    if (env.origin !== 'sandbox' && !(await this.credentials.has(env.name))) {
+      throw new HealthDataError('auth', vscode.l10n.t('No client secret is stored for "{0}": run Health Data: Set Client Credentials for it first.', env.name));
+    }
+    return { ...this.connect(env), owned: true };
+  }
+
+  private connect(env: Environment | undefined): ActiveConnection {
     if (!env) {
       const wanted = vscode.workspace.getConfiguration('healthData').get<string>('activeEnvironment');
       throw new HealthDataError(
@@ -177,7 +200,7 @@ export class Session implements vscode.Disposable {
       presentation: settings.presentation,
       timeoutMs: settings.timeoutMs,
       pageSize: settings.pageSize,
-      onRequest: (entry) => this.logRequest(entry, [...secretsSeen]),
+      onRequest: (entry) => this.logRequest(entry, [...secretsSeen, client.currentToken?.token], client),
       onExchange: (exchange) => {
         // Redacted once more with every secret this session has seen, before anyone keeps it.
         const token = client.currentToken?.token;
@@ -186,9 +209,7 @@ export class Session implements vscode.Disposable {
         this.wholeExchangeEmitter.fire({ exchange, secrets: token ? [...secretsSeen, token] : [...secretsSeen] });
       },
     });
-    const connection: ActiveConnection = { client, environment: env, generation };
-    this.current = connection;
-    return connection;
+    return { client, environment: env, generation };
   }
 
   /**
@@ -222,7 +243,7 @@ export class Session implements vscode.Disposable {
     this.exchangeEmitter.fire(exchange);
   }
 
-  private logRequest(entry: RequestLogEntry, secrets: string[]): void {
+  private logRequest(entry: RequestLogEntry, secrets: Array<string | undefined>, client: HealthDataClient): void {
     const token = this.current?.client.currentToken?.token;
     const status = entry.status !== undefined ? String(entry.status) : entry.error ? 'failed' : '—';
     const extra = [entry.attempt > 1 ? `attempt ${entry.attempt}` : '', entry.requestId ? `request id ${entry.requestId}` : '', entry.error ?? '']
@@ -231,7 +252,8 @@ export class Session implements vscode.Disposable {
     const line = redact(`${entry.method} ${entry.path} ${status} ${Math.round(entry.durationMs)} ms${extra ? ` (${extra})` : ''}`, [...secrets, token]);
     if (entry.error || (entry.status !== undefined && entry.status >= 400)) this.log.warn(line);
     else this.log.info(line);
-    if (entry.method === 'POST' && entry.status !== undefined && entry.status < 300) {
+    // The status bar shows the token in use: another environment's mint is not it.
+    if (entry.method === 'POST' && entry.status !== undefined && entry.status < 300 && client === this.current?.client) {
       // The client stores the token after the reply is read; look once it has.
       setTimeout(() => this.tokenEmitter.fire(this.current?.client.currentToken), 0);
     }

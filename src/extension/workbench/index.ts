@@ -49,8 +49,8 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
     disposables: (d) => d,
   });
   // A run loads the workbench's bundle (its commands stay as they are, registered when first used).
-  const savedTests = registerSavedTests(history, (controller, request, token) =>
-    (require('./commands') as typeof import('./commands')).runSavedTests(session, history, controller, request, token),
+  const savedTests = registerSavedTests(history, session, (controller, request, token, environment) =>
+    (require('./commands') as typeof import('./commands')).runSavedTests(session, history, controller, request, token, environment),
   );
   const disposables: vscode.Disposable[] = [
     history,

@@ -41,9 +41,20 @@ function messageOf(r: SavedRunResult): vscode.TestMessage {
   return message;
 }
 
-export async function runSavedTests(session: Session, history: ExchangeHistory, controller: vscode.TestController, request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+/**
+ * Runs the items a request names against `environment` (a profile's: "Run against Staging"), or
+ * against the environment in use when it names none.
+ */
+export async function runSavedTests(
+  session: Session,
+  history: ExchangeHistory,
+  controller: vscode.TestController,
+  request: vscode.TestRunRequest,
+  token: vscode.CancellationToken,
+  environment?: string,
+): Promise<void> {
   // Named in Test Results by what ran where, not by the extension's name.
-  const where = session.active?.name;
+  const where = environment ?? session.active?.name;
   const run = controller.createTestRun(request, where ? vscode.l10n.t('Saved requests against {0}', where) : vscode.l10n.t('Saved requests'));
   try {
     const items = itemsOf(controller, request);
@@ -60,13 +71,16 @@ export async function runSavedTests(session: Session, history: ExchangeHistory, 
       run.enqueued(item);
     }
     if (entries.length === 0) return;
-    let connection: Awaited<ReturnType<Session['connection']>>;
+    let connection: Awaited<ReturnType<Session['connectionTo']>>;
     try {
-      connection = await session.connection();
+      connection = environment === undefined ? { ...(await session.connection()), owned: false } : await session.connectionTo(environment);
     } catch (err) {
       // No environment, no credentials: every request errs with the sentence that says what to do.
-      const message = new vscode.TestMessage(err instanceof Error ? err.message : String(err));
+      const text = err instanceof Error ? err.message : String(err);
+      const message = new vscode.TestMessage(text);
       for (const item of itemOf.values()) run.errored(item, message);
+      // The output says it too: otherwise Test Results shows "did not record any output".
+      run.appendOutput(`${text}\r\n`);
       return;
     }
     run.appendOutput(`${vscode.l10n.t('Running {0} against {1}', entries.length === 1 ? vscode.l10n.t('1 saved request') : vscode.l10n.t('{0} saved requests', entries.length), connection.environment.name)}\r\n`);
@@ -92,6 +106,8 @@ export async function runSavedTests(session: Session, history: ExchangeHistory, 
       });
     } finally {
       cancelling.dispose();
+      // Another environment's client was made for this run alone.
+      if (connection.owned) connection.client.dispose();
     }
     for (const [id, item] of itemOf) if (!finished.has(id)) run.skipped(item);
     const ran = finished.size;
