@@ -3,6 +3,7 @@
 // the sandbox holds back, a body it trickles, a timeout and a port where nothing listens.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import { join } from 'node:path';
 import * as tls from 'node:tls';
@@ -106,6 +107,29 @@ describe('client: where an attempt’s time went', () => {
     } finally {
       if (trusted === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
       else process.env.NODE_TLS_REJECT_UNAUTHORIZED = trusted;
+      await new Promise((resolve) => front.close(resolve));
+    }
+  });
+
+  it('a redirect: the phases are those of the request that was answered, the hop before it is queued', async () => {
+    // A front on loopback that sends every request on to the sandbox with a 307.
+    const front = http.createServer((req, res) => {
+      res.writeHead(307, { location: `${sandbox.baseUrl}${req.url ?? '/'}`, connection: 'close' });
+      res.end();
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(front.address() as net.AddressInfo).port}`;
+    try {
+      const { client, exchanges } = recording({ authUrl: sandbox.authUrl.replace(/^http:\/\/[^/]+/, origin), baseUrl: sandbox.baseUrl.replace(/^http:\/\/[^/]+/, origin) });
+      await client.getRecord('activity', TODAY);
+      const data = exchanges[exchanges.length - 1];
+      assert.equal(data.status, 200);
+      const t = last(data);
+      // The sandbox answered: its address, and every phase up to the body read.
+      assert.equal(t.remote, `127.0.0.1:${new URL(sandbox.baseUrl).port}`);
+      for (const phase of ['queuedMs', 'sendMs', 'firstByteMs', 'downloadMs'] as const) assert.equal(typeof t[phase], 'number', phase);
+      client.dispose();
+    } finally {
       await new Promise((resolve) => front.close(resolve));
     }
   });
