@@ -34,7 +34,7 @@ export interface ExchangeViewStrings {
   readonly attemptColumns: readonly [string, string, string, string, string];
   readonly retriedBecause: string; // {0}, waited {1} ms
   readonly timing: string;
-  readonly timingOfAttempt: string; // The phases of attempt {0}, the one answered
+  readonly timingOfAttempt: string; // Of attempt {0}, the last
   readonly timingColumns: readonly [string, string, string]; // phase, when, took
   readonly phases: Readonly<Record<TimingPhase, string>>;
   readonly phaseHints: Readonly<Record<TimingPhase, string>>;

@@ -28,7 +28,7 @@ export function exchangeViewStrings(): ExchangeViewStrings {
     attemptColumns: [t('#'), t('Started'), t('Took'), t('Status'), t('Retried because')],
     retriedBecause: t('{0}; waited {1} ms', '{0}', '{1}'),
     timing: t('Timing'),
-    timingOfAttempt: t('Of attempt {0}, the one answered.', '{0}'),
+    timingOfAttempt: t('Of attempt {0}, the last.', '{0}'),
     timingColumns: [t('Phase'), t('When'), t('Took')],
     phases: {
       queuedMs: t('Queued'),

@@ -158,7 +158,7 @@ function renderBody(m: ExchangeViewModel, s: ExchangeViewStrings): HTMLElement {
 const msText = (ms: number): string => (ms < 10 ? ms.toFixed(1) : String(Math.round(ms)));
 
 /**
- * Where the answered attempt's time went: a row per phase with a bar placed on the attempt's
+ * Where the last attempt's time went: a row per phase with a bar placed on the attempt's
  * time (a waterfall, as browsers' network panels draw it) and its ms as text; each phase's name
  * says what it is on hover. The bars are drawn, the numbers are the data: a reader gets both.
  * Undefined when the last attempt has no phases (kept before they were measured, or it never got
