@@ -192,12 +192,17 @@ describe('reliability: no secret or token in any sink', function () {
       'healthData.setExpectedStatus': async () => {
         assert.equal(await run('healthData.setExpectedStatus', { exchangeId: api.history.saved()[0].id, status: 401 }), 401);
       },
+      // A limit of 1 ms: the run's verdict says when the first byte came, never the token.
+      'healthData.setTimeLimit': async () => {
+        assert.equal(await run('healthData.setTimeLimit', { exchangeId: api.history.saved()[0].id, ms: 1 }), 1);
+      },
       'healthData.runSavedRequest': async () => {
         const [result] = (await run('healthData.runSavedRequest', { exchangeId: api.history.saved()[0].id, showResults: false })) as Array<{ problem?: string }>;
         note('run result', result);
         // The Testing view's run of it too: its output and messages go where VS Code keeps test results.
         await api.savedTests.run(new vscode.TestRunRequest(), new vscode.CancellationTokenSource().token);
         await run('healthData.setExpectedStatus', { exchangeId: api.history.saved()[0].id, status: null });
+        await run('healthData.setTimeLimit', { exchangeId: api.history.saved()[0].id, ms: null });
       },
       'healthData.exportSavedRequests': async () => {
         const file = (savedFile = join(mkdtempSync(join(tmpdir(), 'hde-sweep-saved-')), 'saved.json'));

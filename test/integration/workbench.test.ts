@@ -16,7 +16,7 @@ import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { HISTORY_KEY } from '../../src/extension/workbench';
 import { defaultSavedName } from '../../src/extension/workbench/commands';
 import { draftProblems, fieldProblem } from '../../src/extension/workbench/requestForm';
-import { answerQuickPick, captureMessages, closeUntitledEditors, recordTestRuns, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
+import { answerInputBox, answerQuickPick, captureMessages, closeUntitledEditors, recordTestRuns, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
 
 interface Rec {
   id: string;
@@ -709,6 +709,59 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     } finally {
       for (const e of api.history.saved()) api.history.removeSaved(e.id);
     }
+  });
+
+  it('Set Time Limit fails a run whose first byte comes later: the input box with the last reply\'s time, the row, the run, the Testing view\'s diff', async () => {
+    const day = records('heartRate')[0].date!;
+    const sent = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'getByDate', kind: 'heartRate', date: day } })) as HistoryEntry;
+    assert.equal(sent.status, 200);
+    api.history.saveRequest(sent.id, 'Heart rate in time');
+    const { asked, result } = await answerInputBox('100 ms', () => vscode.commands.executeCommand('healthData.setTimeLimit', { exchangeId: sent.id }));
+    assert.equal(result, 100);
+    // The box: no limit yet, what the last reply took, and what it takes.
+    assert.equal(asked?.value, '');
+    assert.match(asked?.prompt ?? '', /^How long a run of "Heart rate in time" may wait for the service's first byte: 500, 500 ms or 2 s\. Empty: no limit\. Its last reply's first byte came after [\d.]+ ms\.$/);
+    const validate = asked!.validateInput!;
+    assert.equal(await validate('0'), 'A limit is a time from 1 ms to 10 minutes: 500, 500 ms or 2 s.');
+    assert.equal(await validate('fast'), 'A limit is a time from 1 ms to 10 minutes: 500, 500 ms or 2 s.');
+    for (const good of ['2 s', '750', '']) assert.equal(await validate(good), undefined, good);
+    assert.equal(api.history.get(sent.id)?.timeLimitMs, 100);
+
+    // The row and its tooltip say it; the Testing view's item too.
+    const row = () => api.historyView.getTreeItem(api.historyView.getChildren(api.historyView.getChildren()[0]).find((r) => r.type === 'exchange' && r.entry.id === sent.id)!);
+    assert.equal(row().description, `200 (first byte ≤ 100 ms) · GET ${pathAndQuery(sent.url)}`);
+    assert.match(String(row().tooltip), /\nA run expects: a 2xx whose records break no rule, the first byte within 100 ms\n/);
+    assert.equal(api.savedTests.controller.items.get(sent.id)?.description, `GET ${pathAndQuery(sent.url)} · first byte ≤ 100 ms`);
+
+    // The sandbox holds the reply back: the run fails on the time, after every other check passed.
+    runningSandbox(api).addFault({ fault: 'latency', path: `/heart_rate/summaries/${day}`, latencyMs: 400 });
+    const [late] = (await vscode.commands.executeCommand('healthData.runSavedRequest', { exchangeId: sent.id, showResults: false })) as SavedRunResult[];
+    assert.deepEqual([late.verdict, late.failure, late.status, late.timeLimitMs], ['failed', 'time', 200, 100]);
+    assert.ok((late.firstByteMs ?? 0) >= 350, `first byte ${late.firstByteMs}`);
+    assert.match(late.problem ?? '', /^The first byte came after \d+ ms; the limit is 100 ms\.$/);
+    // In the Testing view, a diff of the limit and the time.
+    const recorded = recordTestRuns(api.savedTests.controller);
+    try {
+      await api.savedTests.run(new vscode.TestRunRequest([api.savedTests.controller.items.get(sent.id)!]), new vscode.CancellationTokenSource().token);
+      const failed = recorded.calls.find((c) => c[0] === 'failed');
+      assert.ok(failed, JSON.stringify(recorded.calls.map((c) => c[0])));
+      const message = failed[2] as vscode.TestMessage;
+      assert.equal(message.expectedOutput, 'first byte ≤ 100 ms');
+      assert.match(message.actualOutput ?? '', /^first byte after \d+(\.\d)? ms$/);
+    } finally {
+      recorded.restore();
+    }
+
+    // No limit again, by argument; what will not do says why.
+    runningSandbox(api).clearFaults();
+    assert.equal(await vscode.commands.executeCommand('healthData.setTimeLimit', { exchangeId: sent.id, ms: null }), null);
+    assert.equal(api.history.get(sent.id)?.timeLimitMs, undefined);
+    assert.equal(row().description, `200 · GET ${pathAndQuery(sent.url)}`);
+    await vscode.commands.executeCommand('healthData.setTimeLimit', { exchangeId: sent.id, ms: 0 });
+    const unsaved = api.history.all().find((e) => e.savedAs === undefined)!;
+    await vscode.commands.executeCommand('healthData.setTimeLimit', { exchangeId: unsaved.id, ms: 500 });
+    assert.deepEqual(errors(), ['ms must be a whole number from 1 to 600000, or null for no limit.', 'Only a saved request has a time limit: Save Request… first.']);
+    api.history.removeSaved(sent.id);
   });
 
   it('the Testing view lists the saved requests by name and runs them: passed, failed with why (a diff of the statuses), skipped when cancelled', async () => {

@@ -24,22 +24,25 @@ export interface HistoryEntry extends Exchange {
    * 599. Absent, a run expects a 2xx whose records break no rule.
    */
   readonly expectStatus?: number;
+  /**
+   * The longest a run of this saved request may wait for the service's first byte, in ms (Set
+   * Time Limit…): a whole number from 1 to MAX_TIME_LIMIT_MS. Absent, no limit.
+   */
+  readonly timeLimitMs?: number;
 }
+
+/** The longest time limit a saved request can have: ten minutes. */
+export const MAX_TIME_LIMIT_MS = 600_000;
+
+/** Whether `v` can be a saved request's time limit: a whole number of ms from 1 to MAX_TIME_LIMIT_MS. */
+export function isTimeLimit(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_TIME_LIMIT_MS;
+}
+
 
 /** Whether `v` can be a saved request's expected status: a whole number from 100 to 599. */
 export function isExpectableStatus(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 100 && v <= 599;
-}
-
-/**
- * A status typed as an expectation: `404` is 404; digits that are no status (`42`, `600`) are
- * 'notStatus'; empty text, or words (`not found`, left to a list's filter), undefined.
- */
-export function typedStatus(text: string): number | 'notStatus' | undefined {
-  const t = text.trim();
-  if (!/^\d+$/.test(t)) return undefined;
-  const n = Number(t);
-  return isExpectableStatus(n) ? n : 'notStatus';
 }
 
 export const DEFAULT_HISTORY_SIZE = 50;
@@ -227,6 +230,7 @@ export function historyEntryOf(v: unknown): HistoryEntry | undefined {
   if (str(e.savedAs) && savedNameFault(e.savedAs) === undefined) {
     entry.savedAs = e.savedAs;
     if (isExpectableStatus(e.expectStatus)) entry.expectStatus = e.expectStatus;
+    if (isTimeLimit(e.timeLimitMs)) entry.timeLimitMs = e.timeLimitMs;
   }
   return entry;
 }
@@ -244,7 +248,7 @@ export function readHistory(stored: unknown): HistoryEntry[] {
     .filter((e): e is HistoryEntry => e !== undefined)
     .map((e) => {
       if (e.savedAs === undefined || ++saved <= MAX_SAVED_REQUESTS) return e;
-      const { savedAs: _dropped, expectStatus: _expect, ...plain } = e;
+      const { savedAs: _dropped, expectStatus: _expect, timeLimitMs: _limit, ...plain } = e;
       return plain;
     });
 }

@@ -3,3 +3,4 @@ export * from './requestDraft';
 export * from './savedFile';
 export * from './sendDraft';
 export * from './runSaved';
+export * from './typedExpectations';

@@ -21,9 +21,10 @@ export type RunVerdict = 'passed' | 'failed';
 
 /**
  * What a failed run fell on: the request (not sent, no answer), the status (not the one expected),
- * the reply (no body, not JSON, not a record, not the service's error form), or its records' findings.
+ * the reply (no body, not JSON, not a record, not the service's error form), its records'
+ * findings, or the time (the first byte later than the request's limit).
  */
-export type RunFailure = 'request' | 'status' | 'reply' | 'findings';
+export type RunFailure = 'request' | 'status' | 'reply' | 'findings' | 'time';
 
 export interface SavedRunResult {
   /** The saved request's name. */
@@ -38,6 +39,10 @@ export interface SavedRunResult {
   readonly failure?: RunFailure;
   /** The status the saved request expects (Set Expected Status…); absent, any 2xx. */
   readonly expectedStatus?: number;
+  /** The longest the saved request may wait for the first byte, ms (Set Time Limit…); absent, no limit. */
+  readonly timeLimitMs?: number;
+  /** How long the service took to its first byte on the answered attempt, ms to a tenth. */
+  readonly firstByteMs?: number;
   readonly status?: number;
   readonly statusText?: string;
   readonly durationMs?: number;
@@ -68,7 +73,14 @@ export interface RunOptions {
 export async function runSavedRequest(entry: HistoryEntry, options: RunOptions): Promise<SavedRunResult> {
   const failOn = options.failOn ?? DEFAULT_FAIL_ON;
   const expected = entry.expectStatus;
-  const base = { name: entry.savedAs ?? '', method: entry.method, path: pathAndQuery(entry.url), ...(expected !== undefined ? { expectedStatus: expected } : {}) };
+  const limit = entry.timeLimitMs;
+  const base = {
+    name: entry.savedAs ?? '',
+    method: entry.method,
+    path: pathAndQuery(entry.url),
+    ...(expected !== undefined ? { expectedStatus: expected } : {}),
+    ...(limit !== undefined ? { timeLimitMs: limit } : {}),
+  };
   const draft = draftFromExchange(entry);
   if (!draft) return { ...base, verdict: 'failed', failure: 'request', problem: `${base.method} ${base.path} is not one of the service's endpoints, so it cannot be sent.` };
   options.takeExchanges();
@@ -83,6 +95,7 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
   const message = (err: unknown): string => redact(err instanceof Error ? err.message : String(err), options.secrets ?? []);
   if (!exchange) return { ...base, verdict: 'failed', failure: 'request', problem: failure ? message(failure) : 'The request left no exchange.' };
   const status = exchange.status;
+  const firstByte = exchange.attempts[exchange.attempts.length - 1]?.timings?.firstByteMs;
   const sent = {
     ...base,
     path: pathAndQuery(exchange.url),
@@ -91,7 +104,15 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
     durationMs: exchange.durationMs,
     attempts: exchange.attempts.length,
     ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
+    ...(firstByte !== undefined ? { firstByteMs: firstByte } : {}),
     exchangeId: exchange.id,
+  };
+  // The time limit is checked last: a request that fails on what it got fails on that.
+  const passed = (result: Omit<SavedRunResult, 'verdict'>): SavedRunResult => {
+    const waited = firstByte ?? exchange.durationMs;
+    if (limit === undefined || waited <= limit) return { ...result, verdict: 'passed' };
+    const problem = firstByte !== undefined ? `The first byte came after ${msText(waited)}; the limit is ${limit} ms.` : `The reply took ${waited} ms; the limit is ${limit} ms.`;
+    return { ...result, verdict: 'failed', failure: 'time', problem };
   };
   const answered = exchange.error?.message ?? (failure ? message(failure) : status !== undefined ? statusLine(status, exchange.statusText) : 'No answer');
   const fail = (on: RunFailure, problem: string): SavedRunResult => ({ ...sent, verdict: 'failed', failure: on, problem: redact(problem, options.secrets ?? []) });
@@ -104,7 +125,7 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
   if (expected !== undefined && (expected < 200 || expected >= 300)) {
     // The refusal expected (a 404 for a record that is not there): it must still be the service's own.
     const problem = expected >= 400 ? errorReplyProblem(exchange, expected) : undefined;
-    return problem ? fail('reply', problem) : { ...sent, verdict: 'passed' };
+    return problem ? fail('reply', problem) : passed(sent);
   }
   if (failure || exchange.error || status < 200 || status >= 300) return fail(status < 200 || status >= 300 ? 'status' : 'reply', answered);
   const reply = replyFindings(exchange, draft);
@@ -122,7 +143,12 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
     const kinds = FINDING_KINDS.filter((k) => failOn.has(k) && counts[k] > 0).map((k) => kindCount(k, counts[k]));
     return { ...result, verdict: 'failed', failure: 'findings', problem: `${what} the rules that fail the run: ${kinds.join(', ')}.` };
   }
-  return { ...result, verdict: 'passed' };
+  return passed(result);
+}
+
+/** `8.2 ms`, `812 ms`: a tenth below 10 ms. */
+function msText(ms: number): string {
+  return `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
 }
 
 /** What the service said in an error body (its message), cut to one short line; undefined for a record. */
@@ -239,6 +265,7 @@ export function outLine(r: SavedRunResult): string {
     if (found.length) parts.push(found.join(', '));
   }
   if (r.durationMs !== undefined) parts.push(`${Math.round(r.durationMs)} ms`);
+  if (r.timeLimitMs !== undefined && r.firstByteMs !== undefined) parts.push(`first byte after ${msText(r.firstByteMs)} (limit ${r.timeLimitMs} ms)`);
   if (r.attempts !== undefined && r.attempts > 1) parts.push(`${r.attempts} attempts`);
   if (r.requestId) parts.push(`request id ${r.requestId}`);
   return parts.join(' · ');

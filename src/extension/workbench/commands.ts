@@ -17,7 +17,7 @@ import { type ExchangeHistory, savedNameProblem } from './history';
 import { draftProblems, promptDraft } from './requestForm';
 import { exportSavedRequests, importSavedRequests } from './savedFileCommands';
 import { runSavedRequests } from './runSavedCommand';
-import { setExpectedStatus } from './expectedStatus';
+import { setExpectedStatus, setTimeLimit } from './expectedStatus';
 import { EXCHANGE_MESSAGE } from './savedTests';
 
 /**
@@ -202,6 +202,11 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
         const title = vscode.l10n.t('Health Data: Set Expected Status');
         const entry = await entryFor(savedArg(arg).exchange, title, history.saved());
         return entry ? setExpectedStatus(history, entry, arg, title) : undefined;
+      },
+      'healthData.setTimeLimit': async (arg?: unknown) => {
+        const title = vscode.l10n.t('Health Data: Set Time Limit');
+        const entry = await entryFor(savedArg(arg).exchange, title, history.saved());
+        return entry ? setTimeLimit(history, entry, arg, title) : undefined;
       },
       'healthData.exportSavedRequests': (arg?: unknown) => exportSavedRequests(session, history, arg),
       'healthData.importSavedRequests': (arg?: unknown) => importSavedRequests(history, arg),

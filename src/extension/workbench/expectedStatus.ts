@@ -1,12 +1,13 @@
-// Set Expected Status…: what Run Saved Requests and `health-data run` expect of a saved request.
-// By default a 2xx whose records break no rule; a request meant to be refused (an id that is not
-// there, a day with no record) can expect its status instead, and then passes only on that status
-// with the service's error body {statusCode, error, message}.
+// Set Expected Status… and Set Time Limit…: what Run Saved Requests, the Testing view and
+// `health-data run` expect of a saved request. By default a 2xx whose records break no rule; a
+// request meant to be refused (an id that is not there, a day with no record) can expect its
+// status instead, and then passes only on that status with the service's error body
+// {statusCode, error, message}. A time limit fails a run whose first byte comes later.
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { statusLine } from '../../core/service';
-import { HistoryEntry, isExpectableStatus, typedStatus } from '../../core/workbench';
+import { HistoryEntry, MAX_TIME_LIMIT_MS, isExpectableStatus, isTimeLimit, typedStatus, typedTimeLimit } from '../../core/workbench';
 import { type TypedReading, pickOrType } from '../shared/typedPick';
 import type { ExchangeHistory } from './history';
 
@@ -62,4 +63,40 @@ export async function setExpectedStatus(history: ExchangeHistory, entry: History
   if (status === undefined) return undefined;
   history.setExpectedStatus(entry.id, status ?? undefined);
   return status;
+}
+
+/** The limit an argument gives: `{ ms: 500 }`, `{ ms: null }` for none; undefined when it gives none. */
+function givenLimit(arg: unknown): number | null | undefined {
+  if (!arg || typeof arg !== 'object' || !('ms' in arg)) return undefined;
+  const { ms } = arg as { ms: unknown };
+  if (ms === null || isTimeLimit(ms)) return ms;
+  throw new HealthDataError('usage', vscode.l10n.t('ms must be a whole number from 1 to {0}, or null for no limit.', MAX_TIME_LIMIT_MS));
+}
+
+/**
+ * Health Data: Set Time Limit…, on a saved request: how long a run may wait for the service's
+ * first byte. `{ exchangeId, ms }` sets it (null: no limit); without one, an input box that shows
+ * the limit now and how long the last reply took, and takes `500`, `500 ms` or `2 s` (empty: no
+ * limit). The limit set, null, or undefined when dismissed.
+ */
+export async function setTimeLimit(history: ExchangeHistory, entry: HistoryEntry, arg: unknown, title: string): Promise<number | null | undefined> {
+  if (entry.savedAs === undefined) throw new HealthDataError('usage', vscode.l10n.t('Only a saved request has a time limit: Save Request… first.'));
+  let ms = givenLimit(arg);
+  if (ms === undefined) {
+    const lastFirstByte = entry.attempts[entry.attempts.length - 1]?.timings?.firstByteMs;
+    const last = lastFirstByte !== undefined ? vscode.l10n.t('Its last reply\'s first byte came after {0} ms.', lastFirstByte) : '';
+    const text = await vscode.window.showInputBox({
+      title,
+      value: entry.timeLimitMs !== undefined ? String(entry.timeLimitMs) : '',
+      prompt: [vscode.l10n.t('How long a run of "{0}" may wait for the service\'s first byte: 500, 500 ms or 2 s. Empty: no limit.', entry.savedAs), last].filter(Boolean).join(' '),
+      placeHolder: vscode.l10n.t('No limit'),
+      validateInput: (value) => (typedTimeLimit(value) === 'notLimit' ? vscode.l10n.t('A limit is a time from 1 ms to 10 minutes: 500, 500 ms or 2 s.') : undefined),
+    });
+    if (text === undefined) return undefined;
+    const typed = typedTimeLimit(text);
+    if (typed === 'notLimit') return undefined;
+    ms = typed ?? null;
+  }
+  history.setTimeLimit(entry.id, ms ?? undefined);
+  return ms;
 }

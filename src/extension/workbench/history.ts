@@ -95,11 +95,23 @@ export class ExchangeHistory implements vscode.Disposable {
     return this.replace(entry, status === undefined ? rest : { ...rest, expectStatus: status });
   }
 
+  /**
+   * Sets how long a run of a saved request may wait for the first byte (undefined: no limit).
+   * Throws a sentence for people when the exchange is gone or not saved.
+   */
+  setTimeLimit(id: string, ms: number | undefined): HistoryEntry {
+    const entry = this.get(id);
+    if (!entry) throw new Error(vscode.l10n.t('That exchange is no longer in the history.'));
+    if (entry.savedAs === undefined) throw new Error(vscode.l10n.t('{0} is not a saved request: save it first.', requestLine(entry)));
+    const { timeLimitMs: _old, ...rest } = entry;
+    return this.replace(entry, ms === undefined ? rest : { ...rest, timeLimitMs: ms });
+  }
+
   /** Removes an exchange from Saved: it stays in the history as any other, the oldest going first. */
   removeSaved(id: string): HistoryEntry | undefined {
     const entry = this.get(id);
     if (!entry || entry.savedAs === undefined) return entry;
-    const { savedAs: _removed, expectStatus: _expect, ...plain } = entry;
+    const { savedAs: _removed, expectStatus: _expect, timeLimitMs: _limit, ...plain } = entry;
     const kept = this.replace(entry, plain);
     this.entries = trimHistory(this.entries, this.size);
     return kept;

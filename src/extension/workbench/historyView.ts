@@ -18,9 +18,16 @@ export type HistoryNode =
   | { readonly type: 'day'; readonly day: string; readonly entries: readonly HistoryEntry[] }
   | { readonly type: 'exchange'; readonly entry: HistoryEntry; readonly exchangeId: string };
 
-/** `expects 404`, or undefined when the request expects any 2xx (Set Expected Status…): the History row's and the Testing view's words. */
+/**
+ * `expects 404, first byte ≤ 500 ms`, or undefined when the request expects any 2xx in any time
+ * (Set Expected Status…, Set Time Limit…): the History row's and the Testing view's words.
+ */
 export function expectationWords(entry: HistoryEntry): string | undefined {
-  return entry.expectStatus === undefined ? undefined : vscode.l10n.t('expects {0}', entry.expectStatus);
+  const words = [
+    entry.expectStatus === undefined ? '' : vscode.l10n.t('expects {0}', entry.expectStatus),
+    entry.timeLimitMs === undefined ? '' : vscode.l10n.t('first byte ≤ {0} ms', entry.timeLimitMs),
+  ].filter(Boolean);
+  return words.length ? words.join(', ') : undefined;
 }
 
 /** How a row's exchange ended: the service's outcome, or a saved request's expected refusal met. */
@@ -125,7 +132,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     // Plain text: a URL's `_` and `-` stay as they are, and nothing in it becomes a link.
     item.tooltip = [
       e.savedAs !== undefined ? `${vscode.l10n.t('Saved as')}: ${e.savedAs}` : '',
-      e.savedAs !== undefined ? `${vscode.l10n.t('A run expects')}: ${e.expectStatus !== undefined ? statusLine(e.expectStatus) : vscode.l10n.t('a 2xx whose records break no rule')}` : '',
+      e.savedAs !== undefined ? `${vscode.l10n.t('A run expects')}: ${e.expectStatus !== undefined ? statusLine(e.expectStatus) : vscode.l10n.t('a 2xx whose records break no rule')}${e.timeLimitMs !== undefined ? `, ${vscode.l10n.t('the first byte within {0} ms', e.timeLimitMs)}` : ''}` : '',
       `${e.method} ${e.url}`,
       `${status} ${e.statusText ?? ''} · ${e.durationMs} ms · ${e.startedAt}`,
       e.requestId ? `${vscode.l10n.t('Request id')}: ${e.requestId}` : '',

@@ -34,6 +34,8 @@ function messageOf(r: SavedRunResult): vscode.TestMessage {
   if (r.failure === 'status' && r.status !== undefined) {
     const expected = r.expectedStatus !== undefined ? statusLine(r.expectedStatus) : vscode.l10n.t('a 2xx');
     message = vscode.TestMessage.diff(problem, expected, statusLine(r.status, r.statusText));
+  } else if (r.failure === 'time' && r.timeLimitMs !== undefined && r.firstByteMs !== undefined) {
+    message = vscode.TestMessage.diff(problem, vscode.l10n.t('first byte ≤ {0} ms', r.timeLimitMs), vscode.l10n.t('first byte after {0} ms', r.firstByteMs));
   } else {
     message = new vscode.TestMessage(problem);
   }

@@ -199,6 +199,23 @@ export async function closeUntitledEditors(): Promise<void> {
   }
 }
 
+/** Answers the extension's input boxes with `answer` while `action` runs; gives back what the last one asked and the action's result. */
+export async function answerInputBox(answer: string | undefined, action: () => Thenable<unknown>): Promise<{ asked: vscode.InputBoxOptions | undefined; result: unknown }> {
+  const win = vscode.window as unknown as { showInputBox: (o: vscode.InputBoxOptions) => Thenable<string | undefined> };
+  const saved = win.showInputBox;
+  let asked: vscode.InputBoxOptions | undefined;
+  win.showInputBox = (options) => {
+    asked = options;
+    return Promise.resolve(answer);
+  };
+  try {
+    const result = await action();
+    return { asked, result };
+  } finally {
+    win.showInputBox = saved;
+  }
+}
+
 /**
  * Answers the next quick pick of the extension (`vscode.window` is the API object it shares) with
  * the item `choose` returns from those offered (undefined dismisses it), runs `action`, and gives

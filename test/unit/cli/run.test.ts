@@ -65,6 +65,47 @@ describe('health-data run: saved requests as checks', function () {
       { ...requests[2], savedAs: 'Body fat behind a proxy', expectStatus: 502 },
     ];
     writeFileSync(join(dir, 'expecting.json'), savedRequestsFileText(expecting, { replies: false, secrets: [], exportedAt: '2026-03-15T00:00:00Z' }));
+    // Time limits (Set Time Limit…): a generous one, a tight one, one on a refusal expected.
+    const timed: HistoryEntry[] = [
+      { ...requests[1], savedAs: 'Heart rate in time', timeLimitMs: 60_000 },
+      { ...requests[2], savedAs: 'Body fat held back', timeLimitMs: 100 },
+      { ...withBroken[5], savedAs: 'Gone, held back', expectStatus: 404, timeLimitMs: 100 },
+    ];
+    writeFileSync(join(dir, 'timed.json'), savedRequestsFileText(timed, { replies: false, secrets: [], exportedAt: '2026-03-15T00:00:00Z' }));
+  });
+
+  it('fails a request whose first byte comes later than its time limit, after every other check, and says when it came', async () => {
+    const timed = join(dir, 'timed.json');
+    assert.deepEqual(
+      (JSON.parse(readFileSync(timed, 'utf8')) as { requests: Array<{ timeLimitMs?: number }> }).requests.map((r) => r.timeLimitMs),
+      [60_000, 100, 100],
+      'the file keeps each limit',
+    );
+    // The sandbox holds back the body fat and the missing summary by 300 ms.
+    sandbox.addFault({ fault: 'latency', path: '/body_fat', latencyMs: 300 });
+    sandbox.addFault({ fault: 'latency', path: 'no-such-id', latencyMs: 300 });
+    try {
+      const r = await cli(['run', timed, '--no-color']);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stdout, /^PASS {2}Heart rate in time {2}GET \S+\n {6}200 OK · 1 record · .*first byte after [\d.]+ ms \(limit 60000 ms\)/m);
+      assert.match(r.stdout, /^FAIL {2}Body fat held back {2}GET \/v1\/human\/body_fat\n {6}200 OK · .*first byte after \d+ ms \(limit 100 ms\).*\n {6}The first byte came after \d+ ms; the limit is 100 ms\.\n/m);
+      // A refusal expected is held to its limit too.
+      assert.match(r.stdout, /^FAIL {2}Gone, held back {2}GET \S+\n {6}404 Not Found, as expected · .*\n {6}The first byte came after \d+ ms; the limit is 100 ms\.\n/m);
+      const json = await cli(['run', timed, '--json']);
+      const requests = (JSON.parse(json.stdout) as { requests: Array<Record<string, unknown>> }).requests;
+      assert.deepEqual(requests.map((q) => [q.name, q.verdict, q.failure, q.timeLimitMs]), [
+        ['Heart rate in time', 'passed', undefined, 60_000],
+        ['Body fat held back', 'failed', 'time', 100],
+        ['Gone, held back', 'failed', 'time', 100],
+      ]);
+      assert.ok(requests.every((q) => typeof q.firstByteMs === 'number'));
+      assert.ok((requests[1].firstByteMs as number) >= 250, `first byte ${String(requests[1].firstByteMs)}`);
+      const out = join(dir, 'timed.xml');
+      await cli(['run', timed, '--format', 'junit', '--out', out]);
+      assert.match(readFileSync(out, 'utf8'), /<testcase name="Body fat held back" [^>]*>\n {6}<failure message="The first byte came after \d+ ms; the limit is 100 ms\." type="time">/);
+    } finally {
+      sandbox.clearFaults();
+    }
   });
 
   after(async () => {

@@ -3,7 +3,7 @@
 // day, and read back from storage field by field.
 import * as assert from 'node:assert/strict';
 import { Exchange } from '../../../../src/core/service';
-import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, addToHistory, draftFromExchange, forStorage, groupByDay, historySize, outcomeOf, readHistory, toHistoryEntry, trimHistory, typedStatus } from '../../../../src/core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, addToHistory, draftFromExchange, forStorage, groupByDay, historySize, outcomeOf, readHistory, toHistoryEntry, trimHistory, typedStatus, typedTimeLimit } from '../../../../src/core/workbench';
 import { Sandbox } from '../../../../src/sandbox/server';
 import { LeakWatch, SECRET, TODAY, sandboxForSuite } from '../../support/client';
 
@@ -113,6 +113,25 @@ describe('request history', () => {
     // Past Saved's cap an entry is a plain one: no expectation either.
     const many = Array.from({ length: MAX_SAVED_REQUESTS + 1 }, (_, i) => ({ ...stored[0], id: `s${i}`, savedAs: `n${i}` }));
     assert.deepEqual(Object.keys(readHistory(many).at(-1)!).filter((k) => k === 'savedAs' || k === 'expectStatus'), []);
+  });
+
+  it('reads a saved request\'s time limit back, only as whole ms from 1 to ten minutes and only on a saved request', () => {
+    const stored = JSON.parse(JSON.stringify(forStorage([{ ...makeEntry('a'), savedAs: 'quick', timeLimitMs: 500 }, { ...makeEntry('b'), timeLimitMs: 500 }])));
+    assert.deepEqual(readHistory(stored).map((e) => e.timeLimitMs), [500, undefined]);
+    for (const bad of [0, -5, 1.5, 600_001, '500', null, Infinity]) assert.equal(readHistory([{ ...stored[0], timeLimitMs: bad }])[0].timeLimitMs, undefined, JSON.stringify(bad));
+    assert.equal(readHistory([{ ...stored[0], timeLimitMs: 600_000 }])[0].timeLimitMs, 600_000);
+    const many = Array.from({ length: MAX_SAVED_REQUESTS + 1 }, (_, i) => ({ ...stored[0], id: `s${i}`, savedAs: `n${i}` }));
+    assert.deepEqual(Object.keys(readHistory(many).at(-1)!).filter((k) => k === 'timeLimitMs'), []);
+  });
+
+  it('reads a typed time limit: ms, with or without the unit, seconds, and what is none', () => {
+    assert.equal(typedTimeLimit('500'), 500);
+    assert.equal(typedTimeLimit(' 500 ms '), 500);
+    assert.equal(typedTimeLimit('2s'), 2000);
+    assert.equal(typedTimeLimit('1.5 S'), 1500);
+    assert.equal(typedTimeLimit('600 s'), 600_000);
+    for (const none of ['0', '0.5', '601 s', 'fast', '-5', '5 min', '1,000']) assert.equal(typedTimeLimit(none), 'notLimit', none);
+    for (const empty of ['', '   ']) assert.equal(typedTimeLimit(empty), undefined);
   });
 
   it('reads a typed status: digits of a status, digits that are none, and words left to the list', () => {
