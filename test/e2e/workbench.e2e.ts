@@ -239,7 +239,7 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         const saved = sidebar.locator('.monaco-list-row', { hasText: 'Mint for the sandbox' }).first();
         await saved.waitFor({ state: 'visible', timeout: 10_000 });
         assert.match((await sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first().textContent()) ?? '', /Saved\s*1 request/);
-        assert.match((await saved.textContent()) ?? '', /POST \/v1\/admin\/token · 200/);
+        assert.match((await saved.textContent()) ?? '', /^Mint for the sandbox\s*200 · POST \/v1\/admin\/token$/);
         // Its row's buttons: Send Again and Edit and Resend.
         await saved.hover();
         await saved.locator('.action-label[aria-label="Send Again"]').waitFor({ state: 'visible', timeout: 10_000 });
@@ -309,6 +309,23 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           await rows.first().filter({ hasText: 'Any success (2xx)' }).waitFor({ state: 'visible', timeout: 10_000 });
           await page.keyboard.press('Enter');
           await page.waitForFunction(() => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => /Mint for the sandbox\s*POST \/v1\/admin\/token/.test(r.textContent ?? '') && !/expects/.test(r.textContent ?? '')), undefined, { timeout: 10_000 });
+          // Set Time Limit…, from the same menu: the box says how long the last reply's first byte
+          // took; a limit that is none says what one is; 2 s is set, shown, and the run passes it.
+          await wb!.runContextMenuEntry(test, 'Set Time Limit…');
+          await box.waitFor({ state: 'visible', timeout: 10_000 });
+          const message = page.locator('.quick-input-widget .quick-input-message');
+          await message.filter({ hasText: /Its last reply's first byte came after [\d.]+ ms\./ }).waitFor({ state: 'visible', timeout: 10_000 });
+          await box.fill('0');
+          await message.filter({ hasText: 'A limit is a time from 1 ms to 10 minutes: 500, 500 ms or 2 s.' }).waitFor({ state: 'visible', timeout: 10_000 });
+          await box.fill('2 s');
+          await message.filter({ hasText: /^How long a run of "Mint for the sandbox" may wait/ }).waitFor({ state: 'visible', timeout: 10_000 });
+          await page.locator('.quick-input-widget').screenshot({ path: path.join(shotsDir(), `time-limit-${theme.slug}.png`) });
+          await page.keyboard.press('Enter');
+          await page.waitForFunction(() => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => /Mint for the sandbox\s*POST \/v1\/admin\/token · first byte ≤ 2000 ms/.test(r.textContent ?? '')), undefined, { timeout: 10_000 });
+          await test.hover();
+          await test.locator('.action-label[aria-label^="Run Test"]').click();
+          await test.locator('.codicon-testing-passed-icon').waitFor({ state: 'visible', timeout: 20_000 });
+          await page.locator('.part.panel .xterm-rows', { hasText: /first byte after [\d.]+ ms \(limit 2000 ms\)/ }).first().waitFor({ state: 'visible', timeout: 20_000 });
           await wb!.activityBarItem('Health Data').click();
           await saved.waitFor({ state: 'visible', timeout: 10_000 });
         }
