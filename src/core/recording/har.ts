@@ -58,8 +58,8 @@ export interface HarTimings {
 /**
  * The exchange's time as HAR's phases, from its last attempt (the one that was answered): what
  * came before that attempt's connection (earlier attempts, the waits between them, the queue) is
- * `blocked`, so the phases add up to the entry's `time` as the format asks. An exchange without
- * timings (kept before they were measured) is all `wait`.
+ * `blocked`, so the phases add up to the exchange's time (harTime) as the format asks. An
+ * exchange without timings (kept before they were measured) is all `wait`.
  */
 export function harTimingsOf(exchange: Exchange): HarTimings {
   const t = exchange.attempts[exchange.attempts.length - 1]?.timings;
@@ -74,6 +74,16 @@ export function harTimingsOf(exchange: Exchange): HarTimings {
   const measured = Math.max(dns, 0) + Math.max(connect, 0) + send + wait + receive;
   const blocked = Math.max(0, Math.round((exchange.durationMs - measured) * 10) / 10);
   return { blocked, dns, connect, ssl, send, wait, receive };
+}
+
+/**
+ * An entry's `time`: the sum of its phases (-1 counts nothing; `ssl` is inside `connect`). The
+ * exchange's own time is whole ms and the phases tenths, so the sum, not the rounded time, is the
+ * one the phases always add up to.
+ */
+function harTime(t: HarTimings): number {
+  const sum = [t.blocked, t.dns, t.connect, t.send, t.wait, t.receive].reduce<number>((n, v) => n + Math.max(v ?? 0, 0), 0);
+  return Math.round(sum * 10) / 10;
 }
 
 /** `127.0.0.1` of `127.0.0.1:8787`, `::1` of `[::1]:443`. */
@@ -97,9 +107,10 @@ export interface HarLog {
 export function harEntryOf(exchange: Exchange): HarEntry {
   const url = new URL(exchange.url);
   const requestType = Object.entries(exchange.requestHeaders).find(([n]) => n.toLowerCase() === 'content-type')?.[1];
+  const timings = harTimingsOf(exchange);
   const entry: HarEntry = {
     startedDateTime: exchange.startedAt,
-    time: exchange.durationMs,
+    time: harTime(timings),
     request: {
       method: exchange.method,
       url: exchange.url,
@@ -126,7 +137,7 @@ export function harEntryOf(exchange: Exchange): HarEntry {
       bodySize: exchange.responseBody === undefined ? -1 : Buffer.byteLength(exchange.responseBody),
     },
     cache: {},
-    timings: harTimingsOf(exchange),
+    timings,
   };
   const ip = ipOf(exchange.attempts[exchange.attempts.length - 1]?.timings?.remote);
   if (ip !== undefined) entry.serverIPAddress = ip;

@@ -65,7 +65,7 @@ describe('recording', function () {
     for (const e of har.log.entries) {
       const t = e.timings;
       const sum = [t.blocked, t.dns, t.connect, t.send, t.wait, t.receive].reduce<number>((n, v) => n + Math.max(v ?? 0, 0), 0);
-      assert.ok(Math.abs(sum - e.time) <= 0.2, `phases ${sum} ms, time ${e.time} ms`);
+      assert.ok(Math.abs(sum - e.time) < 0.01, `phases ${sum} ms, time ${e.time} ms`);
       assert.equal(t.dns, -1, 'an address is not looked up');
       assert.equal(t.ssl, -1);
       assert.equal(e.serverIPAddress, '127.0.0.1');
