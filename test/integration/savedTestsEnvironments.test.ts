@@ -9,7 +9,8 @@ import { SANDBOX_ENVIRONMENT } from '../../src/extension/account/environments';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
 import { addDays } from '../../src/core/dates';
-import { recordTestRuns, resetSettings, runningSandbox, withSandbox } from './support/extension';
+import { captureMessages, recordTestRuns, resetSettings, runningSandbox, withSandbox } from './support/extension';
+import type { SavedRunResult } from '../../src/core/workbench';
 
 describe('saved requests run against another environment (Testing view profiles)', function () {
   this.timeout(60_000);
@@ -84,6 +85,25 @@ describe('saved requests run against another environment (Testing view profiles)
       assert.deepEqual(recorded.calls.filter((c) => c[0] === 'appendOutput').map((c) => c[1]), ['No client secret is stored for "No secret": run Health Data: Set Client Credentials for it first.\r\n']);
     } finally {
       recorded.restore();
+    }
+
+    // Run Saved Requests takes an environment by name too (scripts, keybindings): the same run.
+    const messages = captureMessages();
+    try {
+      const stagingBefore = staging.requests.length;
+      const results = (await vscode.commands.executeCommand('healthData.runSavedRequests', { environment: 'Staging', showResults: false })) as SavedRunResult[];
+      assert.deepEqual(results.map((r) => [r.name, r.verdict]), [['Recent activity', 'passed']]);
+      assert.ok(staging.requests.length > stagingBefore, 'Staging was not asked');
+      assert.equal(api.session.active?.name, SANDBOX_ENVIRONMENT);
+      await vscode.commands.executeCommand('healthData.runSavedRequests', { environment: 'Nowhere', showResults: false });
+      await vscode.commands.executeCommand('healthData.runSavedRequests', { environment: 7, showResults: false });
+      assert.deepEqual(messages.shown.map((m) => [m.level, m.text]), [
+        ['info', 'The saved request passed against Staging.'],
+        ['error', 'There is no environment named "Nowhere".'],
+        ['error', 'environment must be the name of an environment.'],
+      ]);
+    } finally {
+      messages.restore();
     }
 
     // Switching to Staging: its profile goes, the sandbox's comes.

@@ -156,7 +156,7 @@ export class Session implements vscode.Disposable {
   async connectionTo(name: string): Promise<ActiveConnection & { readonly owned: boolean }> {
     if (name === this.active?.name) return { ...(await this.connection()), owned: false };
     const env = this.environments.find((e) => e.name === name);
-    if (!env) throw new HealthDataError('usage', vscode.l10n.t('There is no environment named "{0}" any more.', name));
+    if (!env) throw new HealthDataError('usage', vscode.l10n.t('There is no environment named "{0}".', name));
     // Said before anything is sent, naming the environment: it is not the one the user looks at.
     if (env.origin !== 'sandbox' && !(await this.credentials.has(env.name))) {
       throw new HealthDataError('auth', vscode.l10n.t('No client secret is stored for "{0}": run Health Data: Set Client Credentials for it first.', env.name));

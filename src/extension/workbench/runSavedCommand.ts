@@ -1,5 +1,5 @@
 // Health Data: Run Saved Requests: every saved request (or those given) sent again through the
-// environment in use, one after another, with progress and Cancel; each judged as `health-data
+// environment in use (or the one named), one after another, with progress and Cancel; each judged as `health-data
 // run` judges it (core/workbench/runSaved.ts): PASS for a 2xx whose records break no schema rule,
 // FAIL and why. The results are listed in a pick list whose rows open their exchanges.
 
@@ -18,13 +18,18 @@ export interface RunSavedOptions {
   readonly exchangeId?: string;
   /** False: no pick list of the results at the end (scripts and tests). */
   readonly showResults?: boolean;
+  /** The environment to run against (by name); default the environment in use. */
+  readonly environment?: string;
   readonly cancellation?: vscode.CancellationToken;
 }
 
 function optionsOf(arg: unknown): RunSavedOptions {
   if (arg === undefined || arg === null) return {};
   if (typeof arg !== 'object' || Array.isArray(arg)) throw new HealthDataError('usage', vscode.l10n.t('The argument must be {0}.', '{ names, showResults }'));
-  const { names, showResults, cancellation, exchangeId } = arg as Record<string, unknown>;
+  const { names, showResults, cancellation, exchangeId, environment } = arg as Record<string, unknown>;
+  if (environment !== undefined && (typeof environment !== 'string' || environment.trim() === '')) {
+    throw new HealthDataError('usage', vscode.l10n.t('environment must be the name of an environment.'));
+  }
   // A click on the Saved group hands its tree node: no option in it. A saved request's row (Run
   // Saved Request) hands its exchangeId: that request alone.
   if (names !== undefined && (!Array.isArray(names) || names.some((n) => typeof n !== 'string'))) {
@@ -33,6 +38,7 @@ function optionsOf(arg: unknown): RunSavedOptions {
   return {
     ...(names ? { names: names as string[] } : typeof exchangeId === 'string' ? { exchangeId } : {}),
     ...(typeof showResults === 'boolean' ? { showResults } : {}),
+    ...(typeof environment === 'string' ? { environment } : {}),
     ...(cancellation ? { cancellation: cancellation as vscode.CancellationToken } : {}),
   };
 }
@@ -54,26 +60,32 @@ export async function runSavedRequests(session: Session, history: ExchangeHistor
     if (!entry || entry.savedAs === undefined) throw new HealthDataError('usage', vscode.l10n.t('That saved request is no longer in the history.'));
     requests = [entry];
   }
-  const { client, environment } = await session.connection();
+  // Another environment's client is made for this run alone, and disposed after it.
+  const connection = options.environment === undefined ? { ...(await session.connection()), owned: false } : await session.connectionTo(options.environment);
+  const { client, environment } = connection;
   const results: SavedRunResult[] = [];
   let cancelled = false;
-  await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running saved requests'), cancellable: true },
-    async (progress, token) => {
-      const abort = new AbortController();
-      const listeners = [token, options.cancellation].map((t) => t?.onCancellationRequested(() => abort.abort()));
-      if (options.cancellation?.isCancellationRequested) abort.abort();
-      try {
-        await runEach(session, client, requests, abort.signal, {
-          starting: (entry, i) => progress.report({ message: vscode.l10n.t('{0} of {1}: {2}', i + 1, requests.length, entry.savedAs!), increment: 100 / requests.length }),
-          done: (_entry, result) => results.push(result),
-        });
-      } finally {
-        cancelled = abort.signal.aborted;
-        for (const l of listeners) l?.dispose();
-      }
-    },
-  );
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running saved requests against {0}', environment.name), cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const listeners = [token, options.cancellation].map((t) => t?.onCancellationRequested(() => abort.abort()));
+        if (options.cancellation?.isCancellationRequested) abort.abort();
+        try {
+          await runEach(session, client, requests, abort.signal, {
+            starting: (entry, i) => progress.report({ message: vscode.l10n.t('{0} of {1}: {2}', i + 1, requests.length, entry.savedAs!), increment: 100 / requests.length }),
+            done: (_entry, result) => results.push(result),
+          });
+        } finally {
+          cancelled = abort.signal.aborted;
+          for (const l of listeners) l?.dispose();
+        }
+      },
+    );
+  } finally {
+    if (connection.owned) client.dispose();
+  }
   const failed = results.filter((r) => r.verdict === 'failed').length;
   const summary = cancelled
     ? vscode.l10n.t('Cancelled after {0} of {1} saved requests: {2} passed, {3} failed.', results.length, requests.length, results.length - failed, failed)
