@@ -43,6 +43,8 @@ interface ExchangeDom {
   timingPhases: string[];
   timingBars: number[];
   timingTotal: string;
+  /** The attempts table's first-byte cells. */
+  attemptFirstBytes: string[];
 }
 
 async function readExchange(frame: Frame): Promise<ExchangeDom> {
@@ -70,6 +72,7 @@ async function readExchange(frame: Frame): Promise<ExchangeDom> {
     timingPhases: Array.from(document.querySelectorAll('.timing-table tbody tr')).map((r) => `${r.querySelector('th')?.textContent ?? ''} ${r.querySelector('td.num')?.textContent ?? ''}`),
     timingBars: Array.from(document.querySelectorAll('.timing-bar')).map((b) => b.getBoundingClientRect().width),
     timingTotal: document.querySelector('.timing-total')?.textContent ?? '',
+    attemptFirstBytes: Array.from(document.querySelectorAll('.attempt-first-byte')).map((c) => c.textContent ?? ''),
   }));
 }
 
@@ -170,6 +173,7 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         assert.equal(dom.timingBars.length, dom.timingPhases.length);
         assert.ok(dom.timingBars.every((w) => w >= 1), `bar widths ${dom.timingBars.join(', ')}`);
         assert.match(dom.timingTotal, /^The attempt took \d+ ms$/);
+        assert.ok(dom.attemptFirstBytes.length >= 1 && dom.attemptFirstBytes.every((c) => /^\d+(?:\.\d)? ms$/.test(c)), dom.attemptFirstBytes.join(' | '));
         assert.ok(dom.facts.some((f) => /^Time: \d+ ms \(first byte after [\d.]+ ms\)$/.test(f)), dom.facts.join(' | '));
         const timing = frame.locator('section.timing');
         await timing.scrollIntoViewIfNeeded();

@@ -731,6 +731,7 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     const row = () => api.historyView.getTreeItem(api.historyView.getChildren(api.historyView.getChildren()[0]).find((r) => r.type === 'exchange' && r.entry.id === sent.id)!);
     assert.equal(row().description, `200 (first byte ≤ 100 ms) · GET ${pathAndQuery(sent.url)}`);
     assert.match(String(row().tooltip), /\nA run expects: a 2xx whose records break no rule, the first byte within 100 ms\n/);
+    assert.match(String(row().tooltip), /\nFirst byte after \d+(\.\d)? ms\n/);
     assert.equal(api.savedTests.controller.items.get(sent.id)?.description, `GET ${pathAndQuery(sent.url)} · first byte ≤ 100 ms`);
 
     // The sandbox holds the reply back: the run fails on the time, after every other check passed.

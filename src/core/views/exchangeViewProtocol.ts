@@ -31,7 +31,7 @@ export interface ExchangeViewStrings {
   readonly keyHeaders: string;
   readonly allHeaders: string; // All response headers ({0})
   readonly attempts: string;
-  readonly attemptColumns: readonly [string, string, string, string, string];
+  readonly attemptColumns: readonly [string, string, string, string, string, string]; // #, started, took, first byte, status, retried because
   readonly retriedBecause: string; // {0}, waited {1} ms
   readonly timing: string;
   readonly timingOfAttempt: string; // Of attempt {0}, the last

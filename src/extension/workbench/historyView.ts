@@ -129,12 +129,14 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     item.contextValue = e.savedAs !== undefined ? 'savedExchange' : 'exchange';
     item.command = { command: 'healthData.showExchange', title: vscode.l10n.t('Show Exchange'), arguments: [{ exchangeId: e.id }] };
+    const firstByte = e.attempts[e.attempts.length - 1]?.timings?.firstByteMs;
     // Plain text: a URL's `_` and `-` stay as they are, and nothing in it becomes a link.
     item.tooltip = [
       e.savedAs !== undefined ? `${vscode.l10n.t('Saved as')}: ${e.savedAs}` : '',
       e.savedAs !== undefined ? `${vscode.l10n.t('A run expects')}: ${e.expectStatus !== undefined ? statusLine(e.expectStatus) : vscode.l10n.t('a 2xx whose records break no rule')}${e.timeLimitMs !== undefined ? `, ${vscode.l10n.t('the first byte within {0} ms', e.timeLimitMs)}` : ''}` : '',
       `${e.method} ${e.url}`,
       `${status} ${e.statusText ?? ''} · ${e.durationMs} ms · ${e.startedAt}`,
+      firstByte !== undefined ? vscode.l10n.t('First byte after {0} ms', firstByte) : '',
       e.requestId ? `${vscode.l10n.t('Request id')}: ${e.requestId}` : '',
       e.environment ? `${vscode.l10n.t('Environment')}: ${e.environment}` : '',
       e.error?.message ?? '',

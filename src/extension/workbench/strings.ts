@@ -25,7 +25,7 @@ export function exchangeViewStrings(): ExchangeViewStrings {
     keyHeaders: t('Paging, retry and tracing headers'),
     allHeaders: t('All response headers ({0})', '{0}'),
     attempts: t('Attempts'),
-    attemptColumns: [t('#'), t('Started'), t('Took'), t('Status'), t('Retried because')],
+    attemptColumns: [t('#'), t('Started'), t('Took'), t('First byte'), t('Status'), t('Retried because')],
     retriedBecause: t('{0}; waited {1} ms', '{0}', '{1}'),
     timing: t('Timing'),
     timingOfAttempt: t('Of attempt {0}, the last.', '{0}'),

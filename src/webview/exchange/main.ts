@@ -273,7 +273,16 @@ function render(m: ExchangeViewModel, s: ExchangeViewStrings): void {
   for (const a of m.attempts) {
     const tr = el('tr', a.retryReason ? 'attempt-retried' : '');
     const why = a.retryReason ? format(s.retriedBecause, a.retryReason, a.waitMs ?? 0) : '';
-    tr.append(el('td', 'num', String(a.n)), el('td', '', a.startedAt), el('td', 'num', format(s.ms, a.durationMs)), el('td', '', a.status !== undefined ? String(a.status) : a.error ?? '—'), el('td', '', why));
+    // Each attempt's wait for the service, when it got that far (a 503 that was slow to come, too).
+    const firstByte = a.timings?.firstByteMs;
+    tr.append(
+      el('td', 'num', String(a.n)),
+      el('td', '', a.startedAt),
+      el('td', 'num', format(s.ms, a.durationMs)),
+      el('td', 'num attempt-first-byte', firstByte !== undefined ? format(s.ms, msText(firstByte)) : '—'),
+      el('td', '', a.status !== undefined ? String(a.status) : a.error ?? '—'),
+      el('td', '', why),
+    );
     tbody.append(tr);
   }
   table.append(thead, tbody);
