@@ -73,6 +73,19 @@ export function pageFrame(): { app: HTMLElement; toolbar: HTMLElement; heading: 
 }
 
 /** A section with its heading, labelled by it for screen readers. */
+/** A table's head: a row of column headers, each cell's class from `classOf` (its place). */
+export function tableHead(names: readonly string[], classOf: (i: number) => string = () => ''): HTMLTableSectionElement {
+  const row = el('tr');
+  names.forEach((name, i) => {
+    const th = el('th', classOf(i), name);
+    th.scope = 'col';
+    row.append(th);
+  });
+  const thead = el('thead');
+  thead.append(row);
+  return thead;
+}
+
 export function section(className: string, title: string): HTMLElement {
   const box = el('section', className);
   const id = `h-${className}`;

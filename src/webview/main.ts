@@ -4,7 +4,7 @@
 // kept with setState, and so is what the host needs to restore the panel after a reload.
 
 import { FINDING_KINDS, type ChildPage, type FindingEntry, type RecordViewModel, type ZoneRow, ACTIONS, type ActionName, type HostMessage, type PersistedRecordView, type RecordViewStrings, type WebviewMessage } from '../core/views/recordViewProtocol';
-import { badge, countText, el, format, onScrollSettled, pageFrame, section, setLegend } from './dom';
+import { badge, countText, el, format, onScrollSettled, pageFrame, section, setLegend, tableHead } from './dom';
 import { JsonView } from './jsonView';
 import { RowsQuery, VirtualJsonView } from './virtualJsonView';
 
@@ -217,12 +217,6 @@ function renderZones(zones: readonly ZoneRow[], s: RecordViewStrings): HTMLEleme
     return box;
   }
   const table = el('table');
-  const head = el('tr');
-  s.zoneColumns.forEach((name, i) => {
-    const th = el('th', i === 0 ? '' : 'num', name);
-    th.scope = 'col';
-    head.append(th);
-  });
   const body = el('tbody');
   for (const z of zones) {
     const row = el('tr');
@@ -231,9 +225,7 @@ function renderZones(zones: readonly ZoneRow[], s: RecordViewStrings): HTMLEleme
     row.append(name, el('td', 'num', z.range), el('td', 'num', z.time), el('td', 'num', z.calories));
     body.append(row);
   }
-  const thead = el('thead');
-  thead.append(head);
-  table.append(thead, body);
+  table.append(tableHead(s.zoneColumns, (i) => (i === 0 ? '' : 'num')), body);
   box.append(table);
   return box;
 }

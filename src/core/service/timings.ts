@@ -34,6 +34,11 @@ export interface AttemptTimings {
 export const TIMING_PHASES = ['queuedMs', 'dnsMs', 'connectMs', 'tlsMs', 'sendMs', 'firstByteMs', 'downloadMs'] as const;
 export type TimingPhase = (typeof TIMING_PHASES)[number];
 
+/** `8.2`, `812`: ms as the front ends write a phase, a tenth below 10 ms, whole above. */
+export function msFigure(ms: number): string {
+  return ms < 10 ? ms.toFixed(1) : String(Math.round(ms));
+}
+
 const tenth = (ms: number): number => Math.max(0, Math.round(ms * 10) / 10);
 
 /** The moments of an attempt the clock notes, in the order they come. */

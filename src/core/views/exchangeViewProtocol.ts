@@ -7,7 +7,7 @@ import type { Counted } from './recordViewProtocol';
 import type { TimingPhase } from '../service/timings';
 
 export type { AttemptRow, BodyRecordRow, ExchangeBodyView, ExchangeViewModel, FindingCounts } from './exchangeViewModel';
-export { TIMING_PHASES, type AttemptTimings, type TimingPhase } from '../service/timings';
+export { TIMING_PHASES, msFigure, type AttemptTimings, type TimingPhase } from '../service/timings';
 export type { FindingEntry, LegendEntry } from './recordViewModel';
 export type { Counted } from './recordViewProtocol';
 export { FINDING_KINDS, type FindingKind } from '../validation/findings';

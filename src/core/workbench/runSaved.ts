@@ -11,7 +11,7 @@ import { FINDING_KINDS } from '../validation/findings';
 import { DEFAULT_FAIL_ON, type FailOn } from '../reports/failOn';
 import { xmlText } from '../reports/safeText';
 import { redact } from '../errors';
-import { looksLikeHtml, parseJson, serviceMessageOf, statusLine, unwrapList, type Exchange } from '../service';
+import { looksLikeHtml, msFigure, parseJson, serviceMessageOf, statusLine, unwrapList, type Exchange } from '../service';
 import type { HistoryEntry } from './history';
 import { pathAndQuery } from './history';
 import { draftFromExchange, type RequestDraft } from './requestDraft';
@@ -111,7 +111,7 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
   const passed = (result: Omit<SavedRunResult, 'verdict'>): SavedRunResult => {
     const waited = firstByte ?? exchange.durationMs;
     if (limit === undefined || waited <= limit) return { ...result, verdict: 'passed' };
-    const problem = firstByte !== undefined ? `The first byte came after ${msText(waited)}; the limit is ${limit} ms.` : `The reply took ${waited} ms; the limit is ${limit} ms.`;
+    const problem = firstByte !== undefined ? `The first byte came after ${`${msFigure(waited)} ms`}; the limit is ${limit} ms.` : `The reply took ${waited} ms; the limit is ${limit} ms.`;
     return { ...result, verdict: 'failed', failure: 'time', problem };
   };
   const answered = exchange.error?.message ?? (failure ? message(failure) : status !== undefined ? statusLine(status, exchange.statusText) : 'No answer');
@@ -146,10 +146,6 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
   return passed(result);
 }
 
-/** `8.2 ms`, `812 ms`: a tenth below 10 ms. */
-function msText(ms: number): string {
-  return `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
-}
 
 /** What the service said in an error body (its message), cut to one short line; undefined for a record. */
 function serviceSaid(body: string | undefined, status: number): string | undefined {
@@ -265,7 +261,7 @@ export function outLine(r: SavedRunResult): string {
     if (found.length) parts.push(found.join(', '));
   }
   if (r.durationMs !== undefined) parts.push(`${Math.round(r.durationMs)} ms`);
-  if (r.timeLimitMs !== undefined && r.firstByteMs !== undefined) parts.push(`first byte after ${msText(r.firstByteMs)} (limit ${r.timeLimitMs} ms)`);
+  if (r.timeLimitMs !== undefined && r.firstByteMs !== undefined) parts.push(`first byte after ${`${msFigure(r.firstByteMs)} ms`} (limit ${r.timeLimitMs} ms)`);
   if (r.attempts !== undefined && r.attempts > 1) parts.push(`${r.attempts} attempts`);
   if (r.requestId) parts.push(`request id ${r.requestId}`);
   return parts.join(' · ');

@@ -148,13 +148,13 @@ export class Session implements vscode.Disposable {
 
   /**
    * A connection to the environment named, for one job (a run of the saved requests against
-   * another environment): the connection in use when it names the active environment; otherwise
+   * another environment): the connection in use when it names none or the active one; otherwise
    * a client of its own, made like the active one's (its exchanges kept in the history under its
    * environment's name), which the caller disposes when `owned`. Throws as `connection` does, and
    * when no environment has that name.
    */
-  async connectionTo(name: string): Promise<ActiveConnection & { readonly owned: boolean }> {
-    if (name === this.active?.name) return { ...(await this.connection()), owned: false };
+  async connectionTo(name: string | undefined): Promise<ActiveConnection & { readonly owned: boolean }> {
+    if (name === undefined || name === this.active?.name) return { ...(await this.connection()), owned: false };
     const env = this.environments.find((e) => e.name === name);
     if (!env) throw new HealthDataError('usage', vscode.l10n.t('There is no environment named "{0}".', name));
     // Said before anything is sent, naming the environment: it is not the one the user looks at.

@@ -88,11 +88,7 @@ export class ExchangeHistory implements vscode.Disposable {
    * people when the exchange is gone or not saved.
    */
   setExpectedStatus(id: string, status: number | undefined): HistoryEntry {
-    const entry = this.get(id);
-    if (!entry) throw new Error(vscode.l10n.t('That exchange is no longer in the history.'));
-    if (entry.savedAs === undefined) throw new Error(vscode.l10n.t('{0} is not a saved request: save it first.', requestLine(entry)));
-    const { expectStatus: _old, ...rest } = entry;
-    return this.replace(entry, status === undefined ? rest : { ...rest, expectStatus: status });
+    return this.changeSaved(id, ({ expectStatus: _old, ...rest }) => (status === undefined ? rest : { ...rest, expectStatus: status }));
   }
 
   /**
@@ -100,11 +96,15 @@ export class ExchangeHistory implements vscode.Disposable {
    * Throws a sentence for people when the exchange is gone or not saved.
    */
   setTimeLimit(id: string, ms: number | undefined): HistoryEntry {
+    return this.changeSaved(id, ({ timeLimitMs: _old, ...rest }) => (ms === undefined ? rest : { ...rest, timeLimitMs: ms }));
+  }
+
+  /** A saved request changed by `change`; throws a sentence for people when it is gone or not saved. */
+  private changeSaved(id: string, change: (entry: HistoryEntry) => HistoryEntry): HistoryEntry {
     const entry = this.get(id);
     if (!entry) throw new Error(vscode.l10n.t('That exchange is no longer in the history.'));
     if (entry.savedAs === undefined) throw new Error(vscode.l10n.t('{0} is not a saved request: save it first.', requestLine(entry)));
-    const { timeLimitMs: _old, ...rest } = entry;
-    return this.replace(entry, ms === undefined ? rest : { ...rest, timeLimitMs: ms });
+    return this.replace(entry, change(entry));
   }
 
   /** Removes an exchange from Saved: it stays in the history as any other, the oldest going first. */

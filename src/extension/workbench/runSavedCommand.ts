@@ -61,7 +61,7 @@ export async function runSavedRequests(session: Session, history: ExchangeHistor
     requests = [entry];
   }
   // Another environment's client is made for this run alone, and disposed after it.
-  const connection = options.environment === undefined ? { ...(await session.connection()), owned: false } : await session.connectionTo(options.environment);
+  const connection = await session.connectionTo(options.environment);
   const { client, environment } = connection;
   const results: SavedRunResult[] = [];
   let cancelled = false;

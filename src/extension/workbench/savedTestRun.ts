@@ -75,7 +75,7 @@ export async function runSavedTests(
     if (entries.length === 0) return;
     let connection: Awaited<ReturnType<Session['connectionTo']>>;
     try {
-      connection = environment === undefined ? { ...(await session.connection()), owned: false } : await session.connectionTo(environment);
+      connection = await session.connectionTo(environment);
     } catch (err) {
       // No environment, no credentials: every request errs with the sentence that says what to do.
       const text = err instanceof Error ? err.message : String(err);

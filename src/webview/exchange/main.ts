@@ -3,8 +3,8 @@
 // validated records or as text. Every value is set as text (see ../dom.ts); the host is asked
 // for every action, and what the view shows is kept with setState for a reload.
 
-import { FINDING_KINDS, EXCHANGE_ACTIONS, TIMING_PHASES, type AttemptRow, type BodyRecordRow, type ExchangeActionName, type ExchangeHostMessage, type ExchangeViewModel, type ExchangeViewStrings, type ExchangeWebviewMessage, type FindingCounts, type PersistedExchangeView } from '../../core/views/exchangeViewProtocol';
-import { badge, countText, el, format, onScrollSettled, pageFrame, section, setLegend } from '../dom';
+import { FINDING_KINDS, EXCHANGE_ACTIONS, TIMING_PHASES, msFigure, type AttemptRow, type BodyRecordRow, type ExchangeActionName, type ExchangeHostMessage, type ExchangeViewModel, type ExchangeViewStrings, type ExchangeWebviewMessage, type FindingCounts, type PersistedExchangeView } from '../../core/views/exchangeViewProtocol';
+import { badge, countText, el, format, onScrollSettled, pageFrame, section, setLegend, tableHead } from '../dom';
 
 interface VsCodeApi {
   postMessage(message: ExchangeWebviewMessage): void;
@@ -154,9 +154,6 @@ function renderBody(m: ExchangeViewModel, s: ExchangeViewStrings): HTMLElement {
   return box;
 }
 
-/** `0.4`, `12`: a tenth below 10 ms, whole ms above. */
-const msText = (ms: number): string => (ms < 10 ? ms.toFixed(1) : String(Math.round(ms)));
-
 /**
  * Where the last attempt's time went: a row per phase with a bar placed on the attempt's
  * time (a waterfall, as browsers' network panels draw it) and its ms as text; each phase's name
@@ -185,14 +182,7 @@ function renderTiming(m: ExchangeViewModel, s: ExchangeViewStrings): HTMLElement
   box.append(el('p', 'timing-connection', connection));
   if (m.attempts.length > 1) box.append(el('p', 'note', format(s.timingOfAttempt, m.attempts.length)));
   const table = el('table', 'timing-table');
-  const head = el('tr');
-  s.timingColumns.forEach((name, i) => {
-    const th = el('th', i === 2 ? 'num' : '', name);
-    th.scope = 'col';
-    head.append(th);
-  });
-  const thead = el('thead');
-  thead.append(head);
+  const thead = tableHead(s.timingColumns, (i) => (i === 2 ? 'num' : ''));
   const tbody = el('tbody');
   for (const p of phases) {
     const tr = el('tr', `timing-row phase-${p.phase}`);
@@ -208,12 +198,12 @@ function renderTiming(m: ExchangeViewModel, s: ExchangeViewStrings): HTMLElement
     bar.setAttribute('aria-hidden', 'true');
     track.append(bar);
     lane.append(track);
-    tr.append(th, lane, el('td', 'num', format(s.ms, msText(p.ms))));
+    tr.append(th, lane, el('td', 'num', format(s.ms, msFigure(p.ms))));
     tbody.append(tr);
   }
   const foot = el('tfoot');
   const total = el('tr');
-  const cell = el('td', 'timing-total', format(s.attemptTook, msText(last.durationMs)));
+  const cell = el('td', 'timing-total', format(s.attemptTook, msFigure(last.durationMs)));
   cell.colSpan = 3;
   total.append(cell);
   foot.append(total);
@@ -237,7 +227,7 @@ function render(m: ExchangeViewModel, s: ExchangeViewStrings): void {
   ];
   // The wait for the service, at a glance; the Timing section below has every phase.
   const firstByte = m.attempts[m.attempts.length - 1]?.timings?.firstByteMs;
-  if (firstByte !== undefined) facts[1][1] += ` (${format(s.firstByte, msText(firstByte))})`;
+  if (firstByte !== undefined) facts[1][1] += ` (${format(s.firstByte, msFigure(firstByte))})`;
   if (m.bodyBytes !== undefined) facts.push([s.summary[2], format(s.bytes, m.bodyBytes)]);
   if (m.requestId) facts.push([s.summary[3], m.requestId]);
   if (m.environment) facts.push([s.summary[4], m.environment]);
@@ -261,14 +251,7 @@ function render(m: ExchangeViewModel, s: ExchangeViewStrings): void {
 
   const attempts = section('attempts', s.attempts);
   const table = el('table', 'attempt-table');
-  const head = el('tr');
-  for (const name of s.attemptColumns) {
-    const th = el('th', '', name);
-    th.scope = 'col';
-    head.append(th);
-  }
-  const thead = el('thead');
-  thead.append(head);
+  const thead = tableHead(s.attemptColumns);
   const tbody = el('tbody');
   for (const a of m.attempts) {
     const tr = el('tr', a.retryReason ? 'attempt-retried' : '');
@@ -279,7 +262,7 @@ function render(m: ExchangeViewModel, s: ExchangeViewStrings): void {
       el('td', 'num', String(a.n)),
       el('td', '', a.startedAt),
       el('td', 'num', format(s.ms, a.durationMs)),
-      el('td', 'num attempt-first-byte', firstByte !== undefined ? format(s.ms, msText(firstByte)) : '—'),
+      el('td', 'num attempt-first-byte', firstByte !== undefined ? format(s.ms, msFigure(firstByte)) : '—'),
       el('td', '', a.status !== undefined ? String(a.status) : a.error ?? '—'),
       el('td', '', why),
     );
