@@ -228,6 +228,60 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         await page.locator('.notification-toast', { hasText: 'health-data CLI copied' }).first().waitFor({ state: 'visible', timeout: 20_000 });
       });
 
+      it('New Request…: a cURL command on the clipboard is offered first, pasted into the box it is read, the form lists what is not kept, and it is sent', async () => {
+        const page = wb!.page;
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        const row = (text: string | RegExp) => page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first();
+        const command = [
+          "curl 'https://api.example.com/v1/human/activities/summaries?limit=2&offset=1&page_token=zz' \\",
+          "  -H 'accept: application/json' \\",
+          "  -H 'authorization: Bearer pasted-token' \\",
+          "  -H 'x-trace: 1' \\",
+          '  --compressed',
+        ].join('\n');
+        await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+        await page.evaluate((text) => navigator.clipboard.writeText(text), command);
+        await wb!.runCommand('Health Data: New Request…');
+        // The clipboard's command is the first item, by what it asks.
+        await row('The cURL command on the clipboard').waitFor({ state: 'visible', timeout: 20_000 });
+        assert.match((await page.locator('.quick-input-widget .monaco-list-row').first().textContent()) ?? '', /GET \/v1\/human\/activities\/summaries\?limit=2&offset=1/);
+        await page.locator('.quick-input-widget').screenshot({ path: path.join(shotsDir(), `new-request-clipboard-${theme.slug}.png`) });
+        // Typing an endpoint filters the endpoints; it is not read as a request.
+        await input.fill('GET /v1/human/heart');
+        await row('List heart rate summaries').waitFor({ state: 'visible', timeout: 10_000 });
+        assert.equal(await row('Not a request to the service').count(), 0);
+        await input.fill('');
+        // Pasted into the box (which drops its line breaks): read whole, what is not kept said.
+        await input.focus();
+        await page.keyboard.press('Control+V');
+        assert.equal((await input.inputValue()).includes('\n'), false);
+        await row('The pasted cURL command').waitFor({ state: 'visible', timeout: 10_000 });
+        const pastedRow = (await row('The pasted cURL command').textContent()) ?? '';
+        assert.match(pastedRow, /^\S* ?GET \/v1\/human\/activities\/summaries\?limit=2&offset=1\s*The pasted cURL command\s*4 things not kept: Sent to .+ \(127\.0\.0\.1:\d+\), not to api\.example\.com\./);
+        assert.match(pastedRow, /The command's token is left out: the extension adds its own\./);
+        assert.doesNotMatch(pastedRow, /pasted-token/);
+        await page.locator('.quick-input-widget').screenshot({ path: path.join(shotsDir(), `new-request-pasted-${theme.slug}.png`) });
+        await input.press('Enter');
+        // The form, filled in: limit and offset set, what was not kept listed under it.
+        // (The pick's row says the same words: the form is there once its Send row is.)
+        await row(/Send\s*GET \/v1\/human\/activities\/summaries\?limit=2&offset=1/).waitFor({ state: 'visible', timeout: 10_000 });
+        assert.match((await page.locator('.quick-input-widget .monaco-list-row').first().textContent()) ?? '', /^\s*Send\s*GET \/v1\/human\/activities\/summaries\?limit=2&offset=1/);
+        // What is not kept, one row each, under its own heading.
+        await row(/Sent to .+ \(127\.0\.0\.1:\d+\), not to api\.example\.com\.\s*Not kept/).waitFor({ state: 'visible', timeout: 10_000 });
+        for (const note of ["The command's token is left out: the extension adds its own.", 'Headers left out (the extension sends its own): x-trace.', 'Parameters the endpoint does not take, left out: page_token.']) {
+          await row(note).waitFor({ state: 'visible', timeout: 10_000 });
+        }
+        await page.locator('.quick-input-widget').screenshot({ path: path.join(shotsDir(), `new-request-pasted-form-${theme.slug}.png`) });
+        await input.press('Enter');
+        const { frame } = await wb!.webviewFrame(
+          () => /limit=2&offset=1$/.test(document.querySelector('.title .url')?.textContent ?? '') && document.querySelectorAll('.body-records > li').length === 2,
+          undefined,
+          'the exchange view of the pasted request',
+          30_000,
+        );
+        assert.equal((await readExchange(frame)).records, 2);
+      });
+
       it('Save Request… keeps a request under Saved by the name given; Export Saved Requests… writes it to a file, Run Saved Requests passes it; Remove from Saved puts it back', async () => {
         const page = wb!.page;
         const sidebar = page.locator('.part.sidebar');

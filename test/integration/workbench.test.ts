@@ -287,6 +287,118 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     assert.deepEqual(errors(), []);
   });
 
+  it('New Request reads a pasted cURL command, URL or request line: the form filled in, what is not kept listed, sent with the extension\'s own token', async () => {
+    const sandbox = runningSandbox(api);
+    const rec = records('activity')[0];
+    const end = rec.date!;
+    const start = addDays(end, -6);
+    const pasted = [
+      `curl 'https://api.example.com/v1/human/activities/summaries?start_date=${start}&end_date=${end}&humanId=${rec.humanId}&limit=2&page_token=zz' \\`,
+      `  -H 'accept: application/json' \\`,
+      `  -H 'authorization: Bearer pasted-token-not-ours' \\`,
+      `  -H 'x-request-id: 5f0c' \\`,
+      `  --compressed`,
+    ].join('\n');
+    const sendRow = (items: readonly vscode.QuickPickItem[]) => items.find((i) => /^\$\((play|error)\) Send$/.test(i.label));
+    // From a command's argument: the form, Send first; then the notes.
+    const before = sandbox.requests.length;
+    const { offered, result } = await answerQuickPick(sendRow, () => vscode.commands.executeCommand('healthData.newRequest', { curl: pasted }));
+    const entry = result as HistoryEntry;
+    assert.ok(entry, 'nothing was sent');
+    assert.equal(sendRow(offered)!.description, `GET /v1/human/activities/summaries?start_date=${start}&end_date=${end}&humanId=${rec.humanId}&limit=2`);
+    const notes = offered.filter((i) => i.label.startsWith('$(info) ')).map((i) => i.label.slice('$(info) '.length));
+    const host = new URL(sandbox.baseUrl).host;
+    assert.deepEqual(notes, [
+      `Sent to ${api.session.active!.name} (${host}), not to api.example.com.`,
+      "The command's token is left out: the extension adds its own.",
+      'Headers left out (the extension sends its own): x-request-id.',
+      'Parameters the endpoint does not take, left out: page_token.',
+    ]);
+    assert.ok(offered.some((i) => i.kind === vscode.QuickPickItemKind.Separator && i.label === 'Not kept'));
+    const query = new URL(entry.url).searchParams;
+    assert.equal(query.get('humanId'), rec.humanId);
+    assert.equal(query.has('page_token'), false);
+    const got = JSON.parse(entry.responseBody!) as Rec[];
+    assert.ok(got.length > 0 && got.every((r) => r.humanId === rec.humanId), 'the human filter was sent');
+    const seen = sandbox.requests.slice(before).filter((r) => r.path.endsWith('/activities/summaries'));
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0].authorized, true, 'sent with the extension\'s token, not the pasted one');
+    assert.ok(!JSON.stringify(api.history.all()).includes('pasted-token-not-ours'), 'the pasted token is kept nowhere');
+
+    // New Request… from the palette with a command on the clipboard: offered first, by what it asks.
+    const clipboardBefore = await vscode.env.clipboard.readText();
+    try {
+      await vscode.env.clipboard.writeText(`GET ${sandbox.baseUrl}/v1/human/heart_rate/summaries/${records('heartRate')[0].id} HTTP/1.1`);
+      let endpointPick: readonly vscode.QuickPickItem[] = [];
+      const fromClipboard = await answerQuickPick(
+        (items) => {
+          const clip = items.find((i) => i.description === 'The request line on the clipboard');
+          if (clip) {
+            endpointPick = items;
+            return clip;
+          }
+          return sendRow(items);
+        },
+        () => vscode.commands.executeCommand('healthData.newRequest'),
+      );
+      assert.equal(endpointPick[0].label, `$(clippy) GET /v1/human/heart_rate/summaries/${records('heartRate')[0].id}`);
+      assert.equal(endpointPick[0].detail, 'Opens the form with its parameters; the token is added by the extension.');
+      assert.ok(endpointPick.some((i) => i.label.includes('GET /v1/human/activities/summaries')), 'the endpoints are offered too');
+      assert.equal((fromClipboard.result as HistoryEntry).status, 200);
+      // A clipboard that holds no request offers the endpoints only.
+      await vscode.env.clipboard.writeText('nothing to see here');
+      const plain = await answerQuickPick(() => undefined, () => vscode.commands.executeCommand('healthData.newRequest'));
+      assert.ok(plain.offered.length > 0 && plain.offered.every((i) => !i.label.startsWith('$(clippy)')));
+    } finally {
+      await vscode.env.clipboard.writeText(clipboardBefore);
+    }
+
+    // Texts that are no request of the service: said why, nothing sent.
+    const count = sandbox.requests.length;
+    for (const [arg, message] of [
+      [{ curl: 'echo hello' }, /The text holds no curl command, URL or request line\./],
+      [{ curl: `curl ${sandbox.baseUrl}/v1/human/heart_rate/summary` }, /is not one of the service's endpoints: did you mean \/v1\/human\/heart_rate\/summaries\?/],
+      [{ curl: "curl 'http://h/v1/human/body_fat" }, /never closed/],
+      [{ curl: 42 }, /curl must be the text of a cURL command, a URL or a request line/],
+      [{ curl: `curl ${'x'.repeat(70_000)}` }, /longer than 64 KB/],
+    ] as const) {
+      messages.shown.length = 0;
+      await vscode.commands.executeCommand('healthData.newRequest', arg);
+      assert.equal(errors().length, 1, JSON.stringify(arg).slice(0, 80));
+      assert.match(errors()[0], message);
+    }
+    assert.equal(sandbox.requests.length, count);
+  });
+
+  it('Send Again and Edit and Resend keep a human filter and created_since, and say which parameters they cannot send', async () => {
+    const rec = records('activity')[0];
+    const end = rec.date!;
+    const list = (await vscode.commands.executeCommand('healthData.newRequest', {
+      draft: { endpoint: 'list', kind: 'activity', params: { start_date: addDays(end, -6), end_date: end, humanId: rec.humanId, created_since: '2020-01-01', limit: '2' } },
+    })) as HistoryEntry;
+    const sent = new URL(list.url).searchParams;
+    assert.equal(sent.get('humanId'), rec.humanId);
+    assert.equal(sent.get('created_since'), '2020-01-01');
+    const again = (await vscode.commands.executeCommand('healthData.sendAgain', { exchangeId: list.id })) as HistoryEntry;
+    assert.equal(pathAndQuery(again.url), pathAndQuery(list.url));
+    // An exchange whose URL had a parameter the service's endpoint does not take (a cursor a
+    // service's Link header carried): sent without it, and said so.
+    const withCursor = api.history.get(list.id)!;
+    const stored = { ...withCursor, id: `${withCursor.id}-cursor`, url: `${withCursor.url}&page_token=zz` };
+    api.history.add(stored);
+    messages.shown.length = 0;
+    {
+      const resent = (await vscode.commands.executeCommand('healthData.sendAgain', { exchangeId: stored.id })) as HistoryEntry;
+      assert.equal(new URL(resent.url).searchParams.has('page_token'), false);
+      assert.deepEqual(messages.shown.filter((m) => m.level === 'warning').map((m) => m.text), ['Sent again without page_token, which GET /v1/human/activities/summaries does not take.']);
+      const { offered } = await answerQuickPick(() => undefined, () => vscode.commands.executeCommand('healthData.editAndResend', { exchangeId: stored.id }));
+      assert.ok(offered.some((i) => i.label === '$(info) Left out: page_token, which the endpoint does not take.'), offered.map((i) => i.label).join(' | '));
+      assert.ok(offered.some((i) => i.label.endsWith(' humanId') && i.description === rec.humanId));
+    }
+    const problems = draftProblems({ endpoint: 'list', kind: 'activity', params: { created_since: 'last week', humanId: 'h'.repeat(201) } }).map((p) => p.message);
+    assert.deepEqual(problems, [`humanId is at most 200 characters.`, `created_since is a date (YYYY-MM-DD) or an ISO date-time such as ${problems[1]?.match(/such as (\d{4}-\d{2}-\d{2})/)?.[1]}T00:00:00Z.`]);
+  });
+
   it('New Request refuses bad input with the commands\' messages, and sends nothing', async () => {
     const sandbox = runningSandbox(api);
     const before = sandbox.requests.length;

@@ -1,5 +1,6 @@
 export * from './history';
 export * from './requestDraft';
+export * from './pastedRequest';
 export * from './savedFile';
 export * from './sendDraft';
 export * from './runSaved';

@@ -7,7 +7,7 @@ import { DATE_SEGMENT, RESOURCES, ResourceKind, isResourceKind, resource } from 
 import { Exchange, encodeIdSegment, endpointOf } from '../service';
 
 /** The list's query parameters the form offers, in the order it shows them. */
-export const QUERY_PARAMS = ['start_date', 'end_date', 'source', 'limit', 'offset', 'updated_since'] as const;
+export const QUERY_PARAMS = ['start_date', 'end_date', 'source', 'humanId', 'limit', 'offset', 'updated_since', 'created_since'] as const;
 export type QueryParam = (typeof QUERY_PARAMS)[number];
 
 export type DraftEndpoint = 'token' | 'list' | 'getById' | 'getByDate' | 'getLatest';
@@ -52,24 +52,41 @@ export function choiceOf(draft: Pick<RequestDraft, 'endpoint' | 'kind'>): Endpoi
 
 /** The draft that would send `exchange` again; undefined for a request to no endpoint of the service. */
 export function draftFromExchange(exchange: Pick<Exchange, 'method' | 'url'>): RequestDraft | undefined {
-  const { path, query } = splitUrl(exchange.url);
-  const { endpoint, resource: kind } = endpointOf(exchange.method, path);
-  if (endpoint === 'other') return undefined;
-  if (endpoint === 'token') return { endpoint };
-  if (!kind) return undefined;
-  if (endpoint === 'getLatest') return { endpoint, kind };
-  if (endpoint === 'list') {
-    const params: Partial<Record<QueryParam, string>> = {};
-    for (const pair of query ? query.split('&') : []) {
-      const eq = pair.indexOf('=');
-      const name = safeDecode(eq < 0 ? pair : pair.slice(0, eq));
-      const value = safeDecode(eq < 0 ? '' : pair.slice(eq + 1).replace(/\+/g, ' '));
-      if (name !== undefined && (QUERY_PARAMS as readonly string[]).includes(name) && value !== undefined) params[name as QueryParam] = value;
-    }
-    return { endpoint, kind, params };
+  return draftFromUrl(exchange.method, exchange.url).draft;
+}
+
+/** A draft made from a request, and the query parameters it could not carry (by name, once each). */
+export interface DraftFromUrl {
+  readonly draft?: RequestDraft;
+  readonly leftOut: readonly string[];
+}
+
+/**
+ * The draft of a request by its method and URL, and the query parameters left out: any the
+ * service's endpoint does not take. A token's parameter (`access_token`, one of `tokenParams`, or
+ * a value redacted) is not "left out": the client adds its own token.
+ */
+export function draftFromUrl(method: string, url: string, tokenParams: readonly string[] = []): DraftFromUrl {
+  const { path, query } = splitUrl(url);
+  const { endpoint, resource: kind } = endpointOf(method, path);
+  if (endpoint === 'other' || (endpoint !== 'token' && !kind)) return { leftOut: [] };
+  const params: Partial<Record<QueryParam, string>> = {};
+  const leftOut = new Set<string>();
+  for (const pair of query ? query.split('&') : []) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const name = safeDecode(eq < 0 ? pair : pair.slice(0, eq)) ?? pair.slice(0, eq < 0 ? undefined : eq);
+    const value = safeDecode(eq < 0 ? '' : pair.slice(eq + 1).replace(/\+/g, ' '));
+    if (name === 'access_token' || tokenParams.includes(name) || /\[redacted\]|%5Bredacted%5D/i.test(pair)) continue;
+    if (endpoint === 'list' && (QUERY_PARAMS as readonly string[]).includes(name) && value !== undefined) params[name as QueryParam] = value;
+    else leftOut.add(name);
   }
+  const out = (draft: RequestDraft): DraftFromUrl => ({ draft, leftOut: [...leftOut] });
+  if (endpoint === 'token') return out({ endpoint });
+  if (endpoint === 'getLatest') return out({ endpoint, kind });
+  if (endpoint === 'list') return out({ endpoint, kind, params });
   const segment = safeDecode(path.slice(path.lastIndexOf('/') + 1)) ?? '';
-  return endpoint === 'getByDate' ? { endpoint, kind, date: segment } : { endpoint, kind, id: segment };
+  return out(endpoint === 'getByDate' ? { endpoint, kind, date: segment } : { endpoint, kind, id: segment });
 }
 
 /** The path and query a draft sends, for people: `/v1/human/activities/summaries?limit=10`. */

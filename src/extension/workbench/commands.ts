@@ -8,13 +8,13 @@ import { HealthDataError } from '../../core/errors';
 import { resource } from '../../core/resources';
 import { statusLine } from '../../core/service';
 import { cutText, inertText } from '../../core/views';
-import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, draftFromExchange, draftOf, exchangeOfDraft, outcomeOf, pathAndQuery, requestLine, sendDraft } from '../../core/workbench';
+import { HistoryEntry, MAX_SAVED_NAME, QUERY_PARAMS, RequestDraft, choiceOf, draftFromExchange, draftFromUrl, draftOf, exchangeOfDraft, outcomeOf, pathAndQuery, requestLine, sendDraft } from '../../core/workbench';
 import type { Session } from '../account/session';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
 import type { ExchangeViews } from './exchangeViews';
 import { type ExchangeHistory, savedNameProblem } from './history';
-import { draftProblems, promptDraft } from './requestForm';
+import { draftProblems, promptDraft, readPasted } from './requestForm';
 import { exportSavedRequests, importSavedRequests } from './savedFileCommands';
 import { runSavedRequests } from './runSavedCommand';
 import { setExpectedStatus, setTimeLimit } from './expectedStatus';
@@ -169,7 +169,7 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
     return true;
   };
 
-  type RequestArgs = { draft?: unknown; cancellation?: vscode.CancellationToken };
+  type RequestArgs = { draft?: unknown; curl?: unknown; cancellation?: vscode.CancellationToken };
   const argsOf = (arg: unknown): RequestArgs => (arg && typeof arg === 'object' && !Array.isArray(arg) ? (arg as RequestArgs) : {});
 
   return registerCommands(
@@ -221,21 +221,36 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
       },
       'healthData.newRequest': async (arg?: unknown) => {
         const args = argsOf(arg);
-        const draft = args.draft !== undefined ? givenDraft(args.draft) : await promptDraft();
+        if (args.draft !== undefined) return send(givenDraft(args.draft), args.cancellation);
+        const active = session.active;
+        if (args.curl !== undefined) {
+          // A cURL command, a URL or a request line: the form, filled in from it.
+          if (typeof args.curl !== 'string') throw new HealthDataError('usage', vscode.l10n.t('curl must be the text of a cURL command, a URL or a request line.'));
+          const read = readPasted(args.curl, active);
+          if (!read.draft) throw new HealthDataError('usage', read.problem ?? '');
+          const draft = await promptDraft(read.draft, read.notes, active);
+          return draft ? send(draft, args.cancellation) : undefined;
+        }
+        const draft = await promptDraft(undefined, [], active);
         return draft ? send(draft, args.cancellation) : undefined;
       },
       'healthData.sendAgain': async (arg?: unknown) => {
         const entry = await entryFor(arg, vscode.l10n.t('Health Data: Send Again'));
         if (!entry) return undefined;
         // As it was sent, through the environment in use; checked as the form would check it.
-        return send(givenDraft(draftToResend(entry)), argsOf(arg).cancellation);
+        const { draft, leftOut } = draftToResend(entry);
+        const sent = await send(givenDraft(draft), argsOf(arg).cancellation);
+        if (sent && leftOut.length) void vscode.window.showWarningMessage(vscode.l10n.t('Sent again without {0}, which {1} does not take.', leftOut.join(', '), endpointLine(draft)));
+        return sent;
       },
       'healthData.editAndResend': async (arg?: unknown) => {
         const args = argsOf(arg);
         if (args.draft !== undefined) return send(givenDraft(args.draft), args.cancellation);
         const entry = await entryFor(arg, vscode.l10n.t('Health Data: Edit and Resend'));
         if (!entry) return undefined;
-        const edited = await promptDraft(draftToResend(entry));
+        const { draft, leftOut } = draftToResend(entry);
+        const notes = leftOut.length ? [vscode.l10n.t('Left out: {0}, which the endpoint does not take.', leftOut.join(', '))] : [];
+        const edited = await promptDraft(draft, notes, session.active);
         return edited ? send(edited, args.cancellation) : undefined;
       },
     },
@@ -243,11 +258,20 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
   );
 }
 
-/** The request an exchange made, as a draft to send again; throws when it is none of the service's endpoints. */
-function draftToResend(entry: HistoryEntry): RequestDraft {
-  const draft = draftFromExchange(entry);
+/**
+ * The request an exchange made, as a draft to send again, and the query parameters it cannot
+ * carry; throws when it is none of the service's endpoints.
+ */
+function draftToResend(entry: HistoryEntry): { draft: RequestDraft; leftOut: readonly string[] } {
+  const { draft, leftOut } = draftFromUrl(entry.method, entry.url);
   if (!draft) throw new HealthDataError('usage', vscode.l10n.t('{0} is not one of the service\'s endpoints, so it cannot be sent from here.', pathAndQuery(entry.url)));
-  return draft;
+  return { draft, leftOut };
+}
+
+/** `GET /v1/human/activities/summaries`: the endpoint a draft sends to. */
+function endpointLine(draft: RequestDraft): string {
+  const choice = choiceOf(draft);
+  return choice ? `${choice.method} ${choice.path}` : '';
 }
 
 /**

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { isSinceValue } from '../../core/service';
 import { resource } from '../../core/resources';
-import { EndpointChoice, QUERY_PARAMS, QueryParam, RequestDraft, choiceOf, draftTarget, endpointChoices } from '../../core/workbench';
+import { EndpointChoice, PastedDraft, QUERY_PARAMS, QueryParam, RequestDraft, choiceOf, draftTarget, endpointChoices, looksLikePastedRequest, readPastedRequest } from '../../core/workbench';
+import { readRequestSettings } from '../account/environments';
 import { MAX_PAGE_SIZE } from '../../core/service';
 import { dateProblem, idProblem, localToday, rangeProblem } from '../requests/prompts';
 
@@ -65,9 +66,11 @@ export function fieldProblem(draft: RequestDraft, field: DraftField, raw: string
     case 'offset':
       return value && wholeNumber(value) === undefined ? vscode.l10n.t('offset is a whole number, 0 or more.') : undefined;
     case 'updated_since':
-      return value && !isSinceValue(value) ? vscode.l10n.t('updated_since is a date (YYYY-MM-DD) or an ISO date-time such as {0}T00:00:00Z.', localToday()) : undefined;
+    case 'created_since':
+      return value && !isSinceValue(value) ? vscode.l10n.t('{0} is a date (YYYY-MM-DD) or an ISO date-time such as {1}T00:00:00Z.', field, localToday()) : undefined;
     case 'source':
-      return value.length > 200 ? vscode.l10n.t('source is at most 200 characters.') : undefined;
+    case 'humanId':
+      return value.length > 200 ? vscode.l10n.t('{0} is at most 200 characters.', field) : undefined;
   }
 }
 
@@ -93,9 +96,11 @@ const FIELD_HINTS = (): Record<DraftField, string> => ({
   start_date: vscode.l10n.t('First day, YYYY-MM-DD (with end_date)'),
   end_date: vscode.l10n.t('Last day, YYYY-MM-DD (with start_date)'),
   source: vscode.l10n.t('Only records of this source'),
+  humanId: vscode.l10n.t('Only records of this human'),
   limit: vscode.l10n.t('Records per page, 1–{0}', MAX_PAGE_SIZE),
   offset: vscode.l10n.t('Records to skip, 0 or more'),
   updated_since: vscode.l10n.t('Only records updated since (date or ISO date-time)'),
+  created_since: vscode.l10n.t('Only records created since (date or ISO date-time)'),
 });
 
 /** The endpoint's line in the picker: `GET /v1/human/activities/summaries` and what it returns. */
@@ -111,18 +116,126 @@ export function choiceLabel(c: EndpointChoice): { label: string; description: st
   return { label: `$(${def.icon}) ${c.method} ${c.path}`, description: what[c.endpoint] };
 }
 
-async function pickEndpoint(title: string, current?: RequestDraft): Promise<RequestDraft | undefined> {
-  type Item = vscode.QuickPickItem & { choice: EndpointChoice };
-  const items: Item[] = endpointChoices().map((choice) => ({ ...choiceLabel(choice), choice }));
-  const pick = await vscode.window.showQuickPick(items, {
-    title,
-    placeHolder: vscode.l10n.t('Which endpoint of the service?'),
-    matchOnDescription: true,
-  });
-  if (!pick) return undefined;
-  const { endpoint, kind } = pick.choice;
-  if (current && current.endpoint === endpoint && current.kind === kind) return current;
-  return kind ? { endpoint, kind, ...(endpoint === 'list' ? { params: {} } : {}) } : { endpoint };
+/** A pasted text longer than this is no request anyone pastes (and is not read). */
+const MAX_PASTED = 64 * 1024;
+/** How long the endpoint pick waits for the clipboard's text. */
+const CLIPBOARD_WAIT_MS = 300;
+
+/**
+ * A pasted cURL command, URL or request line read with this window's token settings (their
+ * header or parameter is the token to leave out), and a note when it addresses another host
+ * than the environment the request goes to.
+ */
+export function readPasted(text: string, active?: { name: string; baseUrl: string; authUrl: string }): PastedDraft {
+  if (text.length > MAX_PASTED) return { problem: vscode.l10n.t('The text is longer than {0} KB: paste one command.', MAX_PASTED / 1024), notes: [] };
+  const { presentation } = readRequestSettings();
+  const read = readPastedRequest(text, presentation.mode === 'query' ? [presentation.parameter] : [], presentation.mode === 'header' ? [presentation.headerName] : []);
+  if (!read.draft || !read.origin || !active) return read;
+  const hosts = [active.baseUrl, active.authUrl].map(originOf);
+  if (hosts.includes(read.origin.toLowerCase())) return read;
+  const to = hostOf(read.draft.endpoint === 'token' ? active.authUrl : active.baseUrl);
+  return { ...read, notes: [vscode.l10n.t('Sent to {0} ({1}), not to {2}.', active.name, to, hostOf(read.origin)), ...read.notes] };
+}
+
+function originOf(url: string): string {
+  return /^(https?:\/\/[^/?#\s]+)/i.exec(url.trim())?.[1].toLowerCase() ?? '';
+}
+
+function hostOf(url: string): string {
+  return originOf(url).replace(/^https?:\/\//, '') || url;
+}
+
+/** What the endpoint pick (or a pasted command) gives the form: the draft, and notes on what a paste did not keep. */
+export interface PickedDraft {
+  readonly draft: RequestDraft;
+  readonly notes: readonly string[];
+}
+
+type PasteSource = 'clipboard' | 'typed';
+
+function pastedItem(read: PastedDraft, source: PasteSource): vscode.QuickPickItem & { pasted?: PickedDraft } {
+  if (!read.draft) return { label: `$(error) ${vscode.l10n.t('Not a request to the service')}`, detail: read.problem, alwaysShow: true };
+  const what =
+    read.form === 'url'
+      ? source === 'clipboard' ? vscode.l10n.t('The URL on the clipboard') : vscode.l10n.t('The pasted URL')
+      : read.form === 'line'
+        ? source === 'clipboard' ? vscode.l10n.t('The request line on the clipboard') : vscode.l10n.t('The pasted request line')
+        : source === 'clipboard' ? vscode.l10n.t('The cURL command on the clipboard') : vscode.l10n.t('The pasted cURL command');
+  return {
+    label: `$(clippy) ${read.target}`,
+    description: what,
+    // The count first: a long detail is cut at the pick's width.
+    detail: read.notes.length
+      ? `${read.notes.length === 1 ? vscode.l10n.t('1 thing not kept:') : vscode.l10n.t('{0} things not kept:', read.notes.length)} ${read.notes.join(' ')}`
+      : vscode.l10n.t('Opens the form with its parameters; the token is added by the extension.'),
+    alwaysShow: true,
+    pasted: { draft: read.draft, notes: read.notes },
+  };
+}
+
+/**
+ * The endpoint pick. Besides the endpoints, a cURL command, a URL or a request line pasted into
+ * its box is read as the request it makes (a one-line box drops a paste's line breaks, so the
+ * clipboard's own text is read when the box holds it), and one on the clipboard is offered first.
+ */
+async function pickEndpoint(title: string, current?: RequestDraft, active?: Parameters<typeof readPasted>[1]): Promise<PickedDraft | undefined> {
+  type Item = vscode.QuickPickItem & { choice?: EndpointChoice; pasted?: PickedDraft };
+  const endpoints: Item[] = endpointChoices().map((choice) => ({ ...choiceLabel(choice), choice }));
+  const pick = vscode.window.createQuickPick<Item>();
+  pick.title = title;
+  pick.placeholder = vscode.l10n.t('Which endpoint of the service? Or paste a cURL command, a URL or a request line');
+  pick.matchOnDescription = true;
+  let clipboard: Item | undefined;
+  let typed: Item | undefined;
+  const show = (): void => {
+    pick.items = typed ? [typed, ...endpoints] : clipboard ? [clipboard, { label: '', kind: vscode.QuickPickItemKind.Separator }, ...endpoints] : endpoints;
+  };
+  // In a browser the clipboard may wait on a permission prompt: the pick does not wait for it long.
+  const clipboardText = (): Promise<string> =>
+    Promise.race([Promise.resolve(vscode.env.clipboard.readText()).catch(() => ''), new Promise<string>((resolve) => setTimeout(() => resolve(''), CLIPBOARD_WAIT_MS))]);
+  // Read before the pick shows, so that its first item does not move under the cursor.
+  const onClipboard = await clipboardText();
+  if (looksLikePastedRequest(onClipboard) && onClipboard.length <= MAX_PASTED) {
+    const read = readPasted(onClipboard, active);
+    if (read.draft) clipboard = pastedItem(read, 'clipboard');
+  }
+  show();
+  const disposables: vscode.Disposable[] = [
+    pick.onDidChangeValue(async (value) => {
+      // Typing `GET /v1/human/act` filters the endpoints: only a command or a whole URL is read.
+      if (!looksLikePastedRequest(value) || !/^\s*curl(?:\.exe)?\s|:\/\//i.test(value)) {
+        if (typed) {
+          typed = undefined;
+          show();
+        }
+        return;
+      }
+      const clip = await clipboardText();
+      if (pick.value !== value) return;
+      const whole = clip && clip.replace(/[\r\n]/g, '').trim() === value.trim() ? clip : value;
+      typed = pastedItem(readPasted(whole, active), 'typed');
+      show();
+    }),
+  ];
+  try {
+    return await new Promise<PickedDraft | undefined>((resolve) => {
+      disposables.push(
+        pick.onDidAccept(() => {
+          const item = pick.activeItems[0];
+          if (!item || (!item.choice && !item.pasted)) return; // a text that is no request: its item says why
+          if (item.pasted) return resolve(item.pasted);
+          const { endpoint, kind } = item.choice!;
+          if (current && current.endpoint === endpoint && current.kind === kind) return resolve({ draft: current, notes: [] });
+          resolve({ draft: kind ? { endpoint, kind, ...(endpoint === 'list' ? { params: {} } : {}) } : { endpoint }, notes: [] });
+        }),
+        pick.onDidHide(() => resolve(undefined)),
+      );
+      pick.show();
+    });
+  } finally {
+    disposables.forEach((d) => d.dispose());
+    pick.dispose();
+  }
 }
 
 async function editField(title: string, draft: RequestDraft, field: DraftField): Promise<RequestDraft> {
@@ -141,10 +254,15 @@ async function editField(title: string, draft: RequestDraft, field: DraftField):
  * The form: rows for the endpoint's fields and a Send row that shows the request to be sent (or
  * what is wrong with it). Resolves with the draft to send; undefined when dismissed.
  */
-export async function promptDraft(initial?: RequestDraft): Promise<RequestDraft | undefined> {
+export async function promptDraft(initial?: RequestDraft, initialNotes: readonly string[] = [], active?: Parameters<typeof readPasted>[1]): Promise<RequestDraft | undefined> {
   const title = vscode.l10n.t('Health Data: New Request');
-  let draft = initial && choiceOf(initial) ? initial : await pickEndpoint(title);
-  if (!draft) return undefined;
+  let notes = initialNotes;
+  let draft = initial && choiceOf(initial) ? initial : undefined;
+  if (!draft) {
+    const picked = await pickEndpoint(title, undefined, active);
+    if (!picked) return undefined;
+    ({ draft, notes } = picked);
+  }
   for (;;) {
     type Item = vscode.QuickPickItem & { field?: DraftField; send?: true; change?: true };
     const problems = draftProblems(draft);
@@ -155,6 +273,8 @@ export async function promptDraft(initial?: RequestDraft): Promise<RequestDraft 
         ? { label: `$(error) ${vscode.l10n.t('Send')}`, description: target, detail: problems[0].message, send: true }
         : { label: `$(play) ${vscode.l10n.t('Send')}`, description: target, detail: vscode.l10n.t('The token is added by the extension.'), send: true },
     ];
+    // What the pasted command (or the request resent) had that this request does not send: seen before the parameters.
+    if (notes.length) items.push({ label: vscode.l10n.t('Not kept'), kind: vscode.QuickPickItemKind.Separator }, ...notes.map((note) => ({ label: `$(info) ${note}` })));
     const fields = fieldsOf(draft);
     if (fields.length) items.push({ label: vscode.l10n.t('Parameters'), kind: vscode.QuickPickItemKind.Separator });
     for (const field of fields) {
@@ -171,8 +291,8 @@ export async function promptDraft(initial?: RequestDraft): Promise<RequestDraft 
     const pick = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Enter on a parameter edits it; Enter on Send sends'), ignoreFocusOut: true });
     if (!pick) return undefined;
     if (pick.change) {
-      const next = await pickEndpoint(title, draft);
-      if (next) draft = next;
+      const next = await pickEndpoint(title, draft, active);
+      if (next) ({ draft, notes } = next);
     } else if (pick.field) {
       draft = await editField(title, draft, pick.field);
     } else if (pick.send) {
