@@ -54,9 +54,11 @@ Usage:
   health-data coverage <file|folder...> [--kind K]   the same over payload files (./activity for a file so named)
   health-data run FILE [--only NAME]... [--format text|json|junit] [--out FILE] [--fail-on KINDS]
                                                      send the saved requests of FILE (the extension's
-                                                     Export Saved Requests…) through this connection, one by
-                                                     one, each reply validated; exit 1 when any fails (not a
-                                                     2xx, not a record, or a record breaking a rule of --fail-on)
+                                                     Export Saved Requests…, or an .http file or a Postman
+                                                     collection: the requests the service serves) through this
+                                                     connection, one by one, each reply validated; exit 1 when
+                                                     any fails (not a 2xx, not a record, or a record breaking a
+                                                     rule of --fail-on)
   health-data sandbox [--port N] [--days N] [--seed S] [--humans N] [--fault F]... [--records FILE]
                                                      FILE: {"heartRate":[…],"activity":[…],"bodyFat":[…]} served too
   health-data sandbox --replay FILE.har [FILE.har...] [--port N] [--fault F]...

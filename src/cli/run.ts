@@ -1,5 +1,5 @@
 // `health-data run FILE`: the saved requests of a file the extension exported (Export Saved
-// Requests…) sent again through this environment's connection, one after another, each reply
+// Requests…), or the requests of an .http file or a Postman collection the service serves, sent again through this environment's connection, one after another, each reply
 // validated, a verdict per request in text, JSON or JUnit XML; exit 1 when any failed. A smoke
 // test of an integration for CI, written in the editor.
 
@@ -12,6 +12,9 @@ import {
   HistoryEntry,
   MAX_SAVED_FILE_BYTES,
   SavedRunResult,
+  foreignAsSaved,
+  foreignFormatOf,
+  readForeignRequests,
   readSavedRequestsFile,
   resultLines,
   runJson,
@@ -39,6 +42,8 @@ export interface RunFlags {
 export interface RunPlan {
   readonly file: string;
   readonly requests: HistoryEntry[];
+  /** Requests of an .http file or a Postman collection that are none of the service's, each a line saying why. */
+  readonly skipped: readonly string[];
   readonly format: RunFormat;
   readonly failOn: FailOn;
   readonly out?: string;
@@ -77,12 +82,22 @@ export function runPlanOf(positionals: readonly string[], flags: RunFlags): RunP
     throw new FileTargetError(`${name} ${whyNotReadAfterName(err)}.`);
   }
   let requests: HistoryEntry[];
+  const skipped: string[] = [];
   try {
-    ({ requests } = readSavedRequestsFile(text));
+    const format = foreignFormatOf(file, text);
+    if (format) {
+      // Another tool's requests: those the service serves, each under its name; the others named.
+      requests = [];
+      for (const [i, request] of readForeignRequests(format, text).entries()) {
+        const entry = foreignAsSaved(request, i);
+        if (entry) requests.push(entry);
+        else skipped.push(`skipped "${printable(request.name, 60)}": ${request.read.problem ?? ''}`);
+      }
+    } else ({ requests } = readSavedRequestsFile(text));
   } catch (err) {
     throw new FileTargetError(`${name}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (requests.length === 0) throw new FileTargetError(`${name} holds no saved request: nothing to run.`);
+  if (requests.length === 0) throw new FileTargetError(`${name} holds no ${skipped.length ? 'request the service serves' : 'saved request'}: nothing to run.${skipped.length ? ` ${skipped[0]}` : ''}`);
   if (flags.only?.length) {
     const named = savedNamed(requests, flags.only);
     if (named.missing !== undefined) {
@@ -91,7 +106,7 @@ export function runPlanOf(positionals: readonly string[], flags: RunFlags): RunP
     }
     requests = named.requests;
   }
-  return { file, requests, format: format as RunFormat, failOn, ...(flags.out !== undefined ? { out: flags.out } : {}) };
+  return { file, requests, skipped, format: format as RunFormat, failOn, ...(flags.out !== undefined ? { out: flags.out } : {}) };
 }
 
 /** Sends the plan's requests one after another; prints each verdict (text) or the report; 1 when any failed. */
@@ -103,6 +118,7 @@ export async function runCommand(conn: Connection, exchanges: Exchange[], o: Out
     if (plan.out !== undefined) lines.push(line);
     else o.out(line);
   };
+  for (const line of plan.skipped) o.err(line);
   for (const entry of plan.requests) {
     if (signal.aborted) break;
     const result = await runSavedRequest(entry, {

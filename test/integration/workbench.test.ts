@@ -11,10 +11,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { addDays } from '../../src/core/dates';
 import { RESOURCES } from '../../src/core/resources';
-import { HistoryEntry, STORED_BODY_LIMIT, SavedRunResult, historyEntryOf, pathAndQuery } from '../../src/core/workbench';
+import { HistoryEntry, STORED_BODY_LIMIT, SavedRunResult, endpointChoices, historyEntryOf, pathAndQuery } from '../../src/core/workbench';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { HISTORY_KEY } from '../../src/extension/workbench';
 import { defaultSavedName } from '../../src/extension/workbench/commands';
+import type { ForeignImportResult } from '../../src/extension/workbench/foreignImport';
 import { draftProblems, fieldProblem } from '../../src/extension/workbench/requestForm';
 import { answerInputBox, answerQuickPick, captureMessages, closeUntitledEditors, recordTestRuns, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
 
@@ -325,30 +326,13 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     assert.equal(seen[0].authorized, true, 'sent with the extension\'s token, not the pasted one');
     assert.ok(!JSON.stringify(api.history.all()).includes('pasted-token-not-ours'), 'the pasted token is kept nowhere');
 
-    // New Request… from the palette with a command on the clipboard: offered first, by what it asks.
+    // New Request… from the palette: the endpoints, the clipboard not read (a browser would ask for it).
     const clipboardBefore = await vscode.env.clipboard.readText();
     try {
       await vscode.env.clipboard.writeText(`GET ${sandbox.baseUrl}/v1/human/heart_rate/summaries/${records('heartRate')[0].id} HTTP/1.1`);
-      let endpointPick: readonly vscode.QuickPickItem[] = [];
-      const fromClipboard = await answerQuickPick(
-        (items) => {
-          const clip = items.find((i) => i.description === 'The request line on the clipboard');
-          if (clip) {
-            endpointPick = items;
-            return clip;
-          }
-          return sendRow(items);
-        },
-        () => vscode.commands.executeCommand('healthData.newRequest'),
-      );
-      assert.equal(endpointPick[0].label, `$(clippy) GET /v1/human/heart_rate/summaries/${records('heartRate')[0].id}`);
-      assert.equal(endpointPick[0].detail, 'Opens the form with its parameters; the token is added by the extension.');
-      assert.ok(endpointPick.some((i) => i.label.includes('GET /v1/human/activities/summaries')), 'the endpoints are offered too');
-      assert.equal((fromClipboard.result as HistoryEntry).status, 200);
-      // A clipboard that holds no request offers the endpoints only.
-      await vscode.env.clipboard.writeText('nothing to see here');
       const plain = await answerQuickPick(() => undefined, () => vscode.commands.executeCommand('healthData.newRequest'));
-      assert.ok(plain.offered.length > 0 && plain.offered.every((i) => !i.label.startsWith('$(clippy)')));
+      assert.equal(plain.offered.length, endpointChoices().length);
+      assert.ok(plain.offered.every((i) => !i.label.startsWith('$(clippy)')));
     } finally {
       await vscode.env.clipboard.writeText(clipboardBefore);
     }
@@ -397,6 +381,118 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     }
     const problems = draftProblems({ endpoint: 'list', kind: 'activity', params: { created_since: 'last week', humanId: 'h'.repeat(201) } }).map((p) => p.message);
     assert.deepEqual(problems, [`humanId is at most 200 characters.`, `created_since is a date (YYYY-MM-DD) or an ISO date-time such as ${problems[1]?.match(/such as (\d{4}-\d{2}-\d{2})/)?.[1]}T00:00:00Z.`]);
+  });
+
+  it('Import Saved Requests… reads an .http file and a Postman collection: the service\'s requests sent once and saved by name, the others left out with why', async () => {
+    const sandbox = runningSandbox(api);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hde-foreign-'));
+    const day = records('heartRate')[0].date!;
+    const httpFile = path.join(dir, 'health.http');
+    fs.writeFileSync(
+      httpFile,
+      [
+        '@base = https://api.example.com',
+        '### Heart rate of a day',
+        `GET {{base}}/v1/human/heart_rate/summaries/${day}`,
+        'Authorization: Bearer {{token}}',
+        '',
+        '### Bad date',
+        'GET {{base}}/v1/human/activities/summaries?start_date=2026-02-30&end_date=2026-03-01',
+        '',
+        '### Upload',
+        'PUT {{base}}/v2/uploads',
+      ].join('\n'),
+    );
+    const added: string[] = [];
+    try {
+      const before = sandbox.requests.length;
+      const result = (await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: httpFile, pick: false })) as ForeignImportResult;
+      assert.deepEqual(result.added, ['Heart rate of a day']);
+      added.push(...result.added);
+      assert.deepEqual(result.unusable.map((u) => u.name), ['Bad date', 'Upload']);
+      assert.match(result.unusable[0].problem, /2026-02-30 is not a real calendar date/);
+      assert.equal(result.unusable[1].problem, "PUT /v2/uploads is not one of the service's endpoints.");
+      const saved = api.history.saved().find((e) => e.savedAs === 'Heart rate of a day')!;
+      assert.equal(saved.status, 200);
+      assert.equal(saved.url, `${sandbox.baseUrl}/v1/human/heart_rate/summaries/${day}`, 'sent to the environment in use, not the file\'s host');
+      const seen = sandbox.requests.slice(before).filter((r) => !r.path.endsWith('/token'));
+      assert.deepEqual(seen.map((r) => r.path), [`/v1/human/heart_rate/summaries/${day}`]);
+      assert.equal(seen[0].authorized, true);
+      const warning = messages.shown.filter((m) => m.level === 'warning').map((m) => m.text);
+      assert.equal(warning.length, 1);
+      assert.match(warning[0], new RegExp(`^Imported 1 request from health\\.http under Saved, sent once through ${api.session.active!.name}\\. 2 left out: "Bad date": .*2026-02-30.* "Upload": PUT /v2/uploads is not one of the service's endpoints\\.$`));
+      // The same file again: sent, but already saved.
+      const again = (await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: httpFile, pick: false })) as ForeignImportResult;
+      assert.deepEqual([again.added, again.alreadySaved], [[], 1]);
+
+      // A Postman collection through the pick: every request offered, picked; those unpicked not sent.
+      const collectionFile = path.join(dir, 'health.postman_collection.json');
+      fs.writeFileSync(
+        collectionFile,
+        JSON.stringify({
+          info: { name: 'Health', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+          variable: [{ key: 'baseUrl', value: 'https://api.example.com' }],
+          item: [
+            { name: 'Activity', item: [{ name: 'List', request: { method: 'GET', auth: { type: 'bearer' }, url: { raw: '{{baseUrl}}/v1/human/activities/summaries?limit=2' } } }] },
+            { name: 'Latest body fat', request: { method: 'GET', url: '{{baseUrl}}/v1/human/body_fat' } },
+            { name: 'Heart rate of a day', request: { method: 'GET', url: '{{baseUrl}}/v1/human/heart_rate/summaries/no-such-id' } },
+            { name: 'Mint', request: { method: 'POST', url: '{{baseUrl}}/v1/admin/token' } },
+          ],
+        }),
+      );
+      const win = vscode.window as unknown as { showQuickPick: (items: readonly vscode.QuickPickItem[], options: vscode.QuickPickOptions) => Thenable<unknown> };
+      const real = win.showQuickPick;
+      let offered: readonly vscode.QuickPickItem[] = [];
+      let options: vscode.QuickPickOptions | undefined;
+      win.showQuickPick = (items, o) => {
+        offered = items;
+        options = o;
+        return Promise.resolve(items.filter((i) => i.label !== 'Mint'));
+      };
+      let picked: ForeignImportResult;
+      try {
+        picked = (await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: collectionFile })) as ForeignImportResult;
+      } finally {
+        win.showQuickPick = real;
+      }
+      assert.equal(options?.canPickMany, true);
+      assert.equal(options?.title, 'Import from health.postman_collection.json');
+      assert.deepEqual(offered.map((i) => [i.label, i.description, i.picked]), [
+        ['Activity / List', 'GET /v1/human/activities/summaries?limit=2', true],
+        ['Latest body fat', 'GET /v1/human/body_fat', true],
+        ['Heart rate of a day', 'GET /v1/human/heart_rate/summaries/no-such-id', true],
+        ['Mint', 'POST /v1/admin/token', true],
+      ]);
+      assert.equal(offered[0].detail, "The request's token is left out: the extension adds its own.");
+      // A name taken by another request: saved as `name (2)`; a 404 is saved with what it got.
+      assert.deepEqual(picked.added, ['Activity / List', 'Latest body fat', 'Heart rate of a day (2)']);
+      added.push(...picked.added);
+      assert.deepEqual(picked.renamed, [{ from: 'Heart rate of a day', to: 'Heart rate of a day (2)' }]);
+      assert.equal(api.history.saved().find((e) => e.savedAs === 'Heart rate of a day (2)')?.status, 404);
+      assert.equal(api.history.saved().find((e) => e.savedAs === 'Activity / List')?.responseBody?.startsWith('['), true);
+
+      // Files that are no collection: said what they are.
+      for (const [name, text, message] of [
+        ['old.postman_collection.json', '{"info": {"_postman_id": "x", "schema": "https://schema.getpostman.com/json/collection/v1.0.0/collection.json"}, "requests": []}', /old\.postman_collection\.json: The file is a Postman collection in format v1: export it from Postman as Collection v2\.1\./],
+        ['empty.http', '# nothing\n', /empty\.http holds no request: nothing was imported\./],
+        ['other.http', 'DELETE https://h/v9/x\n', /other\.http holds no request the service serves: nothing was imported\. Left out: "DELETE https:\/\/h\/v9\/x": DELETE \/v9\/x is not one of the service's endpoints\./],
+      ] as const) {
+        fs.writeFileSync(path.join(dir, name), text);
+        messages.shown.length = 0;
+        await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: path.join(dir, name), pick: false });
+        assert.equal(messages.shown.length, 1, name);
+        assert.match(messages.shown[0].text, message);
+      }
+      messages.shown.length = 0;
+      await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: httpFile, pick: 'yes' });
+      assert.match(errors()[0] ?? '', /pick must be true or false/);
+    } finally {
+      for (const name of added) {
+        const entry = api.history.saved().find((e) => e.savedAs === name);
+        if (entry) await vscode.commands.executeCommand('healthData.removeSavedRequest', { exchangeId: entry.id });
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('New Request refuses bad input with the commands\' messages, and sends nothing', async () => {

@@ -54,6 +54,19 @@ export function looksLikePastedRequest(text: string): boolean {
 
 /** Reads a pasted request; a text that is not one gives a `problem`, never an exception. */
 export function readPastedRequest(text: string, tokenParams: readonly string[] = [], tokenHeaders: readonly string[] = []): PastedDraft {
+  const first = readOnce(text, tokenParams, tokenHeaders);
+  if (first.draft || /[\r\n]/.test(text)) return first;
+  // A one-line box drops a paste's line breaks, so a comment line swallows the commands after it
+  // (a Copy as Code snippet's): read again from each curl, the last first.
+  const starts = [...text.matchAll(/[\s;&|(`"$](curl(?:\.exe)?\s)/g)].map((m) => m.index + m[0].length - m[1].length).reverse();
+  for (const at of starts.slice(0, 20)) {
+    const again = readOnce(text.slice(at), tokenParams, tokenHeaders);
+    if (again.draft) return again;
+  }
+  return first;
+}
+
+function readOnce(text: string, tokenParams: readonly string[], tokenHeaders: readonly string[]): PastedDraft {
   let command: PastedCommand;
   try {
     command = pastedCommand(text);
@@ -376,7 +389,9 @@ export function draftOfCommand(command: PastedCommand, tokenParams: readonly str
   // The method the endpoint takes, when the text asked the right path with another one.
   const right = methodOf(path);
   if (!right) return { problem: notAnEndpoint(command.method, path), notes: [], origin, form: command.form };
-  if (command.method !== right) notes.push(`The endpoint is a ${right}: the command's ${command.method} is not kept.`);
+  // A command's words, or a request's (a URL, a request line, another tool's file).
+  const what = command.form === 'curl' ? 'command' : 'request';
+  if (command.method !== right) notes.push(`The endpoint is a ${right}: the ${what}'s ${command.method} is not kept.`);
   const method = right;
   const read = draftFromUrl(method, url, tokenParams);
   if (!read.draft) return { problem: notAnEndpoint(command.method, path), notes: [], origin, form: command.form };
@@ -384,11 +399,11 @@ export function draftOfCommand(command: PastedCommand, tokenParams: readonly str
   if (command.commands > 1) notes.push(`The text holds ${command.commands} curl commands: the last one is read.`);
   const tokenNames = new Set(['authorization', 'proxy-authorization', ...tokenHeaders.map((h) => h.toLowerCase())]);
   const hadToken = command.bearer || command.headers.some(([n]) => tokenNames.has(n.toLowerCase())) || tokenInQuery(url, tokenParams);
-  if (hadToken && draft.endpoint !== 'token') notes.push('The command\'s token is left out: the extension adds its own.');
-  else if (hadToken) notes.push('The command\'s authorization is left out: a token is minted with the environment\'s client id and stored secret.');
-  if (draft.endpoint === 'token' && (command.user || /client_secret|client_id/i.test(command.body ?? ''))) notes.push('The client id and secret in the command are left out: a token is minted with the environment\'s client id and stored secret.');
+  if (hadToken && draft.endpoint !== 'token') notes.push(`The ${what}'s token is left out: the extension adds its own.`);
+  else if (hadToken) notes.push(`The ${what}'s authorization is left out: a token is minted with the environment's client id and stored secret.`);
+  if (draft.endpoint === 'token' && (command.user || /client_secret|client_id/i.test(command.body ?? ''))) notes.push(`The client id and secret in the ${what} are left out: a token is minted with the environment's client id and stored secret.`);
   else if (command.user) notes.push('The command\'s user and password (-u) are left out.');
-  if (command.body !== undefined && draft.endpoint !== 'token') notes.push('The command\'s body is left out: the endpoint takes none.');
+  if (command.body !== undefined && draft.endpoint !== 'token') notes.push(`The ${what}'s body is left out: the endpoint takes none.`);
   const other = [...new Set(command.headers.map(([n]) => n).filter((n) => !tokenNames.has(n.toLowerCase()) && !QUIET_HEADERS.has(n.toLowerCase())))];
   if (other.length) notes.push(`Headers left out (the extension sends its own): ${list(other)}.`);
   if (read.leftOut.length) notes.push(`Parameters the endpoint does not take, left out: ${list(read.leftOut)}.`);

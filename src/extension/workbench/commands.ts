@@ -209,7 +209,7 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
         return entry ? setTimeLimit(history, entry, arg, title) : undefined;
       },
       'healthData.exportSavedRequests': (arg?: unknown) => exportSavedRequests(session, history, arg),
-      'healthData.importSavedRequests': (arg?: unknown) => importSavedRequests(history, arg),
+      'healthData.importSavedRequests': (arg?: unknown) => importSavedRequests(session, history, arg),
       'healthData.runSavedRequests': (arg?: unknown) => runSavedRequests(session, history, views, arg),
       'healthData.runSavedRequest': async (arg?: unknown) => {
         const exchangeId = exchangeIdOf(arg);

@@ -118,8 +118,6 @@ export function choiceLabel(c: EndpointChoice): { label: string; description: st
 
 /** A pasted text longer than this is no request anyone pastes (and is not read). */
 const MAX_PASTED = 64 * 1024;
-/** How long the endpoint pick waits for the clipboard's text. */
-const CLIPBOARD_WAIT_MS = 300;
 
 /**
  * A pasted cURL command, URL or request line read with this window's token settings (their
@@ -151,16 +149,9 @@ export interface PickedDraft {
   readonly notes: readonly string[];
 }
 
-type PasteSource = 'clipboard' | 'typed';
-
-function pastedItem(read: PastedDraft, source: PasteSource): vscode.QuickPickItem & { pasted?: PickedDraft } {
+function pastedItem(read: PastedDraft): vscode.QuickPickItem & { pasted?: PickedDraft } {
   if (!read.draft) return { label: `$(error) ${vscode.l10n.t('Not a request to the service')}`, detail: read.problem, alwaysShow: true };
-  const what =
-    read.form === 'url'
-      ? source === 'clipboard' ? vscode.l10n.t('The URL on the clipboard') : vscode.l10n.t('The pasted URL')
-      : read.form === 'line'
-        ? source === 'clipboard' ? vscode.l10n.t('The request line on the clipboard') : vscode.l10n.t('The pasted request line')
-        : source === 'clipboard' ? vscode.l10n.t('The cURL command on the clipboard') : vscode.l10n.t('The pasted cURL command');
+  const what = read.form === 'url' ? vscode.l10n.t('The pasted URL') : read.form === 'line' ? vscode.l10n.t('The pasted request line') : vscode.l10n.t('The pasted cURL command');
   return {
     label: `$(clippy) ${read.target}`,
     description: what,
@@ -175,8 +166,9 @@ function pastedItem(read: PastedDraft, source: PasteSource): vscode.QuickPickIte
 
 /**
  * The endpoint pick. Besides the endpoints, a cURL command, a URL or a request line pasted into
- * its box is read as the request it makes (a one-line box drops a paste's line breaks, so the
- * clipboard's own text is read when the box holds it), and one on the clipboard is offered first.
+ * its box is read as the request it makes (the box has dropped the paste's line breaks, which a
+ * command's line continuations do not need). The clipboard is not read: in a browser that asks
+ * for the page's permission.
  */
 async function pickEndpoint(title: string, current?: RequestDraft, active?: Parameters<typeof readPasted>[1]): Promise<PickedDraft | undefined> {
   type Item = vscode.QuickPickItem & { choice?: EndpointChoice; pasted?: PickedDraft };
@@ -185,36 +177,12 @@ async function pickEndpoint(title: string, current?: RequestDraft, active?: Para
   pick.title = title;
   pick.placeholder = vscode.l10n.t('Which endpoint of the service? Or paste a cURL command, a URL or a request line');
   pick.matchOnDescription = true;
-  let clipboard: Item | undefined;
-  let typed: Item | undefined;
-  const show = (): void => {
-    pick.items = typed ? [typed, ...endpoints] : clipboard ? [clipboard, { label: '', kind: vscode.QuickPickItemKind.Separator }, ...endpoints] : endpoints;
-  };
-  // In a browser the clipboard may wait on a permission prompt: the pick does not wait for it long.
-  const clipboardText = (): Promise<string> =>
-    Promise.race([Promise.resolve(vscode.env.clipboard.readText()).catch(() => ''), new Promise<string>((resolve) => setTimeout(() => resolve(''), CLIPBOARD_WAIT_MS))]);
-  // Read before the pick shows, so that its first item does not move under the cursor.
-  const onClipboard = await clipboardText();
-  if (looksLikePastedRequest(onClipboard) && onClipboard.length <= MAX_PASTED) {
-    const read = readPasted(onClipboard, active);
-    if (read.draft) clipboard = pastedItem(read, 'clipboard');
-  }
-  show();
+  pick.items = endpoints;
   const disposables: vscode.Disposable[] = [
-    pick.onDidChangeValue(async (value) => {
+    pick.onDidChangeValue((value) => {
       // Typing `GET /v1/human/act` filters the endpoints: only a command or a whole URL is read.
-      if (!looksLikePastedRequest(value) || !/^\s*curl(?:\.exe)?\s|:\/\//i.test(value)) {
-        if (typed) {
-          typed = undefined;
-          show();
-        }
-        return;
-      }
-      const clip = await clipboardText();
-      if (pick.value !== value) return;
-      const whole = clip && clip.replace(/[\r\n]/g, '').trim() === value.trim() ? clip : value;
-      typed = pastedItem(readPasted(whole, active), 'typed');
-      show();
+      const pasted = looksLikePastedRequest(value) && /^\s*curl(?:\.exe)?\s|:\/\//i.test(value);
+      pick.items = pasted ? [pastedItem(readPasted(value, active)), ...endpoints] : endpoints;
     }),
   ];
   try {

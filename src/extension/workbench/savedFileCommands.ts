@@ -3,7 +3,8 @@
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
-import { MAX_SAVED_FILE_BYTES, MAX_SAVED_REQUESTS, SAVED_FILE_NAME, readSavedRequestsFile, savedRequestsFileText } from '../../core/workbench';
+import { MAX_SAVED_FILE_BYTES, SAVED_FILE_NAME, foreignFormatOf, readSavedRequestsFile, savedRequestsFileText } from '../../core/workbench';
+import { type ForeignImportResult, importForeignRequests, mergeSentences } from './foreignImport';
 import type { Session } from '../account/session';
 import type { ExchangeHistory } from './history';
 
@@ -11,6 +12,8 @@ import type { ExchangeHistory } from './history';
 export interface SavedFileOptions {
   readonly uri?: string | vscode.Uri;
   readonly replies?: boolean;
+  /** Import of an .http file or a Postman collection: false sends and saves every request it can, without asking which. */
+  readonly pick?: boolean;
 }
 
 export interface SavedExportResult {
@@ -32,10 +35,11 @@ export interface SavedImportResult {
 function optionsOf(arg: unknown): SavedFileOptions {
   if (arg === undefined || arg === null) return {};
   if (typeof arg !== 'object' || Array.isArray(arg)) throw new HealthDataError('usage', vscode.l10n.t('The argument must be {0}.', '{ uri, replies }'));
-  const { uri, replies } = arg as { uri?: unknown; replies?: unknown };
+  const { uri, replies, pick } = arg as { uri?: unknown; replies?: unknown; pick?: unknown };
   if (uri !== undefined && typeof uri !== 'string' && !(uri instanceof vscode.Uri)) throw new HealthDataError('usage', vscode.l10n.t('The uri must be a path or a Uri.'));
   if (replies !== undefined && typeof replies !== 'boolean') throw new HealthDataError('usage', vscode.l10n.t('replies must be true or false.'));
-  return { uri: uri as string | vscode.Uri | undefined, replies: replies as boolean | undefined };
+  if (pick !== undefined && typeof pick !== 'boolean') throw new HealthDataError('usage', vscode.l10n.t('pick must be true or false.'));
+  return { uri: uri as string | vscode.Uri | undefined, replies: replies as boolean | undefined, pick: pick as boolean | undefined };
 }
 
 const uriOf = (uri: string | vscode.Uri): vscode.Uri => (typeof uri === 'string' ? vscode.Uri.file(uri) : uri);
@@ -62,7 +66,7 @@ export async function exportSavedRequests(session: Session, history: ExchangeHis
         title: vscode.l10n.t('Export Saved Requests'),
         saveLabel: vscode.l10n.t('Export'),
         ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, SAVED_FILE_NAME) } : {}),
-        filters: { [vscode.l10n.t('Saved requests')]: ['json'] },
+        filters: { [vscode.l10n.t('Saved requests, .http files, Postman collections')]: ['json', 'http', 'rest'] },
       });
   if (!uri) return undefined;
   const environment = session.active?.name;
@@ -106,7 +110,7 @@ async function pickReplies(count: number): Promise<boolean | undefined> {
   return picked?.replies;
 }
 
-export async function importSavedRequests(history: ExchangeHistory, arg?: unknown): Promise<SavedImportResult | undefined> {
+export async function importSavedRequests(session: Session, history: ExchangeHistory, arg?: unknown): Promise<SavedImportResult | ForeignImportResult | undefined> {
   const options = optionsOf(arg);
   let uri: vscode.Uri | undefined;
   if (options.uri !== undefined) uri = uriOf(options.uri);
@@ -116,7 +120,7 @@ export async function importSavedRequests(history: ExchangeHistory, arg?: unknow
       openLabel: vscode.l10n.t('Import'),
       canSelectMany: false,
       ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
-      filters: { [vscode.l10n.t('Saved requests')]: ['json'] },
+      filters: { [vscode.l10n.t('Saved requests, .http files, Postman collections')]: ['json', 'http', 'rest'] },
     });
     uri = picked?.[0];
   }
@@ -140,6 +144,9 @@ export async function importSavedRequests(history: ExchangeHistory, arg?: unknow
     if (err instanceof TypeError) throw new HealthDataError('usage', vscode.l10n.t('{0} is not UTF-8 text, so it is not a file of saved requests.', name));
     throw new HealthDataError('usage', vscode.l10n.t('{0} cannot be read: {1}.', name, fileError(err)));
   }
+  // Another tool's requests: read as the service's, sent once and saved.
+  const format = foreignFormatOf(name, text);
+  if (format) return importForeignRequests(session, history, { uri, name, text, format, pick: options.pick !== false });
   let contents: ReturnType<typeof readSavedRequestsFile>;
   try {
     contents = readSavedRequestsFile(text);
@@ -168,13 +175,7 @@ function importMessage(name: string, r: SavedImportResult, inFile: number): stri
   else if (r.added.length === 0) parts.push(vscode.l10n.t('Nothing imported from {0}.', name));
   else if (r.added.length === 1) parts.push(vscode.l10n.t('Imported 1 saved request from {0}, under Saved in the History view.', name));
   else parts.push(vscode.l10n.t('Imported {0} saved requests from {1}, under Saved in the History view.', r.added.length, name));
-  if (r.renamed.length) {
-    const list = r.renamed.slice(0, 3).map((x) => vscode.l10n.t('"{0}" as "{1}"', x.from, x.to)).join(', ');
-    const more = r.renamed.length > 3 ? vscode.l10n.t(' and {0} more', r.renamed.length - 3) : '';
-    parts.push(vscode.l10n.t('Names already taken, so saved under another: {0}{1}.', list, more));
-  }
-  if (r.alreadySaved) parts.push(r.alreadySaved === 1 ? vscode.l10n.t('1 was already saved here.') : vscode.l10n.t('{0} were already saved here.', r.alreadySaved));
-  if (r.overLimit) parts.push(vscode.l10n.t('{0} left out: Saved holds at most {1} requests; remove some first.', r.overLimit, MAX_SAVED_REQUESTS));
+  parts.push(...mergeSentences(r));
   if (r.skipped) parts.push(r.skipped === 1 ? vscode.l10n.t('1 entry of the file is not a saved request and was skipped.') : vscode.l10n.t('{0} entries of the file are not saved requests and were skipped.', r.skipped));
   return parts.join(' ');
 }

@@ -115,6 +115,56 @@ describe('health-data run: saved requests as checks', function () {
     for (const text of outputs) assert.ok(!text.includes(SECRET), text);
   });
 
+  it('runs the requests of an .http file and a Postman collection that the service serves, and names the others on standard error', async () => {
+    const heart = (sandbox.dataset as unknown as Record<string, Array<{ date: string }>>).heartRate[0];
+    const http = join(dir, 'checks.http');
+    writeFileSync(
+      http,
+      [
+        '@base = https://api.example.com',
+        '### Heart rate of the day',
+        `GET {{base}}/v1/human/heart_rate/summaries/${heart.date}`,
+        'Authorization: Bearer {{token}}',
+        '',
+        '### Upload',
+        'PUT {{base}}/v2/uploads',
+        '',
+        '### The broken summary',
+        `GET {{base}}/v1/human/activities/summaries/${broken.id}`,
+      ].join('\n'),
+    );
+    const before = sandbox.requests.length;
+    const r = await cli(['run', http, '--no-color']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stderr, 'skipped "Upload": PUT /v2/uploads is not one of the service\'s endpoints.\n');
+    assert.deepEqual(r.stdout.trimEnd().split('\n').filter((l) => /^(PASS|FAIL) /.test(l)), [
+      `PASS  Heart rate of the day  GET /v1/human/heart_rate/summaries/${heart.date}`,
+      `FAIL  The broken summary  GET /v1/human/activities/summaries/${broken.id}`,
+    ]);
+    assert.equal(r.stdout.trimEnd().split('\n').at(-1), '2 saved requests: 1 passed, 1 failed.');
+    assert.deepEqual(sandbox.requests.slice(before).filter((q) => q.method === 'GET').map((q) => q.path), [`/v1/human/heart_rate/summaries/${heart.date}`, `/v1/human/activities/summaries/${broken.id}`]);
+    const only = await cli(['run', http, '--only', 'heart rate of the day', '--json']);
+    assert.equal(only.code, 0, only.stderr);
+    assert.deepEqual((JSON.parse(only.stdout) as { requests: Array<{ name: string; verdict: string }> }).requests.map((q) => [q.name, q.verdict]), [['Heart rate of the day', 'passed']]);
+    const collection = join(dir, 'checks.postman_collection.json');
+    writeFileSync(
+      collection,
+      JSON.stringify({
+        info: { name: 'Checks', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+        item: [{ name: 'Body fat', item: [{ name: 'Latest', request: { method: 'GET', url: 'https://api.example.com/v1/human/body_fat' } }] }],
+      }),
+    );
+    const p = await cli(['run', collection, '--no-color']);
+    assert.equal(p.code, 0, p.stderr);
+    assert.match(p.stdout, /^PASS {2}Body fat \/ Latest {2}GET \/v1\/human\/body_fat\n/m);
+    // Nothing the service serves: said, and nothing sent.
+    const none = join(dir, 'none.http');
+    writeFileSync(none, 'PUT https://h/v2/uploads\n');
+    const n = await cli(['run', none]);
+    assert.equal(n.code, 2);
+    assert.match(n.stderr, /none\.http holds no request the service serves: nothing to run\. skipped "PUT https:\/\/h\/v2\/uploads": PUT \/v2\/uploads is not one of the service's endpoints\./);
+  });
+
   it('sends each saved request through this connection and passes them, with what each reply held', async () => {
     const before = sandbox.requests.length;
     const r = await cli(['run', file, '--no-color']);

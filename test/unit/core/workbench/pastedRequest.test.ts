@@ -110,7 +110,7 @@ describe('workbench: a pasted request', function () {
     assert.deepEqual(two.draft, { endpoint: 'list', kind: 'activity', params: { limit: '1' } });
     assert.deepEqual(two.notes, ['The text holds 2 curl commands: the last one is read.']);
     const query = readPastedRequest(`${LIST}?access_token=abc.def&limit=4`, ['access_token']);
-    assert.deepEqual(query.notes, ["The command's token is left out: the extension adds its own."]);
+    assert.deepEqual(query.notes, ["The request's token is left out: the extension adds its own."]);
     const custom = readPastedRequest(`curl ${LIST} -H 'X-Health-Token: abc'`, [], ['X-Health-Token']);
     assert.deepEqual(custom.notes, ["The command's token is left out: the extension adds its own."]);
   });
@@ -172,7 +172,8 @@ describe('workbench: a pasted request', function () {
       assert.ok(original, exchange.url);
       const snippet = codeSnippet(requestOfExchange(exchange, DEFAULT_PRESENTATION), { language: 'curl', presentation: DEFAULT_PRESENTATION, authUrl: sandbox.authUrl });
       for (const text of [snippet.text, snippet.text.replace(/[\r\n]/g, ''), snippet.request || snippet.text]) {
-        if (text === snippet.text.replace(/[\r\n]/g, '') && snippet.mint) continue; // a comment line would swallow a one-line mint
+        // On one line, a mint alone is swallowed by its comment and a quote left open (a data request after it is read).
+        if (text === snippet.text.replace(/[\r\n]/g, '') && exchange.endpoint === 'token') continue;
         const read = readPastedRequest(text);
         assert.deepEqual(read.draft, original, `${exchange.url}: ${read.problem ?? ''}`);
         assert.equal(read.origin, new URL(exchange.url).origin);
