@@ -1,7 +1,8 @@
 // `health-data run FILE`: the saved requests of a file the extension exported (Export Saved
-// Requests…), or the requests of an .http file or a Postman collection the service serves, sent again through this environment's connection, one after another, each reply
-// validated, a verdict per request in text, JSON or JUnit XML; exit 1 when any failed. A smoke
-// test of an integration for CI, written in the editor.
+// Requests…), or the requests of an .http file or a Postman collection that the service serves,
+// sent again through this environment's connection, one after another, each reply validated, a
+// verdict per request in text, JSON or JUnit XML; exit 1 when any failed. A smoke test of an
+// integration for CI, written in the editor.
 
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

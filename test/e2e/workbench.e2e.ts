@@ -239,8 +239,10 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           "  -H 'x-trace: 1' \\",
           '  --compressed',
         ].join('\n');
-        // The last test's pick gone before the palette opens.
+        // The last test ended in Copy as Code's picks, opened from the exchange view: once they close,
+        // VS Code gives the focus back to that webview, which would close a palette opened before it.
         await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+        await page.waitForFunction(() => document.activeElement?.tagName === 'IFRAME', undefined, { timeout: 5_000 }).catch(() => undefined);
         await wb!.runCommand('Health Data: New Request…');
         // The clipboard is not read (in a browser VS Code would ask for the page's permission, and
         // say so in an error): the endpoints only, and no error.

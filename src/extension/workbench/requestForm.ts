@@ -178,11 +178,14 @@ async function pickEndpoint(title: string, current?: RequestDraft, active?: Para
   pick.placeholder = vscode.l10n.t('Which endpoint of the service? Or paste a cURL command, a URL or a request line');
   pick.matchOnDescription = true;
   pick.items = endpoints;
+  let showingPasted = false;
   const disposables: vscode.Disposable[] = [
     pick.onDidChangeValue((value) => {
       // Typing `GET /v1/human/act` filters the endpoints: only a command or a whole URL is read.
       const pasted = looksLikePastedRequest(value) && /^\s*curl(?:\.exe)?\s|:\/\//i.test(value);
-      pick.items = pasted ? [pastedItem(readPasted(value, active)), ...endpoints] : endpoints;
+      if (pasted) pick.items = [pastedItem(readPasted(value, active)), ...endpoints];
+      else if (showingPasted) pick.items = endpoints;
+      showingPasted = pasted;
     }),
   ];
   try {
@@ -260,7 +263,8 @@ export async function promptDraft(initial?: RequestDraft, initialNotes: readonly
     if (!pick) return undefined;
     if (pick.change) {
       const next = await pickEndpoint(title, draft, active);
-      if (next) ({ draft, notes } = next);
+      // The same endpoint picked again keeps its draft, and what its paste did not keep.
+      if (next && next.draft !== draft) ({ draft, notes } = next);
     } else if (pick.field) {
       draft = await editField(title, draft, pick.field);
     } else if (pick.send) {
