@@ -259,7 +259,10 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         });
 
         it('restored while another environment is in use, the panel loads nothing and offers Switch to; the click draws the charts again', async () => {
-          // Staging (nothing set up) in use instead of the sandbox the charts came from.
+          // Staging (nothing set up) in use instead of the sandbox the charts came from. The last test
+          // ended clicking the Trends tab: VS Code gives its webview the focus a moment later, which
+          // would close a pick opened before it.
+          await wb!.page.waitForFunction(() => document.activeElement?.tagName === 'IFRAME', undefined, { timeout: 5_000 }).catch(() => undefined);
           await wb!.runCommand('Health Data: Switch Environment');
           await wb!.page.locator('.quick-input-widget .monaco-list-row', { hasText: /^Staging/ }).first().click();
           await wb!.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
