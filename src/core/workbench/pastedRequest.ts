@@ -9,7 +9,7 @@
 
 import { HealthDataError } from '../errors';
 import { endpointOf } from '../service';
-import { type RequestDraft, choiceOf, draftFromUrl, draftTarget, endpointChoices } from './requestDraft';
+import { type RequestDraft, choiceOf, draftFromUrl, draftTarget, endpointChoices, splitUrl } from './requestDraft';
 
 /** What curl would send, as far as a draft cares. */
 export interface PastedCommand {
@@ -385,7 +385,7 @@ export function draftOfCommand(command: PastedCommand, tokenParams: readonly str
   const url = command.url.trim();
   const origin = /^(https?:\/\/[^/?#\s]+)/i.exec(url)?.[1];
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^https?:\/\//i.test(url)) return { problem: `The URL is not an http:// or https:// address.`, notes: [], form: command.form };
-  const path = pathOf(url);
+  const { path } = splitUrl(url);
   // The method the endpoint takes, when the text asked the right path with another one.
   const right = methodOf(path);
   if (!right) return { problem: notAnEndpoint(command.method, path), notes: [], origin, form: command.form };
@@ -435,14 +435,6 @@ function tokenInQuery(url: string, tokenParams: readonly string[]): boolean {
 function methodOf(path: string): 'GET' | 'POST' | undefined {
   if (path.endsWith(choiceOf({ endpoint: 'token' })!.path)) return 'POST';
   return endpointOf('GET', path).endpoint === 'other' ? undefined : 'GET';
-}
-
-/** The path of a URL, with or without its scheme and host (`127.0.0.1:8787/v1/…` too, as curl reads it). */
-function pathOf(url: string): string {
-  const scheme = url.indexOf('://');
-  const slash = scheme < 0 ? url.indexOf('/') : url.indexOf('/', scheme + 3);
-  const rest = slash < 0 ? '/' : url.slice(slash);
-  return rest.split(/[?#]/)[0];
 }
 
 function notAnEndpoint(method: string, path: string): string {

@@ -139,7 +139,8 @@ export function draftOf(value: unknown): RequestDraft | undefined {
 /** True when `text` is written like a date segment (the service reads such an id as a date). */
 export const looksLikeDate = (text: string): boolean => DATE_SEGMENT.test(text.trim());
 
-function splitUrl(url: string): { path: string; query: string } {
+/** A URL's path and query, with or without its scheme and host (`127.0.0.1:8787/v1/…` too, as curl reads it). */
+export function splitUrl(url: string): { path: string; query: string } {
   const scheme = url.indexOf('://');
   const slash = scheme < 0 ? url.indexOf('/') : url.indexOf('/', scheme + 3);
   const rest = slash < 0 ? '/' : url.slice(slash);
