@@ -28,6 +28,10 @@ export const LAZY_BUNDLES = [
   { name: 'compare', entry: 'src/extension/compare/commands.ts' },
   { name: 'validationReport', entry: 'src/extension/validationReport/index.ts' },
   { name: 'workbench', entry: 'src/extension/workbench/commands.ts' },
+  // The record view's panel, loaded with the first record opened (or restored).
+  { name: 'recordPanel', entry: 'src/extension/recordView/recordPanel.ts' },
+  // The exchange view's panel, loaded with the first exchange opened (or restored).
+  { name: 'exchangePanel', entry: 'src/extension/workbench/exchangePanel.ts' },
   // The exchange view's words, read on its first render.
   { name: 'exchangeStrings', entry: 'src/extension/workbench/strings.ts' },
 ];

@@ -14,7 +14,8 @@ describe('features loaded on first use', () => {
     const api = await extensionApi();
     const { bundles, loadedFeatures } = activationSnapshot();
     assert.ok(bundles.includes('extension'), `dist/extension.js is not among the loaded modules: ${bundles.join(', ')}`);
-    const lazy = [...api.lazyFeatures.map((f) => f.name), 'sandbox', 'validators'];
+    // The panels' own code and words come with the first panel; activation registers only their serializers.
+    const lazy = [...api.lazyFeatures.map((f) => f.name), 'sandbox', 'validators', 'recordPanel', 'exchangePanel', 'exchangeStrings'];
     assert.ok(lazy.length >= 10, `only ${lazy.length} lazy bundles`);
     assert.deepEqual(bundles.filter((b) => lazy.includes(b)), [], 'lazy bundles loaded by activation');
     assert.deepEqual(loadedFeatures, [], 'features loaded by activation');
@@ -34,6 +35,21 @@ describe('features loaded on first use', () => {
     const lazyIds = api.lazyFeatures.flatMap((f) => f.commands);
     assert.deepEqual(lazyIds.filter((id) => !contributed.includes(id)), [], 'a lazy feature lists a command package.json does not contribute');
     assert.equal(new Set(lazyIds).size, lazyIds.length, 'a command is listed by two lazy features');
+  });
+
+  it('the record panel\'s code comes from dist/recordPanel.js with the first record opened, and the panel works', async () => {
+    const api = await extensionApi();
+    const record = { id: 'lazy-panel-1', date: '2026-11-20', source: 'lazy', steps: 0 };
+    await vscode.commands.executeCommand('healthData.openRecord', { kind: 'activity', record });
+    try {
+      assert.ok(loadedBundles().includes('recordPanel'), `dist/recordPanel.js is not loaded: ${loadedBundles().join(', ')}`);
+      const panel = api.recordViews.get('activity/lazy-panel-1');
+      assert.ok(panel, 'no panel for the record');
+      // The panel's model came from the bundle's code: the zero-default field is marked.
+      assert.ok(panel.currentModel.counts.zero >= 1, JSON.stringify(panel.currentModel.counts));
+    } finally {
+      api.recordViews.closeAll();
+    }
   });
 
   describe('a command called before its feature is loaded', () => {

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { InsightsStatus, PersistedInsightsView, parsePersistedInsights } from '../../core/views';
 import type { Session } from '../account/session';
-import { originOf, originProblem } from '../recordView/recordPanel';
+import { originOf, originProblem } from '../recordView/recordOrigin';
 import type { InsightsPanel } from './insightsPanel';
 import type { InsightsFilter } from './loadEveryPage';
 

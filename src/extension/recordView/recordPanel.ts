@@ -1,79 +1,23 @@
 // One record in a webview panel: renders the core's RecordView model, answers the webview's
 // requests (open a closed container, the four actions) and keeps what a reload needs in the
-// webview's state. Which panel shows which record is RecordViews' business.
+// webview's state. Which panel shows which record is RecordViews' business. Loaded with the first
+// panel (dist/recordPanel.js, scripts/lazyBundles.mjs), never at activation.
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
-import { estimateSize, textField, ListOptions, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
+import { estimateSize, ListOptions, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
 import { ResourceKind, resource } from '../../core/resources';
 import { Finding, validate, validatePayload } from '../../core/validation';
 import { openAsJsonDocument } from '../shared/documents';
 import { errorAndWarningWords } from '../shared/findingCounts';
 import { errorMessage, showError } from '../shared/showError';
-import type { Session } from '../account/session';
-import { Environment, SANDBOX_ENVIRONMENT } from '../account/environments';
+import { SANDBOX_ENVIRONMENT } from '../account/environments';
 import { WebviewShell } from '../shared/webviewShell';
+import { OriginProblem, PanelHost, PayloadOrigin, hostOf, originOf, originProblem, sourceOf } from './recordOrigin';
 import { markText, recordViewStrings } from './strings';
 
 /** Records up to this size (estimated JSON bytes) are kept in the webview's state for a reload. */
 const PERSIST_LIMIT = 512 * 1024;
-
-export interface PanelHost {
-  readonly extensionUri: vscode.Uri;
-  readonly session: Session;
-  /** The panel closed: forget it. */
-  closed(panel: RecordPanel): void;
-  /** The exchange whose reply held this record, when the history knows it. */
-  producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined;
-}
-
-/** How a record can be fetched again: its id, else its date, else (body fat) the latest. */
-export function sourceOf(kind: ResourceKind | undefined, record: unknown): RecordSource {
-  const id = textField(record, 'id');
-  if (id !== undefined && id.trim() !== '') return { id };
-  const date = textField(record, 'date');
-  if (kind && resource(kind).byDate && date) return { date };
-  return {};
-}
-
-/** The data host of an address (`api.example.com`, `127.0.0.1:8787`), or the address itself. */
-function hostOf(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).host;
-  } catch {
-    return baseUrl;
-  }
-}
-
-/** The environment a record comes from, as a panel keeps it. */
-export function originOf(env: Environment | undefined): Pick<RecordSource, 'environment' | 'host'> {
-  return env ? { environment: env.name, host: hostOf(env.baseUrl) } : {};
-}
-
-/** What Re-fetch (or a restored insights panel) must settle first when the panel's environment is not the one in use. */
-export type OriginProblem =
-  | { readonly type: 'inactive'; readonly active: Environment | undefined }
-  | { readonly type: 'gone'; readonly active: Environment | undefined }
-  | { readonly type: 'moved'; readonly active: Environment; readonly host: string };
-
-/** Why the environment in use is not `origin` (where a panel's data came from), if it is not. */
-export function originProblem(session: Session, origin: Pick<RecordSource, 'environment' | 'host'>): OriginProblem | undefined {
-  const { environment, host } = origin;
-  if (environment === undefined) return undefined;
-  const active = session.active;
-  if (!session.environments.some((e) => e.name === environment)) return { type: 'gone', active };
-  if (active?.name !== environment) return { type: 'inactive', active };
-  // The sandbox takes a new port at each start and serves the same data: still the same service.
-  const now = hostOf(active.baseUrl);
-  if (host !== undefined && now !== host && active.origin !== 'sandbox') return { type: 'moved', active, host: now };
-  return undefined;
-}
-
-/** A payload opened as it is (a file, a reply): its name, and no record of it to look up in the history. */
-export interface PayloadOrigin {
-  /** What the payload is called in the panel's title (a file name, `GET /v1/…`). */
-  readonly name: string;
-}
 
 /** The sizes of the last messages posted to a webview, for the tests: windows, never the whole. */
 export interface PostedMessage {

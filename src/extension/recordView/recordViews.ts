@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { textField, PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from '../../core/views';
 import { ResourceKind, isResourceKind } from '../../core/resources';
 import type { Session } from '../account/session';
-import { PanelHost, PayloadOrigin, RecordPanel, originOf, sourceOf } from './recordPanel';
+import type { RecordPanel } from './recordPanel';
+import { PanelHost, PayloadOrigin, originOf, sourceOf } from './recordOrigin';
 import { webviewOptions } from '../shared/webviewShell';
 
 export interface OpenPanelInfo {
@@ -45,6 +46,11 @@ function persistedOf(state: unknown): PersistedRecordView | undefined {
   const record = p.record && typeof p.record === 'object' && (payload !== undefined || !Array.isArray(p.record)) ? p.record : undefined;
   const exchangeId = typeof p.exchangeId === 'string' ? p.exchangeId : undefined;
   return { kind: p.kind as ResourceKind | undefined, key: p.key, title: p.title, source, record, exchangeId, payload };
+}
+
+/** The panel's code, required with the first panel: the build puts it in dist/recordPanel.js. */
+function panelClass(): typeof RecordPanel {
+  return (require('./recordPanel') as typeof import('./recordPanel')).RecordPanel;
 }
 
 export class RecordViews implements PanelHost, vscode.Disposable {
@@ -86,7 +92,7 @@ export class RecordViews implements PanelHost, vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(this.extensionUri),
     );
-    const view = new RecordPanel(this, panel, key, kind, { ...(source ?? sourceOf(kind, record)), ...origin }, record);
+    const view = new (panelClass())(this, panel, key, kind, { ...(source ?? sourceOf(kind, record)), ...origin }, record);
     this.open.set(key, view);
     return view;
   }
@@ -103,7 +109,7 @@ export class RecordViews implements PanelHost, vscode.Disposable {
       return existing;
     }
     const panel = vscode.window.createWebviewPanel(RECORD_VIEW_TYPE, origin.name, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(this.extensionUri));
-    const view = new RecordPanel(this, panel, key, undefined, {}, payload, undefined, undefined, { name: origin.name });
+    const view = new (panelClass())(this, panel, key, undefined, {}, payload, undefined, undefined, { name: origin.name });
     this.open.set(key, view);
     return view;
   }
@@ -120,12 +126,12 @@ export class RecordViews implements PanelHost, vscode.Disposable {
     if (persisted.payload !== undefined) {
       // A payload is not fetched from anywhere: a large one was not kept, and is opened again by hand.
       const gone = persisted.record === undefined ? vscode.l10n.t('{0} was too large to keep across a reload: open it in the record view again.', persisted.payload) : undefined;
-      const view = new RecordPanel(this, panel, persisted.key, persisted.kind, persisted.source, persisted.record, gone, persisted.exchangeId, { name: persisted.payload });
+      const view = new (panelClass())(this, panel, persisted.key, persisted.kind, persisted.source, persisted.record, gone, persisted.exchangeId, { name: persisted.payload });
       this.open.set(persisted.key, view);
       return;
     }
     const note = persisted.record === undefined ? vscode.l10n.t('Fetching the record again…') : undefined;
-    const view = new RecordPanel(this, panel, persisted.key, persisted.kind, persisted.source, persisted.record, note, persisted.exchangeId);
+    const view = new (panelClass())(this, panel, persisted.key, persisted.kind, persisted.source, persisted.record, note, persisted.exchangeId);
     this.open.set(persisted.key, view);
     // A large record was not kept in the state: fetch it again, quietly (the view says how it went).
     if (persisted.record === undefined) view.refetch(false).catch(() => undefined);

@@ -1,6 +1,7 @@
 // One exchange in a webview panel: renders the core's exchange view model (the body validated
 // with the record view's findings), answers the webview's actions, and comes back after a
 // reload from the history. Panels are keyed by exchange id: opening one again shows its panel.
+// Loaded with the first panel (dist/exchangePanel.js, scripts/lazyBundles.mjs), never at activation.
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';

@@ -8,8 +8,13 @@ import { isResourceKind } from '../../core/resources';
 import type { Session } from '../account/session';
 import type { RecordViews } from '../recordView/recordViews';
 import { webviewOptions } from '../shared/webviewShell';
-import { ExchangePanel, ExchangePanelHost } from './exchangePanel';
+import type { ExchangePanel, ExchangePanelHost } from './exchangePanel';
 import type { ExchangeHistory } from './history';
+
+/** The panel's code, required with the first exchange opened: the build puts it in dist/exchangePanel.js. */
+function panelClass(): typeof ExchangePanel {
+  return (require('./exchangePanel') as typeof import('./exchangePanel')).ExchangePanel;
+}
 
 export class ExchangeViews implements ExchangePanelHost, vscode.Disposable {
   private readonly open = new Map<string, ExchangePanel>();
@@ -36,7 +41,7 @@ export class ExchangeViews implements ExchangePanelHost, vscode.Disposable {
       return existing;
     }
     const panel = vscode.window.createWebviewPanel(EXCHANGE_VIEW_TYPE, vscode.l10n.t('Exchange'), { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(this.extensionUri));
-    const view = new ExchangePanel(this, panel, entry);
+    const view = new (panelClass())(this, panel, entry);
     this.open.set(entry.id, view);
     return view;
   }
@@ -48,7 +53,7 @@ export class ExchangeViews implements ExchangePanelHost, vscode.Disposable {
       panel.dispose();
       return;
     }
-    this.open.set(entry.id, new ExchangePanel(this, panel, entry));
+    this.open.set(entry.id, new (panelClass())(this, panel, entry));
   }
 
   openRecord(entry: HistoryEntry, record: unknown): void {

@@ -40,6 +40,10 @@ const LAZY_CODE = [
   'src/extension/workbench/commands.ts',
   'src/extension/workbench/requestForm.ts',
   'src/extension/workbench/strings.ts',
+  'src/extension/recordView/recordPanel.ts',
+  'src/extension/workbench/exchangePanel.ts',
+  'src/core/views/rowModel.ts',
+  'src/core/views/exchangeViewModel.ts',
 ];
 
 describe('the extension bundle budget (production build)', function () {
