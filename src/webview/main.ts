@@ -163,6 +163,7 @@ function renderFindings(m: RecordViewModel, s: RecordViewStrings): HTMLElement {
     counts.append(item);
   }
   box.append(counts);
+  if (m.zeroBasis) box.append(el('p', 'zero-basis', m.zeroBasis));
   if (m.findingsTotal === 0) {
     box.append(el('p', 'none', s.noFindings));
     return box;

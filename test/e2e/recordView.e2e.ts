@@ -14,9 +14,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { MAX_TEXT, anchorOf, recordTitle, buildRecordViewModel, countByKind, dateLabel, monthLabel, recordNode } from '../../src/core/views';
+import { MAX_TEXT, anchorOf, compareZeros, recordTitle, buildRecordViewModel, countByKind, dateLabel, monthLabel, recordNode } from '../../src/core/views';
 import { RESOURCES, ResourceKind, resource } from '../../src/core/resources';
-import { Finding, validate } from '../../src/core/validation';
+import { Finding, truncate, validate } from '../../src/core/validation';
 import { generateDataset } from '../../src/sandbox/data';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
 import { DomNode, readJsonNode, readRecordView, readScriptTraces } from './support/recordViewDom';
@@ -187,10 +187,23 @@ async function node(frame: Frame, pointer: string): Promise<DomNode> {
   return found;
 }
 
-/** The findings list and counts in the view equal the core validator's for the record. */
-async function assertFindingsMatch(frame: Frame, kind: ResourceKind, record: Obj, themeClass: string): Promise<void> {
+/**
+ * The findings list and counts in the view equal the core validator's for the record, its zeros
+ * compared with `loaded` (the records of the kind the Records view holds: all the sandbox's), and
+ * the view says what they were compared with.
+ */
+async function assertFindingsMatch(frame: Frame, kind: ResourceKind, record: Obj, themeClass: string, loaded: readonly unknown[]): Promise<void> {
   const dom = await frame.evaluate(readRecordView);
-  const { valid, findings } = validate(record, kind);
+  const validated = validate(record, kind);
+  const valid = validated.valid;
+  const compared = compareZeros(record, validated.findings, loaded);
+  const findings = compared.findings;
+  if (!findings.some((f) => f.kind === 'zero') || compared.source === undefined) assert.equal(dom.zeroBasis, null);
+  else if (compared.compared === 0) assert.ok(dom.zeroBasis?.startsWith(`Zeros not compared: the Records view has no other ${truncate(compared.source)} `), String(dom.zeroBasis));
+  else {
+    const others = compared.compared === 1 ? `the one other ${truncate(compared.source)} ${resource(kind).singular.toLowerCase()}` : `the ${compared.compared} other ${truncate(compared.source)} ${resource(kind).label.toLowerCase()}`;
+    assert.ok(dom.zeroBasis?.startsWith(`Zeros compared with ${others} the Records view has loaded (Local sandbox · the last 30 days (`), String(dom.zeroBasis));
+  }
   // Title, kind, where it came from (the environment and host) and verdict, as text.
   const origin = /^From Local sandbox \(127\.0\.0\.1:\d+\)/;
   const head = `${recordTitle(record, kind)}${resource(kind).singular}`;
@@ -255,6 +268,8 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
   let hostileH: Obj;
   let sample: { source: string; samples: Sample[] };
   const shotsDir = screenshotsDir;
+  /** The records of a kind the Records view loads: the sandbox's few days, every one in its range. */
+  const loaded = (kind: ResourceKind): unknown[] => sandbox.dataset[kind] as unknown as unknown[];
 
   before(async () => {
     const humans = generateDataset({ seed: SEED, days: 3 }).humans;
@@ -299,9 +314,11 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
 
       it('marks the zero fields and userId of an activity summary from a source that lacks fields', async () => {
         const frame = await openRecord(wb!, 'activity', googlefit);
-        await assertFindingsMatch(frame, 'activity', googlefit, theme.bodyClass);
-        const zeros = validate(googlefit, 'activity').findings.filter((f) => f.kind === 'zero');
-        // googlefit sends duration, distance and calories only.
+        await assertFindingsMatch(frame, 'activity', googlefit, theme.bodyClass, loaded('activity'));
+        const compared = compareZeros(googlefit, validate(googlefit, 'activity').findings, loaded('activity'));
+        const zeros = compared.findings.filter((f) => f.kind === 'zero');
+        // googlefit sends duration, distance and calories only, and the view knows it from its other records.
+        assert.ok(compared.compared >= 3, `${compared.compared} other googlefit records`);
         assert.deepEqual(zeros.map((f) => f.path), ['/steps', '/vigorous', '/moderate', '/light', '/sedentary']);
         for (const f of zeros) {
           const field = f.path.slice(1);
@@ -310,7 +327,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
           assert.equal(n.value, '0');
           assert.match(n.rowClass, /\bmark-zero\b/, `${f.path} carries the zero mark`);
           assert.deepEqual(n.marks.map((m) => [m.className, m.icon, m.word, m.message]), [['mark mark-zero', '0', 'zero', f.message]]);
-          assert.ok(n.marks[0].message.includes(`this source may not provide ${field}`), n.marks[0].message);
+          assert.equal(n.marks[0].message, `0 — googlefit does not provide ${field}: 0 on all its ${compared.compared} other records loaded`);
           assert.equal(n.valueOutline, 'dashed', `${f.path}'s value is outlined`);
         }
         for (const field of ['duration', 'distance', 'calories']) {
@@ -330,7 +347,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
 
       it('shows a heart rate summary’s zones table and the validator’s findings', async () => {
         const frame = await openRecord(wb!, 'heartRate', heartRate);
-        await assertFindingsMatch(frame, 'heartRate', heartRate, theme.bodyClass);
+        await assertFindingsMatch(frame, 'heartRate', heartRate, theme.bodyClass, loaded('heartRate'));
         const dom = await frame.evaluate(readRecordView);
         const model = buildRecordViewModel(heartRate, 'heartRate', validate(heartRate, 'heartRate').findings);
         assert.ok(model.zones && model.zones.length === 4, 'a fitbit summary has four zones');
@@ -350,19 +367,20 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
 
       it('marks the zero fields of a step counter’s activity summary too', async () => {
         const frame = await openRecord(wb!, 'activity', stepCounter);
-        await assertFindingsMatch(frame, 'activity', stepCounter, theme.bodyClass);
-        const zeros = validate(stepCounter, 'activity').findings.filter((f) => f.kind === 'zero');
+        await assertFindingsMatch(frame, 'activity', stepCounter, theme.bodyClass, loaded('activity'));
+        const zeros = compareZeros(stepCounter, validate(stepCounter, 'activity').findings, loaded('activity')).findings.filter((f) => f.kind === 'zero');
         assert.ok(zeros.length >= 5, `a ${String(stepCounter.source)} summary lacks at least five fields`);
         for (const f of zeros) {
           const n = await node(frame, f.path);
           assert.match(n.rowClass, /\bmark-zero\b/);
-          assert.equal(n.marks[0]?.message, `0 — this source may not provide ${f.path.slice(1)}`);
+          assert.equal(n.marks[0]?.message, f.message);
+          assert.match(f.message, new RegExp(`^0 — ${String(stepCounter.source)} (may not|does not) provide ${f.path.slice(1)}: 0 on |^0 — this source may not provide ${f.path.slice(1)}$`));
         }
       });
 
       it('shows a hostile activity summary’s strings as text, and no script runs', async () => {
         const frame = await openRecord(wb!, 'activity', hostileA, HOSTILE_DATE);
-        await assertFindingsMatch(frame, 'activity', hostileA, theme.bodyClass);
+        await assertFindingsMatch(frame, 'activity', hostileA, theme.bodyClass, loaded('activity'));
         const dom = await frame.evaluate(readRecordView);
         for (const s of [HOSTILE.script, HOSTILE.img, HOSTILE.url, HOSTILE.link, HOSTILE.bidi, HOSTILE.isolates]) {
           assert.ok(dom.text.includes(JSON.stringify(s)), `the view shows ${JSON.stringify(s)} as JSON text`);
@@ -388,7 +406,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
 
       it('shows a hostile heart rate summary’s zone names as text in the zones table', async () => {
         const frame = await openRecord(wb!, 'heartRate', hostileH, HOSTILE_DATE);
-        await assertFindingsMatch(frame, 'heartRate', hostileH, theme.bodyClass);
+        await assertFindingsMatch(frame, 'heartRate', hostileH, theme.bodyClass, loaded('heartRate'));
         const dom = await frame.evaluate(readRecordView);
         assert.deepEqual(dom.zones?.map((z) => z[0]), [HOSTILE.img, HOSTILE.script, HOSTILE.bidi]);
         await assertNoScriptRan(wb!, frame, 'hostile heart rate');
@@ -398,7 +416,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
         assert.ok(sample.samples.length >= 3, `a sample of every kind from ${sample.source}`);
         for (const s of sample.samples) {
           const frame = await openRecord(wb!, s.kind, s.record, HOSTILE_DATE);
-          await assertFindingsMatch(frame, s.kind, s.record, theme.bodyClass);
+          await assertFindingsMatch(frame, s.kind, s.record, theme.bodyClass, loaded(s.kind));
           const dom = await frame.evaluate(readRecordView);
           if (typeof s.record.source === 'string') {
             // As the view writes a string: JSON text of at most MAX_TEXT characters.

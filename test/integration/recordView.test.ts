@@ -3,6 +3,8 @@
 // reused when it opens again; its webview loads under the CSP and says 'ready'; Re-fetch and
 // the serializer's revive work.
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { recordTitle } from '../../src/core/views';
 import { ResourceKind } from '../../src/core/resources';
@@ -140,6 +142,52 @@ describe('record view panel', function () {
     assert.equal(marked.validateAgain(), 'Validated: 1 error, 6 zero, 1 deprecated, 1 unknown.');
     const plain = await open({ ...clean, duration: 600, steps: 1, distance: 1, vigorous: 1, moderate: 1, light: 1, sedentary: 1, calories: 1 }, 'validate-status-2');
     assert.equal(plain.validateAgain(), 'Validated: no findings.');
+  });
+
+  it('says whether a 0 is a field the source never sends or one that stands out, from the Records view\'s records of that source', async () => {
+    await api.tree.getChildren();
+    await api.tree.whenLoaded();
+    const loaded = api.tree.loadedOf('activity');
+    assert.ok(loaded, 'the Records view has no activity summaries loaded');
+    const of = (source: string) => loaded.records.filter((r) => (r as Rec).source === source) as Array<Rec & Record<string, unknown>>;
+    const googlefit = of('googlefit');
+    const fitbit = of('fitbit');
+    assert.ok(googlefit.length >= 4 && fitbit.length >= 4, `googlefit ${googlefit.length}, fitbit ${fitbit.length}`);
+    const zeroOf = (key: string, field: string) => api.recordViews.get(key)!.currentModel.findings.find((f) => f.kind === 'zero' && f.path === `/${field}`)?.message;
+
+    // The phone platform never sends steps: said so, with what it was compared with.
+    await vscode.commands.executeCommand('healthData.openRecord', { kind: 'activity', record: googlefit[0] });
+    const key = `activity/${googlefit[0].id}`;
+    assert.equal(zeroOf(key, 'steps'), `0 — googlefit does not provide steps: 0 on all its ${googlefit.length - 1} other records loaded`);
+    assert.equal(zeroOf(key, 'duration'), undefined);
+    const basis = api.recordViews.get(key)!.currentModel.zeroBasis;
+    assert.equal(basis, `Zeros compared with the ${googlefit.length - 1} other googlefit activity summaries the Records view has loaded (${loaded.scope}).`);
+    assert.match(basis!, /^Zeros compared with the \d+ other googlefit activity summaries the Records view has loaded \(Local sandbox · the last 30 days \(\d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}\) · all sources\)\.$/);
+    await waitFor('the webview to say ready', () => api.recordViews.get(key)!.readyCount >= 1, 20_000);
+
+    // A wrist tracker's day with 0 steps stands out.
+    const zeroDay = { ...fitbit[0], id: 'zero-steps-day', steps: 0 };
+    await vscode.commands.executeCommand('healthData.openRecord', { kind: 'activity', record: zeroDay });
+    const sent = fitbit.filter((r) => typeof r.steps === 'number' && r.steps !== 0).length;
+    assert.equal(zeroOf('activity/zero-steps-day', 'steps'), `0 — unusual for fitbit: steps is not 0 on ${sent} of its ${fitbit.length} other records loaded`);
+
+    // A source with no other record loaded: not compared, and said so.
+    const lone = { ...fitbit[0], id: 'lone-source', source: 'lone-band', steps: 0 };
+    await vscode.commands.executeCommand('healthData.openRecord', { kind: 'activity', record: lone });
+    assert.equal(zeroOf('activity/lone-source', 'steps'), '0 — this source may not provide steps');
+    assert.equal(api.recordViews.get('activity/lone-source')!.currentModel.zeroBasis, `Zeros not compared: the Records view has no other lone-band activity summary loaded (${loaded.scope}).`);
+
+    // The same record from a file is not compared with the service's records.
+    const file = vscode.Uri.file(path.join(os.tmpdir(), `hde-zero-${process.pid}.json`));
+    await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify(googlefit[0])));
+    try {
+      const opened = (await vscode.commands.executeCommand('healthData.openInRecordView', file)) as { key: string };
+      const fromFile = api.recordViews.get(opened.key)!.currentModel;
+      assert.equal(fromFile.findings.find((f) => f.path === '/steps')?.message, '0 — this source may not provide steps');
+      assert.equal(fromFile.zeroBasis, undefined);
+    } finally {
+      await vscode.workspace.fs.delete(file);
+    }
   });
 
   it('restores a panel from its webview state after a reload', async () => {

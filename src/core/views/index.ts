@@ -8,3 +8,4 @@ export * from './exchangeViewProtocol';
 export * from './listOrder';
 export * from './insightsProtocol';
 export * from './rowModel';
+export * from './zeroContext';

@@ -77,6 +77,8 @@ export interface RecordViewModel {
   readonly zones?: readonly ZoneRow[];
   readonly legend: readonly LegendEntry[];
   readonly note?: string;
+  /** What the zeros were compared with (the source's other records in the Records view), said under the counts. */
+  readonly zeroBasis?: string;
 }
 
 export interface RecordViewOptions {
@@ -86,6 +88,8 @@ export interface RecordViewOptions {
   list?: ListOptions;
   /** Show the JSON as a virtual list of rows; by default for lists and records above VIRTUAL_BYTES. */
   virtual?: boolean;
+  /** What the zero findings were compared with (see zeroContext.ts), for the findings section. */
+  zeroBasis?: string;
 }
 
 /** A payload shown as a list of records. */
@@ -210,6 +214,7 @@ export class RecordView {
       records: list?.count,
       zones: def?.zonesField !== undefined && !list ? zoneRows(record, def.zonesField) : undefined,
       legend: legendOf(options.markText ?? DEFAULT_MARK_TEXT),
+      ...(options.zeroBasis !== undefined ? { zeroBasis: options.zeroBasis } : {}),
     };
   }
 

@@ -7,15 +7,25 @@ import { textField, RecordSource } from '../../core/views';
 import { ResourceKind, resource } from '../../core/resources';
 import type { Session } from '../account/session';
 import type { Environment } from '../account/environments';
-import type { RecordPanel } from './recordPanel';
 
 export interface PanelHost {
   readonly extensionUri: vscode.Uri;
   readonly session: Session;
-  /** The panel closed: forget it. */
-  closed(panel: RecordPanel): void;
+  /** The panel closed: forget it (a RecordPanel, known here by its key alone). */
+  closed(panel: { readonly key: string }): void;
   /** The exchange whose reply held this record, when the history knows it. */
   producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined;
+  /** The records of a kind the Records view has loaded, to compare a record's zeros with; undefined when none are. */
+  recordsToCompare(kind: ResourceKind): LoadedRecordsOfKind | undefined;
+}
+
+/** The records of one kind the Records view holds for its filters, and where they come from. */
+export interface LoadedRecordsOfKind {
+  readonly records: readonly unknown[];
+  /** The environment they were loaded from. */
+  readonly environment: string | undefined;
+  /** The environment and the filters, as the Records view says them: `Local sandbox · the last 30 days (…) · all sources`. */
+  readonly scope: string;
 }
 
 /** How a record can be fetched again: its id, else its date, else (body fat) the latest. */

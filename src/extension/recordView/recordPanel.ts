@@ -5,9 +5,9 @@
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
-import { estimateSize, ListOptions, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
+import { compareZeros, estimateSize, ListOptions, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
 import { ResourceKind, resource } from '../../core/resources';
-import { Finding, validate, validatePayload } from '../../core/validation';
+import { Finding, truncate, validate, validatePayload } from '../../core/validation';
 import { openAsJsonDocument } from '../shared/documents';
 import { errorAndWarningWords } from '../shared/findingCounts';
 import { errorMessage, showError } from '../shared/showError';
@@ -133,8 +133,32 @@ export class RecordPanel implements vscode.Disposable {
     }
     const result = validate(this.record, this.kind);
     this.kind ??= result.kind;
-    this.view = new RecordView(this.record, this.kind, result.findings, options);
+    const zeros = this.compareZeros(result.findings);
+    this.view = new RecordView(this.record, this.kind, zeros.findings, { ...options, zeroBasis: zeros.basis });
     return this.view.model;
+  }
+
+  /**
+   * The record's zeros compared with its source's other records in the Records view, when the
+   * record comes from the environment those were loaded from (never for a file or a payload),
+   * and the sentence that says what they were compared with.
+   */
+  private compareZeros(findings: readonly Finding[]): { findings: readonly Finding[]; basis?: string } {
+    const kind = this.kind;
+    if (kind === undefined || this.payload || !findings.some((f) => f.kind === 'zero')) return { findings };
+    const loaded = this.host.recordsToCompare(kind);
+    if (!loaded || loaded.environment === undefined || loaded.environment !== this.source.environment) return { findings };
+    const compared = compareZeros(this.record, findings, loaded.records);
+    if (compared.source === undefined) return { findings };
+    const source = truncate(compared.source);
+    const def = resource(kind);
+    const basis =
+      compared.compared === 0
+        ? vscode.l10n.t('Zeros not compared: the Records view has no other {0} {1} loaded ({2}).', source, def.singular.toLowerCase(), loaded.scope)
+        : compared.compared === 1
+          ? vscode.l10n.t('Zeros compared with the one other {0} {1} the Records view has loaded ({2}).', source, def.singular.toLowerCase(), loaded.scope)
+          : vscode.l10n.t('Zeros compared with the {0} other {1} {2} the Records view has loaded ({3}).', compared.compared, source, def.label.toLowerCase(), loaded.scope);
+    return { findings: compared.findings, basis };
   }
 
   /**

@@ -8,7 +8,7 @@ import { textField, PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from '
 import { ResourceKind, isResourceKind } from '../../core/resources';
 import type { Session } from '../account/session';
 import type { RecordPanel } from './recordPanel';
-import { PanelHost, PayloadOrigin, originOf, sourceOf } from './recordOrigin';
+import { LoadedRecordsOfKind, PanelHost, PayloadOrigin, originOf, sourceOf } from './recordOrigin';
 import { webviewOptions } from '../shared/webviewShell';
 
 export interface OpenPanelInfo {
@@ -61,10 +61,16 @@ export class RecordViews implements PanelHost, vscode.Disposable {
     readonly session: Session,
     /** Which exchange produced a record (the request history); none when there is no history. */
     private readonly requests?: { producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined },
+    /** The Records view's loaded records of a kind, which a record's zeros are compared with. */
+    private readonly loaded?: (kind: ResourceKind) => LoadedRecordsOfKind | undefined,
   ) {}
 
   producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined {
     return this.requests?.producerOf(kind, record);
+  }
+
+  recordsToCompare(kind: ResourceKind): LoadedRecordsOfKind | undefined {
+    return this.loaded?.(kind);
   }
 
   /** Registers the serializer that restores panels after a reload; nothing else runs until used. */
@@ -137,7 +143,7 @@ export class RecordViews implements PanelHost, vscode.Disposable {
     if (persisted.record === undefined) view.refetch(false).catch(() => undefined);
   }
 
-  closed(panel: RecordPanel): void {
+  closed(panel: { readonly key: string }): void {
     if (this.open.get(panel.key) === panel) this.open.delete(panel.key);
   }
 

@@ -87,6 +87,19 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     return this.store.state(kind);
   }
 
+  /**
+   * The records of a kind loaded for the current filters (a record view compares a record's
+   * zeros with them), the environment and the filters they were loaded with; undefined before
+   * a first page came.
+   */
+  loadedOf(kind: ResourceKind): { records: readonly unknown[]; environment: string | undefined; scope: string } | undefined {
+    const state = this.store.state(kind);
+    const env = this.session.active?.name;
+    if (!state.loaded || env === undefined) return undefined;
+    const { range, source, human } = this.store.currentFilter;
+    return { records: this.store.shown(kind), environment: env, scope: `${env} · ${describeFilters(range, source, human)}` };
+  }
+
   /** What the view shows above the tree and beside its title (for tests). */
   get viewText(): { message: string | undefined; description: string | undefined } {
     return { message: this.view?.message, description: this.view?.description };

@@ -16,6 +16,8 @@ export interface RecordViewDom {
   readonly heading: string;
   readonly counts: Record<string, number>;
   readonly findings: DomFinding[];
+  /** What the zeros were compared with, under the counts; null when the view says nothing of it. */
+  readonly zeroBasis: string | null;
   /** Rows of the zones table (name, range, time, calories); null without a zones section. */
   readonly zones: string[][] | null;
   readonly text: string;
@@ -44,6 +46,7 @@ export function readRecordView(): RecordViewDom {
     counts,
     findings,
     zones,
+    zeroBasis: document.querySelector('.findings .zero-basis')?.textContent ?? null,
     text: document.body.textContent ?? '',
   };
 }

@@ -1,0 +1,133 @@
+// A record's zeros compared with its source's other records (the record view's findings): on the
+// sandbox's data, a source that never sends a field is said not to provide it and a 0 from a
+// source that sends it stands out, each count equal to a count of its own; nested zeros and other
+// findings stay as they were; hostile records among the others never break it.
+import * as assert from 'node:assert/strict';
+import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
+import { Finding, validate } from '../../../../src/core/validation';
+import { ZERO_EVIDENCE, compareZeros } from '../../../../src/core/views';
+import { generateDataset } from '../../../../src/sandbox/data';
+import { assertPrototypesUnchanged, prototypeSnapshot, sharedHostileRecords } from '../../support/hostileRecords';
+
+type Obj = Record<string, unknown>;
+
+const data = generateDataset({ today: '2026-11-20', days: 60, humans: 3, seed: 'zeros' });
+
+/** The zero findings of a record on top-level fields, by field. */
+function zeroFields(findings: readonly Finding[]): string[] {
+  return findings.filter((f) => f.kind === 'zero' && /^\/[^/]+$/.test(f.path)).map((f) => f.path.slice(1));
+}
+
+describe('zeros compared with the source\'s other records', () => {
+  it('on the sandbox\'s data of every resource: each 0 reworded by a count of its own over the same source\'s other records', () => {
+    let reworded = 0;
+    const seen = new Set<string>();
+    for (const def of RESOURCES) {
+      const records = data[def.kind] as Obj[];
+      for (const record of records.slice(0, 40)) {
+        const { findings } = validate(record, def.kind);
+        const fields = zeroFields(findings);
+        const result = compareZeros(record, findings, records);
+        const others = records.filter((r) => r !== record && r.id !== record.id && r.source === record.source);
+        assert.equal(result.compared, fields.length ? others.length : 0);
+        assert.equal(result.findings.length, findings.length);
+        let unusual = 0;
+        result.findings.forEach((f, i) => {
+          const before = findings[i];
+          assert.equal(f.kind, before.kind);
+          assert.equal(f.path, before.path);
+          const field = before.kind === 'zero' && /^\/[^/]+$/.test(before.path) ? before.path.slice(1) : undefined;
+          if (field === undefined || others.length === 0) {
+            assert.equal(f.message, before.message);
+            return;
+          }
+          reworded++;
+          const sent = others.filter((r) => typeof r[field] === 'number' && r[field] !== 0).length;
+          const source = String(record.source);
+          if (sent > 0) {
+            unusual++;
+            assert.equal(f.message, others.length === 1 ? `0 — unusual for ${source}: ${field} is not 0 on its other record loaded` : `0 — unusual for ${source}: ${field} is not 0 on ${sent} of its ${others.length} other records loaded`);
+            seen.add('unusual');
+          } else {
+            assert.ok(others.length >= ZERO_EVIDENCE, `${others.length} other ${source} records`);
+            assert.equal(f.message, `0 — ${source} does not provide ${field}: 0 on all its ${others.length} other records loaded`);
+            seen.add(`${source} ${field}`);
+          }
+        });
+        assert.equal(result.unusual, unusual);
+      }
+    }
+    assert.ok(reworded > 50, `only ${reworded} zeros reworded`);
+    // The sandbox's real cases: the phone platform has no steps, the step counter no distance.
+    assert.ok(seen.has('googlefit steps'), [...seen].join(', '));
+    assert.ok(seen.has('moves distance'), [...seen].join(', '));
+    // The band that some days sends only zeros: its 0s are never unusual (it never sends any),
+    assert.ok(seen.has('misfit steps'), [...seen].join(', '));
+  });
+
+  it('a 0 from a source that usually sends the field stands out; with few others the source only "may" not provide it', () => {
+    const fitbit = data.activity.filter((r) => (r as Obj).source === 'fitbit') as Obj[];
+    assert.ok(fitbit.length > 10);
+    const record = { ...fitbit[0], id: 'zero-day', steps: 0 };
+    const { findings } = validate(record, 'activity');
+    const result = compareZeros(record, findings, fitbit);
+    const steps = result.findings.find((f) => f.path === '/steps')!;
+    assert.equal(steps.message, `0 — unusual for fitbit: steps is not 0 on ${fitbit.length} of its ${fitbit.length} other records loaded`);
+    assert.equal(result.unusual, 1);
+    // One other record, then two: fewer than ZERO_EVIDENCE say "may".
+    const zeroed = fitbit.slice(1, 3).map((r) => ({ ...r, steps: 0 }));
+    assert.equal(ZERO_EVIDENCE, 3);
+    assert.equal(compareZeros(record, findings, zeroed.slice(0, 1)).findings.find((f) => f.path === '/steps')!.message, '0 — fitbit may not provide steps: 0 on its other record loaded');
+    assert.equal(compareZeros(record, findings, zeroed).findings.find((f) => f.path === '/steps')!.message, '0 — fitbit may not provide steps: 0 on its 2 other records loaded');
+    assert.equal(compareZeros(record, findings, [fitbit[1]]).findings.find((f) => f.path === '/steps')!.message, '0 — unusual for fitbit: steps is not 0 on its other record loaded');
+  });
+
+  it('counts neither the record itself (by identity or id) nor another source, and leaves a record without a source as it was', () => {
+    const record = { ...(data.activity.find((r) => (r as Obj).source === 'googlefit') as Obj) };
+    const { findings } = validate(record, 'activity');
+    assert.ok(zeroFields(findings).includes('steps'));
+    const others = [record, { ...record }, { ...record, id: 'other', source: 'fitbit', steps: 9000 }];
+    const none = compareZeros(record, findings, others);
+    assert.equal(none.compared, 0);
+    assert.equal(none.findings, findings);
+    const sourceless = { ...record, source: undefined };
+    const left = compareZeros(sourceless, validate(sourceless, 'activity').findings, data.activity);
+    assert.equal(left.source, undefined);
+    assert.equal(left.compared, 0);
+  });
+
+  it('rewords top-level zeros only: a zone\'s 0, the deprecated userId and the errors stay as they were', () => {
+    const hr = { ...(data.heartRate[0] as Obj) };
+    const zones = (hr.zones as Obj[]).map((z, i) => (i === 0 ? { ...z, min: 0 } : z));
+    const record = { ...hr, id: 'zones-zero', zones, restingHR: 0, userId: 'old' };
+    const { findings } = validate(record, 'heartRate');
+    const result = compareZeros(record, findings, data.heartRate);
+    assert.ok(result.compared > 0);
+    for (const [i, f] of result.findings.entries()) {
+      if (f.path === '/restingHR' && f.kind === 'zero') assert.match(f.message, /^0 — unusual for fitbit: restingHR is not 0 on \d+ of its \d+ other records loaded$/);
+      else assert.equal(f, findings[i], `${f.path} changed`);
+    }
+    assert.ok(findings.some((f) => f.path.startsWith('/zones/0/') && f.kind === 'zero'), JSON.stringify(findings));
+    assert.equal(result.findings.filter((f) => f.path === '/restingHR' && f.kind === 'zero').length, 1);
+  });
+
+  it('hostile records, as the record or among the others, never throw, never touch a prototype, and quote a long source cut', () => {
+    const before = prototypeSnapshot();
+    const hostile = sharedHostileRecords();
+    const activity = data.activity.slice(0, 30);
+    for (const { kind, record } of hostile.slice(0, 400)) {
+      const k: ResourceKind = kind ?? 'activity';
+      const { findings } = validate(record, k);
+      const result = compareZeros(record, findings, [...activity, ...hostile.slice(0, 200).map((h) => h.record)]);
+      assert.equal(result.findings.length, findings.length);
+      for (const f of result.findings) assert.ok(f.message.length < 400, f.message.slice(0, 100));
+    }
+    const long = 'x'.repeat(5_000);
+    const record = { ...(data.activity[0] as Obj), id: 'long', source: long, steps: 0 };
+    const others = [{ ...record, id: 'long-2' }];
+    const msg = compareZeros(record, validate(record, 'activity').findings, others).findings.find((f) => f.path === '/steps')!.message;
+    assert.ok(msg.length < 200, msg.length.toString());
+    assert.match(msg, /x…/);
+    assertPrototypesUnchanged(before);
+  });
+});
