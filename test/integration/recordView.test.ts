@@ -177,6 +177,22 @@ describe('record view panel', function () {
     assert.equal(zeroOf('activity/lone-source', 'steps'), '0 — this source may not provide steps');
     assert.equal(api.recordViews.get('activity/lone-source')!.currentModel.zeroBasis, `Zeros not compared: the Records view has no other lone-band activity summary loaded (${loaded.scope}).`);
 
+    // A list opened whole: each record's zeros said from the list's other records of its source.
+    const listFile = vscode.Uri.file(path.join(os.tmpdir(), `hde-zero-list-${process.pid}.json`));
+    const list = [...googlefit, zeroDay, ...fitbit];
+    await vscode.workspace.fs.writeFile(listFile, Buffer.from(JSON.stringify({ data: list })));
+    try {
+      const opened = (await vscode.commands.executeCommand('healthData.openInRecordView', listFile)) as { key: string };
+      const model = api.recordViews.get(opened.key)!.currentModel;
+      assert.equal(model.records, list.length);
+      assert.equal(model.zeroBasis, 'Each 0 compared with the other records of its source in this list.');
+      const at = (i: number, field: string) => model.findings.find((f) => f.kind === 'zero' && f.path === `/data/${i}/${field}`)?.message;
+      assert.equal(at(0, 'steps'), `0 — googlefit does not provide steps: 0 on all its ${googlefit.length - 1} other records in this list`);
+      assert.equal(at(googlefit.length, 'steps'), `0 — unusual for fitbit: steps is not 0 on ${sent} of its ${fitbit.length} other records in this list`);
+    } finally {
+      await vscode.workspace.fs.delete(listFile);
+    }
+
     // The same record from a file is not compared with the service's records.
     const file = vscode.Uri.file(path.join(os.tmpdir(), `hde-zero-${process.pid}.json`));
     await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify(googlefit[0])));

@@ -55,25 +55,87 @@ export function compareZeros(record: unknown, findings: readonly Finding[], othe
     }
   }
   if (compared === 0) return { findings, compared, source, unusual: 0 };
-  const name = truncate(source);
-  // The view says which records these are (the kind, the environment, the filters) once, above.
-  const othersText = compared === 1 ? 'its other record loaded' : `its ${compared} other records loaded`;
   let unusual = 0;
   const reworded = findings.map((f) => {
     const field = f.kind === 'zero' ? topField(f.path) : undefined;
     if (field === undefined) return f;
     const sent = fields.get(field) ?? 0;
-    const quoted = truncate(field);
-    let message: string;
-    if (sent > 0) {
-      unusual++;
-      message = `0 — unusual for ${name}: ${quoted} is not 0 on ${compared === 1 ? othersText : `${sent} of ${othersText}`}`;
-    } else if (compared >= ZERO_EVIDENCE) {
-      message = `0 — ${name} does not provide ${quoted}: 0 on all ${othersText}`;
-    } else {
-      message = `0 — ${name} may not provide ${quoted}: 0 on ${othersText}`;
-    }
-    return { kind: f.kind, path: f.path, message };
+    if (sent > 0) unusual++;
+    return { kind: f.kind, path: f.path, message: zeroMessage(source, field, sent, compared, 'loaded') };
   });
   return { findings: reworded, compared, source, unusual };
+}
+
+/**
+ * A 0 of `field` from `source`, said from the `compared` other records of the source (`where`
+ * they are: the Records view's, `loaded`, or the same list's, `in this list`), `sent` of which
+ * have the field as a number other than 0.
+ */
+function zeroMessage(source: string, field: string, sent: number, compared: number, where: 'loaded' | 'in this list'): string {
+  const name = truncate(source);
+  const quoted = truncate(field);
+  // The view says which records these are (the kind, the environment, the filters) once, above.
+  const others = compared === 1 ? `its other record ${where}` : `its ${compared} other records ${where}`;
+  if (sent > 0) return `0 — unusual for ${name}: ${quoted} is not 0 on ${compared === 1 ? others : `${sent} of ${others}`}`;
+  if (compared >= ZERO_EVIDENCE) return `0 — ${name} does not provide ${quoted}: 0 on all ${others}`;
+  return `0 — ${name} may not provide ${quoted}: 0 on ${others}`;
+}
+
+/**
+ * The zeros of a list explained by the list itself: each source's records counted once, with how
+ * many of them send each field as a number other than 0, so a list of 100,000 records costs one
+ * pass more, not one per record. Records are told apart by kind and source; a record without a
+ * source is left as it is. One message per kind, source and field, shared by the records that have it.
+ */
+export class ZeroTally {
+  private readonly sources = new Map<string, { records: number; sent: Map<string, number> }>();
+  private readonly messages = new Map<string, string>();
+
+  /** Counts a record of the list (`kind` as the validator found it). */
+  add(kind: string | undefined, record: unknown): void {
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) return;
+    const source = (record as { source?: unknown }).source;
+    if (typeof source !== 'string') return;
+    const key = `${kind ?? ''}\u0000${source}`;
+    let tally = this.sources.get(key);
+    if (!tally) this.sources.set(key, (tally = { records: 0, sent: new Map() }));
+    tally.records++;
+    for (const field in record) {
+      if (!Object.prototype.hasOwnProperty.call(record, field)) continue;
+      const value = (record as Record<string, unknown>)[field];
+      if (typeof value === 'number' && value !== 0) tally.sent.set(field, (tally.sent.get(field) ?? 0) + 1);
+    }
+  }
+
+  /** How many other records of the list share the record's kind and source (0 without a source). */
+  othersOf(kind: string | undefined, record: unknown): number {
+    const source = textField(record, 'source');
+    const tally = source === undefined ? undefined : this.sources.get(`${kind ?? ''}\u0000${source}`);
+    return tally ? tally.records - 1 : 0;
+  }
+
+  /**
+   * The record's zero findings reworded from the list's other records of its kind and source (the
+   * record was added: its own 0 is not among those that send the field); the others as they were.
+   */
+  explain(kind: string | undefined, record: unknown, findings: readonly Finding[]): readonly Finding[] {
+    const source = textField(record, 'source');
+    if (source === undefined) return findings;
+    const key = `${kind ?? ''}\u0000${source}`;
+    const tally = this.sources.get(key);
+    const compared = tally ? tally.records - 1 : 0;
+    if (!tally || compared <= 0 || !findings.some((f) => f.kind === 'zero')) return findings;
+    return findings.map((f) => {
+      const field = f.kind === 'zero' ? topField(f.path) : undefined;
+      if (field === undefined) return f;
+      const messageKey = `${key}\u0000${field}`;
+      let message = this.messages.get(messageKey);
+      if (message === undefined) {
+        // The record's own value is 0: whatever sends the field is another record.
+        message = zeroMessage(source, field, tally.sent.get(field) ?? 0, compared, 'in this list');
+        this.messages.set(messageKey, message);
+      }
+      return { kind: f.kind, path: f.path, message };
+    });
+  }
 }

@@ -5,9 +5,9 @@
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
-import { compareZeros, estimateSize, ListOptions, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
+import { ZeroTally, compareZeros, estimateSize, ListOptions, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
 import { ResourceKind, resource } from '../../core/resources';
-import { Finding, truncate, validate, validatePayload } from '../../core/validation';
+import { Finding, payloadRecords, truncate, validate, validatePayload } from '../../core/validation';
 import { openAsJsonDocument } from '../shared/documents';
 import { errorAndWarningWords } from '../shared/findingCounts';
 import { errorMessage, showError } from '../shared/showError';
@@ -128,7 +128,8 @@ export class RecordPanel implements vscode.Disposable {
     const list = this.payload ? this.listModel(this.record) : undefined;
     if (list) {
       this.kind ??= list.kind;
-      this.view = new RecordView(this.record, this.kind, list.findings, { ...options, list: list.list });
+      const zeroBasis = list.findings.some((f) => f.kind === 'zero') ? vscode.l10n.t('Each 0 compared with the other records of its source in this list.') : undefined;
+      this.view = new RecordView(this.record, this.kind, list.findings, { ...options, list: list.list, zeroBasis });
       return this.view.model;
     }
     const result = validate(this.record, this.kind);
@@ -172,9 +173,13 @@ export class RecordPanel implements vscode.Disposable {
     if (!isList) return undefined;
     const findings: Finding[] = [];
     const kinds = new Set<ResourceKind | undefined>();
-    for (const r of results) {
+    // Each record's zeros said from the list's other records of its source.
+    const records = payloadRecords(payload);
+    const zeros = new ZeroTally();
+    results.forEach((r, i) => zeros.add(r.kind, records[i]));
+    for (const [i, r] of results.entries()) {
       kinds.add(r.kind);
-      for (const f of r.findings) findings.push({ kind: f.kind, path: r.pointer + f.path, message: f.message });
+      for (const f of zeros.explain(r.kind, records[i], r.findings)) findings.push({ kind: f.kind, path: r.pointer + f.path, message: f.message });
     }
     const pointer = Array.isArray(payload) || first === undefined ? '' : first.pointer.slice(0, first.pointer.lastIndexOf('/'));
     const kind = kinds.size === 1 ? [...kinds][0] : undefined;

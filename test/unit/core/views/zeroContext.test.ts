@@ -4,8 +4,8 @@
 // findings stay as they were; hostile records among the others never break it.
 import * as assert from 'node:assert/strict';
 import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
-import { Finding, validate } from '../../../../src/core/validation';
-import { ZERO_EVIDENCE, compareZeros } from '../../../../src/core/views';
+import { Finding, validate, validatePayload } from '../../../../src/core/validation';
+import { ZERO_EVIDENCE, ZeroTally, compareZeros } from '../../../../src/core/views';
 import { generateDataset } from '../../../../src/sandbox/data';
 import { assertPrototypesUnchanged, prototypeSnapshot, sharedHostileRecords } from '../../support/hostileRecords';
 
@@ -129,5 +129,49 @@ describe('zeros compared with the source\'s other records', () => {
     assert.ok(msg.length < 200, msg.length.toString());
     assert.match(msg, /x…/);
     assertPrototypesUnchanged(before);
+  });
+
+  describe('a whole list, by ZeroTally', () => {
+    it('says of each record what compareZeros says against the same list, for every resource, in one pass', () => {
+      for (const def of RESOURCES) {
+        const list = data[def.kind] as Obj[];
+        const tally = new ZeroTally();
+        const results = validatePayload(list, def.kind);
+        results.forEach((r, i) => tally.add(r.kind, list[i]));
+        let zeros = 0;
+        results.forEach((r, i) => {
+          const mine = tally.explain(r.kind, list[i], r.findings);
+          const brute = compareZeros(list[i], r.findings, list);
+          assert.equal(zeroFields(r.findings).length > 0 ? tally.othersOf(r.kind, list[i]) : 0, brute.compared);
+          assert.deepEqual(mine.map((f) => [f.kind, f.path, f.message.replace(/ in this list$/, ' loaded')]), brute.findings.map((f) => [f.kind, f.path, f.message]));
+          zeros += mine.filter((f) => f.kind === 'zero' && f.message.endsWith('in this list')).length;
+        });
+        if (def.kind === 'activity') assert.ok(zeros > 100, `${zeros} zeros explained`);
+      }
+    });
+
+    it('tells kinds apart, shares one message per source and field, and leaves junk and sourceless records as they are', () => {
+      const tally = new ZeroTally();
+      const googlefit = (data.activity as Obj[]).filter((r) => r.source === 'googlefit').slice(0, 4);
+      // A heart rate summary from "googlefit" that has steps is another kind: it does not count.
+      const mixed: unknown[] = [...googlefit, { source: 'googlefit', steps: 5000 }, null, 7, 'text', [1, 2], { steps: 0 }];
+      const kinds = mixed.map((r, i) => (i === 4 ? 'heartRate' : i < 4 ? 'activity' : undefined));
+      mixed.forEach((r, i) => tally.add(kinds[i], r));
+      const a = tally.explain('activity', googlefit[0], validate(googlefit[0], 'activity').findings);
+      const b = tally.explain('activity', googlefit[1], validate(googlefit[1], 'activity').findings);
+      const steps = (fs: readonly Finding[]) => fs.find((f) => f.path === '/steps')!;
+      assert.equal(steps(a).message, '0 — googlefit does not provide steps: 0 on all its 3 other records in this list');
+      assert.equal(steps(a).message, steps(b).message);
+      for (const junk of [null, 7, 'text', [1, 2], { steps: 0 }]) {
+        const findings: Finding[] = [{ kind: 'zero', path: '/steps', message: 'steps is 0' }];
+        assert.equal(tally.explain(undefined, junk, findings), findings);
+      }
+      // A single record of its source in the list: nothing to compare with.
+      const lone = { ...googlefit[0], id: 'lone', source: 'lone' };
+      const alone = new ZeroTally();
+      alone.add('activity', lone);
+      const findings = validate(lone, 'activity').findings;
+      assert.equal(alone.explain('activity', lone, findings), findings);
+    });
   });
 });
