@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { localDateOf } from '../../src/core/dates';
 import { ResourceKind, resource } from '../../src/core/resources';
-import { recordNode, statusOf } from '../../src/core/views';
+import { compareZeros, recordNode, statusOf } from '../../src/core/views';
+import { validate } from '../../src/core/validation';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { TreeItemNode } from '../../src/extension/tree/nodes';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
@@ -342,9 +343,31 @@ describe('records tree: the whole truth', function () {
     assert.equal(it.description, '5 zeros · deprecated');
     assert.match(it.accessibilityInformation!.label, /notes: 5 zero fields, 1 deprecated field$/);
     const tooltip = (tree().resolveTreeItem(it, googlefit) as vscode.TreeItem).tooltip as vscode.MarkdownString;
-    assert.match(tooltip.value, /^- steps: 0 — 0 zero: 0 — this source may not provide steps$/m);
+    // The zero said from googlefit's other records loaded: it never sends steps.
+    const others = shown.filter((n) => (n.node.record as Rec).source === 'googlefit').length - 1;
+    assert.ok(others >= 3, `${others} other googlefit records`);
+    assert.ok(tooltip.value.split('\n').includes(`- steps: 0 — 0 zero: 0 — googlefit does not provide steps: 0 on all its ${others} other records loaded`), tooltip.value);
     assert.match(tooltip.value, /^- ~~userId~~: .* — ⊘ deprecated: userId is deprecated: use humanId$/m);
     assert.ok(shown.every((n) => iconId(n) !== 'pass' || statusOf(n.node) === 'clean'));
+    // A wrist tracker's day with 0 steps, shown in the tree (revealed: the filter does not bring it), stands out.
+    const fitbit = shown.find((n) => (n.node.record as Rec).source === 'fitbit')!;
+    const zeroDay = { ...(fitbit.node.record as Record<string, unknown>), id: 'tree-zero-steps', steps: 0 };
+    await tree().reveal('activity', zeroDay);
+    const revealed = (await recordsUnder(api, await root('activity'))).find((n) => n.node.id === 'tree-zero-steps');
+    assert.ok(revealed, 'the revealed record is not in the tree');
+    const zeroItem = item(revealed);
+    assert.match(String(zeroItem.description), /^unusual 0: steps · 1 zero( · deprecated)?$/);
+    assert.match(zeroItem.accessibilityInformation!.label, /, unusual 0: steps$/);
+    const fitbits = (await recordsUnder(api, await root('activity'))).filter((n) => (n.node.record as Rec).source === 'fitbit');
+    const sent = fitbits.filter((n) => n !== revealed && typeof (n.node.record as Record<string, unknown>).steps === 'number' && (n.node.record as Record<string, unknown>).steps !== 0).length;
+    const zeroTip = ((tree().resolveTreeItem(zeroItem, revealed) as vscode.TreeItem).tooltip as vscode.MarkdownString).value;
+    assert.ok(zeroTip.split('\n').some((l) => l.startsWith(`- steps: 0 — 0 zero: 0 — unusual for fitbit: steps is not 0 on ${sent} of its ${fitbits.length - 1} other`)), zeroTip);
+    // Every other record is marked exactly when one of its zeros stands out among its source's others (counted apart, by compareZeros).
+    const all = (await recordsUnder(api, await root('activity'))).map((n) => n.node.record);
+    for (const n of await recordsUnder(api, await root('activity'))) {
+      const stands = compareZeros(n.node.record, validate(n.node.record, 'activity').findings, all).unusual > 0;
+      assert.equal(String(item(n).description).includes('unusual 0'), stands, `${label(n)}: ${String(item(n).description)}`);
+    }
     // Heart rate labels say which number they show.
     const hr = await recordsUnder(api, await root('heartRate'));
     assert.ok(hr.every((n) => /· (resting|value|average) \d+ bpm$|no value$/.test(label(n))), hr.map(label).join(' | '));

@@ -255,11 +255,10 @@ const TOOLTIP_MARKS: Record<FindingKind, string> = {
  * The tooltip of a record as Markdown: key fields, each marked with its findings as the record
  * view marks them (a zero, a deprecated field struck through), then the findings counted by kind.
  */
-export function tooltipMarkdown(node: RecordNode): string {
+export function tooltipMarkdown(node: RecordNode, findings: readonly Finding[] = validationOf(node).findings): string {
   const def = resource(node.kind);
   const fields = (node.record && typeof node.record === 'object' ? node.record : {}) as Record<string, unknown>;
   const lines = [`**${escapeMarkdown(def.singular)}** ${escapeMarkdown(node.date ?? '(no date)')}`, ''];
-  const { findings } = validationOf(node);
   const byField = new Map<string, Finding[]>();
   for (const f of findings) {
     // Only a field's own findings: a zone's are counted below, not pinned on `zones`.
@@ -279,7 +278,7 @@ export function tooltipMarkdown(node: RecordNode): string {
     const shownName = deprecated ? `~~${escapeMarkdown(name)}~~` : escapeMarkdown(name);
     // The most serious finding of the field, cut short: the record view lists them all.
     const first = own[0];
-    const marks = first ? ` — ${TOOLTIP_MARKS[first.kind]}: ${escapeMarkdown(cutText(first.message, 60))}${own.length > 1 ? ` (+${own.length - 1})` : ''}` : '';
+    const marks = first ? ` — ${TOOLTIP_MARKS[first.kind]}: ${escapeMarkdown(cutText(first.message, 90))}${own.length > 1 ? ` (+${own.length - 1})` : ''}` : '';
     lines.push(`- ${shownName}: ${escapeMarkdown(text)}${marks}`);
   }
   lines.push('', `Findings: ${findings.length ? findingsInWords(findings) : 'none'}`);

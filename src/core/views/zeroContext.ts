@@ -8,8 +8,18 @@ import { truncate, type Finding } from '../validation/findings';
 import { tokenName } from '../json/pointers';
 import { textField } from './labels';
 
-/** Fewer other records than this: the source "may not" provide the field, not "does not". */
+/** Fewer other records than this: the source "may not" provide the field, not "does not", and no 0 is unusual. */
 export const ZERO_EVIDENCE = 3;
+/**
+ * A 0 stands out when at least this share (19 in 20) of the source's other records send the field as
+ * another number: a wrist tracker's steps, not its vigorous minutes (0 on a quiet day).
+ */
+export const UNUSUAL_SHARE = 0.95;
+
+/** Whether a 0 stands out: `sent` of the `compared` other records of its source have the field as another number. */
+export function isUnusualZero(sent: number, compared: number): boolean {
+  return compared >= ZERO_EVIDENCE && sent >= UNUSUAL_SHARE * compared;
+}
 
 export interface ZeroComparison {
   /** The record's zero findings reworded by what the source's other records sent; every other finding as it was. */
@@ -18,7 +28,7 @@ export interface ZeroComparison {
   readonly compared: number;
   /** The record's source, as the messages quote it; undefined when the record names none. */
   readonly source: string | undefined;
-  /** Zero findings whose field the source sends on some other record: the 0 stands out. */
+  /** Zero findings whose field nearly every other record of the source sends (isUnusualZero): the 0 stands out. */
   readonly unusual: number;
 }
 
@@ -60,7 +70,7 @@ export function compareZeros(record: unknown, findings: readonly Finding[], othe
     const field = f.kind === 'zero' ? topField(f.path) : undefined;
     if (field === undefined) return f;
     const sent = fields.get(field) ?? 0;
-    if (sent > 0) unusual++;
+    if (isUnusualZero(sent, compared)) unusual++;
     return { kind: f.kind, path: f.path, message: zeroMessage(source, field, sent, compared, 'loaded') };
   });
   return { findings: reworded, compared, source, unusual };
@@ -76,9 +86,10 @@ function zeroMessage(source: string, field: string, sent: number, compared: numb
   const quoted = truncate(field);
   // The view says which records these are (the kind, the environment, the filters) once, above.
   const others = compared === 1 ? `its other record ${where}` : `its ${compared} other records ${where}`;
-  if (sent > 0) return `0 — unusual for ${name}: ${quoted} is not 0 on ${compared === 1 ? others : `${sent} of ${others}`}`;
-  if (compared >= ZERO_EVIDENCE) return `0 — ${name} does not provide ${quoted}: 0 on all ${others}`;
-  return `0 — ${name} may not provide ${quoted}: 0 on ${others}`;
+  if (sent === 0) return compared >= ZERO_EVIDENCE ? `0 — ${name} does not provide ${quoted}: 0 on all ${others}` : `0 — ${name} may not provide ${quoted}: 0 on ${others}`;
+  const onOthers = compared === 1 ? others : `${sent} of ${others}`;
+  // The source sends the field: this 0 is a value it measured, or (nearly always sent) one that stands out.
+  return isUnusualZero(sent, compared) ? `0 — unusual for ${name}: ${quoted} is not 0 on ${onOthers}` : `0 — ${name} provides ${quoted}: not 0 on ${onOthers}`;
 }
 
 /**
@@ -90,6 +101,9 @@ function zeroMessage(source: string, field: string, sent: number, compared: numb
 export class ZeroTally {
   private readonly sources = new Map<string, { records: number; sent: Map<string, number> }>();
   private readonly messages = new Map<string, string>();
+
+  /** `where` the records are, as the messages say it: a list's (`in this list`) or the Records view's (`loaded`). */
+  constructor(private readonly where: 'in this list' | 'loaded' = 'in this list') {}
 
   /** Counts a record of the list (`kind` as the validator found it). */
   add(kind: string | undefined, record: unknown): void {
@@ -132,10 +146,23 @@ export class ZeroTally {
       let message = this.messages.get(messageKey);
       if (message === undefined) {
         // The record's own value is 0: whatever sends the field is another record.
-        message = zeroMessage(source, field, tally.sent.get(field) ?? 0, compared, 'in this list');
+        message = zeroMessage(source, field, tally.sent.get(field) ?? 0, compared, this.where);
         this.messages.set(messageKey, message);
       }
       return { kind: f.kind, path: f.path, message };
     });
+  }
+
+  /** The record's zero fields that nearly every other record of its kind and source sends as another number (isUnusualZero): its 0s that stand out. */
+  unusual(kind: string | undefined, record: unknown, findings: readonly Finding[]): string[] {
+    const source = textField(record, 'source');
+    const tally = source === undefined ? undefined : this.sources.get(`${kind ?? ''}\u0000${source}`);
+    if (!tally || tally.records < 2) return [];
+    const fields: string[] = [];
+    for (const f of findings) {
+      const field = f.kind === 'zero' ? topField(f.path) : undefined;
+      if (field !== undefined && isUnusualZero(tally.sent.get(field) ?? 0, tally.records - 1)) fields.push(field);
+    }
+    return fields;
   }
 }

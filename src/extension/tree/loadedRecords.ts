@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { RESOURCES, ResourceKind } from '../../core/resources';
 import { HealthDataClient, ListResult } from '../../core/service';
-import { RecordTree, buildDateFirstTree, buildResourceTree, dateSpanOf, listOrderOf } from '../../core/views';
+import { RecordTree, ZeroTally, buildDateFirstTree, buildResourceTree, dateSpanOf, listOrderOf } from '../../core/views';
 import { DataSpan, findDataSpan } from './dataSpan';
 import { readRequestSettings } from '../account/environments';
 import { errorMessage } from '../shared/showError';
@@ -94,6 +94,8 @@ export class LoadedRecords implements vscode.Disposable {
   /** Models are built once per change of the records, not per getChildren call. */
   private readonly resourceModels = new Map<ResourceKind, RecordTree>();
   private dateFirstModel: RecordTree | undefined;
+  /** Each kind's records counted by source and field, so a record's 0 can be said from the others (built on first use). */
+  private readonly zeroTallies = new Map<ResourceKind, ZeroTally>();
   private readonly changeEmitter = new vscode.EventEmitter<ResourceKind | undefined>();
   /** A resource's state changed (undefined: all of them). */
   readonly onDidChange = this.changeEmitter.event;
@@ -121,6 +123,17 @@ export class LoadedRecords implements vscode.Disposable {
   shown(kind: ResourceKind): unknown[] {
     const s = this.state(kind);
     return s.pinned.length ? [...s.records, ...s.pinned] : s.records;
+  }
+
+  /** The records shown of a kind counted by source and field: what a record's zeros are said from. */
+  zeroTally(kind: ResourceKind): ZeroTally {
+    let tally = this.zeroTallies.get(kind);
+    if (!tally) {
+      tally = new ZeroTally('loaded');
+      for (const record of this.shown(kind)) tally.add(kind, record);
+      this.zeroTallies.set(kind, tally);
+    }
+    return tally;
   }
 
   resourceModel(kind: ResourceKind): RecordTree {
@@ -362,6 +375,8 @@ export class LoadedRecords implements vscode.Disposable {
   private modelsChanged(kind: ResourceKind | undefined): void {
     if (kind) this.resourceModels.delete(kind);
     else this.resourceModels.clear();
+    if (kind) this.zeroTallies.delete(kind);
+    else this.zeroTallies.clear();
     this.dateFirstModel = undefined;
     this.changeEmitter.fire(kind);
   }

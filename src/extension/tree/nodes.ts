@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
 import { monthOf } from '../../core/dates';
-import { DateNode, MonthNode, RecordNode, RecordStatus, RecordTree, countByKind, dateLabel, findingsInWords, statusOf, tooltipMarkdown, validationOf } from '../../core/views';
+import { DateNode, MonthNode, RecordNode, RecordStatus, RecordTree, countByKind, cutText, dateLabel, findingsInWords, statusOf, tooltipMarkdown, validationOf } from '../../core/views';
 import { errorAndWarningWords } from '../shared/findingCounts';
 import { emptyActions, emptyText } from './emptyResult';
 import { LoadedRecords, ResourceState } from './loadedRecords';
@@ -245,10 +245,13 @@ export function treeItem(node: TreeItemNode, store: LoadedRecords): vscode.TreeI
       const item = new vscode.TreeItem(label, None);
       const status = statusOf(node.node);
       item.iconPath = STATUS_ICONS[status]();
+      // A 0 the source's other records loaded do not have stands out: said first.
+      const unusual = store.zeroTally(node.node.kind).unusual(node.node.kind, node.node.record, validationOf(node.node).findings);
+      const unusualText = unusual.length ? vscode.l10n.t('unusual 0: {0}', unusual.map((f) => cutText(f, 30)).join(', ')) : '';
       const words = statusWords(node.node, status);
-      item.description = [node.node.description, words].filter(Boolean).join(' · ') || undefined;
+      item.description = [node.node.description, unusualText, words].filter(Boolean).join(' · ') || undefined;
       item.contextValue = 'record';
-      item.accessibilityInformation = { label: `${label}, ${statusText(node.node, status)}` };
+      item.accessibilityInformation = { label: [`${label}, ${statusText(node.node, status)}`, unusualText].filter(Boolean).join(', ') };
       item.command = { command: 'healthData.openRecord', title: vscode.l10n.t('Open Record'), arguments: [node] };
       return withId(item, node);
     }
@@ -293,9 +296,11 @@ export function treeItem(node: TreeItemNode, store: LoadedRecords): vscode.TreeI
   }
 }
 
-/** The record's tooltip: Markdown from the model, untrusted and without HTML. */
-export function recordTooltip(node: RecordItemNode): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(tooltipMarkdown(node.node));
+/** The record's tooltip: Markdown from the model (its zeros said from the source's other records loaded), untrusted and without HTML. */
+export function recordTooltip(node: RecordItemNode, store: LoadedRecords): vscode.MarkdownString {
+  const { kind, record } = node.node;
+  const findings = store.zeroTally(kind).explain(kind, record, validationOf(node.node).findings);
+  const md = new vscode.MarkdownString(tooltipMarkdown(node.node, findings));
   md.isTrusted = false;
   md.supportHtml = false;
   return md;

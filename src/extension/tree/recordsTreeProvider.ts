@@ -155,7 +155,7 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
   }
 
   resolveTreeItem(item: vscode.TreeItem, element: TreeItemNode): vscode.TreeItem {
-    if (element.type === 'record' && item.tooltip === undefined) item.tooltip = recordTooltip(element);
+    if (element.type === 'record' && item.tooltip === undefined) item.tooltip = recordTooltip(element, this.store);
     return item;
   }
 
