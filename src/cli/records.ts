@@ -5,7 +5,7 @@ import { DateRangeProblem, dateRangeProblem, isCalendarDate, localDateOf, today 
 import { HealthDataError } from '../core/errors';
 import type { ExportFormat } from '../core/export';
 import { inertJson } from '../core/reports';
-import { MAX_ZONE_ROWS, headlineOf, recordTitle, textField, zoneRows } from '../core/views';
+import { MAX_ZONE_ROWS, ZeroTally, headlineOf, recordTitle, textField, zoneRows } from '../core/views';
 import { ResourceDefinition, ResourceKind, findResource, RESOURCES, resource } from '../core/resources';
 import { Finding, validate } from '../core/validation';
 import { ListQuery, isSinceValue } from '../core/service';
@@ -314,15 +314,24 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
   const result = await conn.client.list(def.kind, query, { signal: io.signal });
   const validations = result.records.map((r) => validate(r, def.kind));
   const invalid = validations.filter((v) => !v.valid).length;
+  // A 0 from a source whose other records listed here nearly all have the field stands out.
+  const zeroTally = new ZeroTally();
+  for (const r of result.records) zeroTally.add(def.kind, r);
+  let unusualRows = 0;
   let idsCut = 0;
   const rows = result.records.map((r, i) => {
     const findings = validations[i].findings;
-    const zeros = findings.filter((f) => f.kind === 'zero' && f.path.split('/').length === 2).map((f) => f.path.slice(1));
+    const unusual = zeroTally.unusual(def.kind, r, findings);
+    const zeros = findings.filter((f) => f.kind === 'zero' && f.path.split('/').length === 2).map((f) => f.path.slice(1)).filter((f) => !unusual.includes(f));
     const notes: string[] = [];
     const errors = findings.filter((f) => f.kind === 'error').length;
     const warnings = findings.filter((f) => f.kind === 'warning').length;
     if (errors) notes.push(`${mark(o, 'error')} ${errors}`);
     if (warnings) notes.push(`${mark(o, 'warning')} ${warnings}`);
+    if (unusual.length) {
+      unusualRows++;
+      notes.push(`${paint(o, 'yellow', '[unusual 0]')} ${unusual.map((f) => printable(f, 30)).join(',')}`);
+    }
     if (zeros.length) notes.push(`${mark(o, 'zero')} ${zeros.join(',')}`);
     const deprecated = fieldsNamed(findings, 'deprecated');
     if (deprecated) notes.push(`${mark(o, 'deprecated')} ${deprecated}`);
@@ -348,6 +357,7 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
   if (result.duplicatesDropped) parts.push(`${result.duplicatesDropped} duplicate${result.duplicatesDropped === 1 ? '' : 's'} dropped`);
   if (invalid) parts.push(paint(o, 'red', `${invalid} invalid`));
   o.out(parts.join(', '));
+  if (unusualRows) o.out(paint(o, 'yellow', `[unusual 0]: a 0 where at least 19 in 20 of the source's other records listed here have the field (${unusualRows} ${unusualRows === 1 ? 'row' : 'rows'}).`));
   if (result.records.length === 0) {
     const hint = await otherSourcesHint(conn, def, query, io.signal);
     if (hint) o.err(paint(o, 'yellow', hint));

@@ -76,6 +76,30 @@ describe('CLI: ids in lists, grouped findings', function () {
     }
   });
 
+  it('`list` marks a 0 that stands out among the source\'s other records listed, and says what the mark means', async () => {
+    const fitbit = sandbox.dataset.activity.find((r) => r.source === 'fitbit' && (r as unknown as Record<string, unknown>).vigorous !== 0)!;
+    const zeroDay = { ...fitbit, id: 'zero-steps-day', date: TODAY, steps: 0 };
+    // Twenty-five days: "19 in 20" needs at least twenty other records of the source.
+    const withZero = await startSandbox({ today: TODAY, days: 25, seed: 'cli-summaries', extraRecords: { activity: [zeroDay] } });
+    try {
+      const r = await runCliInProcess(['list', 'activity', '--all', '--no-color'], { ...env, HEALTH_DATA_BASE_URL: withZero.baseUrl });
+      assert.equal(r.code, 0, r.stderr);
+      const lines = r.stdout.split('\n');
+      const row = lines.find((l) => l.includes(' zero-steps-day ')) ?? assert.fail(r.stdout);
+      assert.match(row, /\[unusual 0\] steps \[deprecated\] userId$/);
+      // The phone platform's 0 steps are a field it never sends: named as zeros, not unusual.
+      assert.ok(lines.filter((l) => / googlefit /.test(l)).every((l) => /\[zero\] steps,/.test(l) && !l.includes('[unusual 0]')), r.stdout);
+      const marked = lines.filter((l) => /^\d{4}-.*\[unusual 0\]/.test(l)).length;
+      assert.ok(marked >= 1);
+      assert.ok(lines.includes(`[unusual 0]: a 0 where at least 19 in 20 of the source's other records listed here have the field (${marked} ${marked === 1 ? 'row' : 'rows'}).`), r.stdout);
+      // Without an unusual 0 the line is not there.
+      const plain = await runCliInProcess(['list', 'activity', '--no-color'], env);
+      assert.doesNotMatch(plain.stdout, /unusual/);
+    } finally {
+      await withZero.close();
+    }
+  });
+
   it('`validate` gives a repeated finding one line with its count, and --all-findings every line', async () => {
     const readings = sandbox.dataset.bodyFat.slice(0, 12);
     const broken = { ...readings[4] } as Record<string, unknown>;

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
 import { Finding, validate, validatePayload } from '../../../../src/core/validation';
-import { UNUSUAL_SHARE, ZERO_EVIDENCE, ZeroTally, compareZeros } from '../../../../src/core/views';
+import { UNUSUAL_EVIDENCE, UNUSUAL_SHARE, ZERO_EVIDENCE, ZeroTally, compareZeros } from '../../../../src/core/views';
 import { generateDataset } from '../../../../src/sandbox/data';
 import { assertPrototypesUnchanged, prototypeSnapshot, sharedHostileRecords } from '../../support/hostileRecords';
 
@@ -46,7 +46,7 @@ describe('zeros compared with the source\'s other records', () => {
           const source = String(record.source);
           if (sent > 0) {
             const on = others.length === 1 ? 'its other record loaded' : `${sent} of its ${others.length} other records loaded`;
-            const stands = others.length >= ZERO_EVIDENCE && sent / others.length >= UNUSUAL_SHARE;
+            const stands = others.length >= UNUSUAL_EVIDENCE && sent / others.length >= UNUSUAL_SHARE;
             if (stands) unusual++;
             assert.equal(f.message, stands ? `0 — unusual for ${source}: ${field} is not 0 on ${on}` : `0 — ${source} provides ${field}: not 0 on ${on}`);
             seen.add(stands ? 'unusual' : `${source} provides ${field}`);
@@ -84,9 +84,14 @@ describe('zeros compared with the source\'s other records', () => {
     // Too few to call a 0 unusual: the source provides the field, that is all.
     assert.equal(compareZeros(record, findings, [fitbit[1]]).findings.find((f) => f.path === '/steps')!.message, '0 — fitbit provides steps: not 0 on its other record loaded');
     assert.equal(compareZeros(record, findings, fitbit.slice(1, 3)).unusual, 0);
-    // Nineteen in twenty others send it: unusual; fewer: provided, and this 0 is a value.
-    const tenth = fitbit.slice(0, 10).map((r, i) => ({ ...r, id: `t${i}` }));
-    assert.equal(compareZeros(record, findings, tenth).unusual, 1);
+    // Nineteen in twenty of at least twenty others send it: unusual; fewer: provided, and this 0 is a value.
+    assert.equal(UNUSUAL_EVIDENCE, 20);
+    const twenty = fitbit.slice(0, 20).map((r, i) => ({ ...r, id: `t${i}`, steps: i === 0 ? 0 : r.steps }));
+    assert.equal(compareZeros(record, findings, twenty).unusual, 1);
+    assert.equal(compareZeros(record, findings, twenty.slice(0, 19)).unusual, 0);
+    assert.equal(compareZeros(record, findings, twenty.slice(0, 19)).findings.find((f) => f.path === '/steps')!.message, '0 — fitbit provides steps: not 0 on 18 of its 19 other records loaded');
+    const twoZeros = twenty.map((r, i) => (i === 1 ? { ...r, steps: 0 } : r));
+    assert.equal(compareZeros(record, findings, twoZeros).unusual, 0);
     const fifth = fitbit.slice(0, 10).map((r, i) => ({ ...r, id: `f${i}`, steps: i < 2 ? 0 : r.steps }));
     const provided = compareZeros(record, findings, fifth);
     assert.equal(provided.unusual, 0);
