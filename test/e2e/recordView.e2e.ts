@@ -36,6 +36,8 @@ const DATE = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
  */
 const HOSTILE_DATE = new Date(Date.now() - 2 * DAY_MS).toISOString().slice(0, 10);
 const SEED = 'e2e-record-view';
+/** Days of the unusual-zero suite's data: more than twenty, so that a 0 can stand out among a source's other days. */
+const ZERO_DAYS = 25;
 
 // ---------------------------------------------------------------------------------------------
 // The records
@@ -444,6 +446,70 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
         assert.equal(traces.pwned, 'undefined');
         await frame.evaluate(() => document.querySelector('.heading img')?.remove());
         wb!.console.splice(before);
+      });
+    });
+  }
+});
+
+describe('e2e: a 0 that stands out, in the Records view and the record view', function () {
+  this.timeout(240_000);
+  const setup = installedForSuite('hde-e2e-unusual-zero-');
+  let sandbox: Sandbox;
+  let zeroSteps: Obj;
+  const loaded = (kind: ResourceKind): unknown[] => sandbox.dataset[kind] as unknown as unknown[];
+
+  before(async () => {
+    // A wrist tracker's day with 0 steps (the device not worn) beside its usual day of that date.
+    const usual = (generateDataset({ seed: SEED, days: ZERO_DAYS }).activity as unknown as Obj[]).find((r) => r.date === DATE && r.source === 'fitbit');
+    assert.ok(usual, `no fitbit activity on ${DATE}`);
+    zeroSteps = { ...usual, id: 'e2e-zero-steps-day', steps: 0 };
+    sandbox = await startSandbox({ seed: SEED, days: ZERO_DAYS, extraRecords: { activity: [zeroSteps] } });
+  });
+
+  after(async () => {
+    await sandbox?.close();
+  });
+
+  for (const theme of THEMES) {
+    describe(`in ${theme.name}`, () => {
+      let wb: Workbench | undefined;
+      const shot = (name: string) => path.join('screenshots', name);
+
+      before(async () => {
+        // One page holds every record of the range: the Records view compares zeros with all of them.
+        wb = await openOnSandbox({ extensionsDir: setup.extensionsDir, sandboxUrl: sandbox.url, theme, viewport: VIEWPORT, settings: { 'healthData.pageSize': 500 } });
+        await openRecordsView(wb);
+      });
+
+      afterEach(async function () {
+        await screenshotIfFailed(wb, this.currentTest, `unusual-zero-failed-${theme.slug}`);
+      });
+
+      after(async () => {
+        await wb?.close();
+      });
+
+      it('a wrist tracker’s day with 0 steps stands out in the tree, and its record view says why', async () => {
+        const label = recordNode('activity', zeroSteps, 0).label;
+        const index = await wb!.revealTreeRow(
+          [
+            (r: TreeRow) => r.text.startsWith(resource('activity').label),
+            (r: TreeRow) => r.text.startsWith(monthLabel(DATE.slice(0, 7))),
+            (r: TreeRow) => r.text.startsWith(dateLabel(DATE)),
+            (r: TreeRow) => r.label.startsWith(`${label}, `),
+          ],
+          `the zero-steps day ${label}`,
+        );
+        const row = wb!.page.locator(`.monaco-list-row[data-index="${index}"]`).first();
+        assert.match((await row.textContent()) ?? '', /unusual 0: steps · 1 zero/);
+        assert.match((await row.getAttribute('aria-label')) ?? '', /, unusual 0: steps$/);
+        const frame = await openRecord(wb!, 'activity', zeroSteps);
+        await assertFindingsMatch(frame, 'activity', zeroSteps, theme.bodyClass, loaded('activity'));
+        const others = (loaded('activity') as Obj[]).filter((r) => r.source === 'fitbit' && r.id !== zeroSteps.id).length;
+        assert.ok(others >= 20, `${others} other fitbit days`);
+        const steps = await node(frame, '/steps');
+        assert.equal(steps.marks[0]?.message, `0 — unusual for fitbit: steps is not 0 on all its ${others} other records loaded`);
+        await wb!.screenshotAs(shot(`record-view-unusual-zero-${theme.slug}`));
       });
     });
   }

@@ -89,7 +89,7 @@ function zeroMessage(source: string, field: string, sent: number, compared: numb
   // The view says which records these are (the kind, the environment, the filters) once, above.
   const others = compared === 1 ? `its other record ${where}` : `its ${compared} other records ${where}`;
   if (sent === 0) return compared >= ZERO_EVIDENCE ? `0 — ${name} does not provide ${quoted}: 0 on all ${others}` : `0 — ${name} may not provide ${quoted}: 0 on ${others}`;
-  const onOthers = compared === 1 ? others : `${sent} of ${others}`;
+  const onOthers = compared === 1 ? others : sent === compared ? `all ${others}` : `${sent} of ${others}`;
   // The source sends the field: this 0 is a value it measured, or (nearly always sent) one that stands out.
   return isUnusualZero(sent, compared) ? `0 — unusual for ${name}: ${quoted} is not 0 on ${onOthers}` : `0 — ${name} provides ${quoted}: not 0 on ${onOthers}`;
 }

@@ -45,7 +45,7 @@ describe('zeros compared with the source\'s other records', () => {
           const sent = others.filter((r) => typeof r[field] === 'number' && r[field] !== 0).length;
           const source = String(record.source);
           if (sent > 0) {
-            const on = others.length === 1 ? 'its other record loaded' : `${sent} of its ${others.length} other records loaded`;
+            const on = others.length === 1 ? 'its other record loaded' : sent === others.length ? `all its ${others.length} other records loaded` : `${sent} of its ${others.length} other records loaded`;
             const stands = others.length >= UNUSUAL_EVIDENCE && sent / others.length >= UNUSUAL_SHARE;
             if (stands) unusual++;
             assert.equal(f.message, stands ? `0 — unusual for ${source}: ${field} is not 0 on ${on}` : `0 — ${source} provides ${field}: not 0 on ${on}`);
@@ -74,7 +74,7 @@ describe('zeros compared with the source\'s other records', () => {
     const { findings } = validate(record, 'activity');
     const result = compareZeros(record, findings, fitbit);
     const steps = result.findings.find((f) => f.path === '/steps')!;
-    assert.equal(steps.message, `0 — unusual for fitbit: steps is not 0 on ${fitbit.length} of its ${fitbit.length} other records loaded`);
+    assert.equal(steps.message, `0 — unusual for fitbit: steps is not 0 on all its ${fitbit.length} other records loaded`);
     assert.equal(result.unusual, 1);
     // One other record, then two: fewer than ZERO_EVIDENCE say "may".
     const zeroed = fitbit.slice(1, 3).map((r) => ({ ...r, steps: 0 }));
@@ -120,7 +120,7 @@ describe('zeros compared with the source\'s other records', () => {
     const result = compareZeros(record, findings, data.heartRate);
     assert.ok(result.compared > 0);
     for (const [i, f] of result.findings.entries()) {
-      if (f.path === '/restingHR' && f.kind === 'zero') assert.match(f.message, /^0 — unusual for fitbit: restingHR is not 0 on \d+ of its \d+ other records loaded$/);
+      if (f.path === '/restingHR' && f.kind === 'zero') assert.match(f.message, /^0 — unusual for fitbit: restingHR is not 0 on (all|\d+ of) its \d+ other records loaded$/);
       else assert.equal(f, findings[i], `${f.path} changed`);
     }
     assert.ok(findings.some((f) => f.path.startsWith('/zones/0/') && f.kind === 'zero'), JSON.stringify(findings));
