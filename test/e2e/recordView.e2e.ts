@@ -20,7 +20,7 @@ import { Finding, truncate, validate } from '../../src/core/validation';
 import { generateDataset } from '../../src/sandbox/data';
 import { Sandbox, startSandbox } from '../../src/sandbox/server';
 import { DomNode, readJsonNode, readRecordView, readScriptTraces } from './support/recordViewDom';
-import { THEMES, TreeRow, Workbench, findRepoRoot, installedForSuite, openOnSandbox, screenshotIfFailed, screenshotsDir } from './support/workbench';
+import { SuiteSetup, THEMES, Theme, TreeRow, Workbench, findRepoRoot, installedForSuite, openOnSandbox, screenshotIfFailed, screenshotsDir } from './support/workbench';
 
 type Obj = Record<string, unknown>;
 
@@ -257,6 +257,40 @@ async function waitFor(what: string, test: () => boolean, timeoutMs = 10_000): P
   }
 }
 
+/**
+ * One describe per theme, each with a workbench of its own on the sandbox at `sandboxUrl()`,
+ * opened on the Records view before its tests and closed after them; a failing test leaves a
+ * screenshot named `<failed>-<theme>`. `tests` gets the theme, the workbench and where a
+ * screenshot goes.
+ */
+function perTheme(
+  setup: SuiteSetup,
+  failed: string,
+  open: { sandboxUrl: () => string; settings?: Record<string, unknown> },
+  tests: (theme: Theme, wb: () => Workbench, shot: (name: string) => string) => void,
+): void {
+  for (const theme of THEMES) {
+    describe(`in ${theme.name}`, () => {
+      let opened: Workbench | undefined;
+
+      before(async () => {
+        opened = await openOnSandbox({ extensionsDir: setup.extensionsDir, sandboxUrl: open.sandboxUrl(), theme, viewport: VIEWPORT, settings: open.settings });
+        await openRecordsView(opened);
+      });
+
+      afterEach(async function () {
+        await screenshotIfFailed(opened, this.currentTest, `${failed}-${theme.slug}`);
+      });
+
+      after(async () => {
+        await opened?.close();
+      });
+
+      tests(theme, () => opened!, (name) => path.join('screenshots', name));
+    });
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 describe('e2e: the record view in Chromium, packaged .vsix on code-server', function () {
@@ -296,159 +330,141 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
     await sandbox?.close();
   });
 
-  for (const theme of THEMES) {
-    describe(`in ${theme.name}`, () => {
-      let wb: Workbench | undefined;
-      const shot = (name: string) => path.join('screenshots', name);
-
-      before(async () => {
-        wb = await openOnSandbox({ extensionsDir: setup.extensionsDir, sandboxUrl: sandbox.url, theme, viewport: VIEWPORT });
-        await openRecordsView(wb);
-      });
-
-      afterEach(async function () {
-        await screenshotIfFailed(wb, this.currentTest, `record-view-failed-${theme.slug}`);
-      });
-
-      after(async () => {
-        await wb?.close();
-      });
-
-      it('marks the zero fields and userId of an activity summary from a source that lacks fields', async () => {
-        const frame = await openRecord(wb!, 'activity', googlefit);
-        await assertFindingsMatch(frame, 'activity', googlefit, theme.bodyClass, loaded('activity'));
-        const compared = compareZeros(googlefit, validate(googlefit, 'activity').findings, loaded('activity'));
-        const zeros = compared.findings.filter((f) => f.kind === 'zero');
-        // googlefit sends duration, distance and calories only, and the view knows it from its other records.
-        assert.ok(compared.compared >= 3, `${compared.compared} other googlefit records`);
-        assert.deepEqual(zeros.map((f) => f.path), ['/steps', '/vigorous', '/moderate', '/light', '/sedentary']);
-        for (const f of zeros) {
-          const field = f.path.slice(1);
-          const n = await node(frame, f.path);
-          assert.ok(n.shown, `${f.path} is shown`);
-          assert.equal(n.value, '0');
-          assert.match(n.rowClass, /\bmark-zero\b/, `${f.path} carries the zero mark`);
-          assert.deepEqual(n.marks.map((m) => [m.className, m.icon, m.word, m.message]), [['mark mark-zero', '0', 'zero', f.message]]);
-          assert.equal(n.marks[0].message, `0 — googlefit does not provide ${field}: 0 on all its ${compared.compared} other records loaded`);
-          assert.equal(n.valueOutline, 'dashed', `${f.path}'s value is outlined`);
-        }
-        for (const field of ['duration', 'distance', 'calories']) {
-          const n = await node(frame, `/${field}`);
-          assert.deepEqual(n.marks, [], `${field} has a value and no mark`);
-        }
-        const userId = await node(frame, '/userId');
-        assert.match(userId.rowClass, /\bmark-deprecated\b/);
-        assert.equal(userId.keyDecoration, 'line-through', 'the userId key is struck through');
-        assert.equal(userId.valueDecoration, 'line-through', 'the userId value is struck through');
-        assert.equal(userId.marks.length, 1);
-        assert.equal(userId.marks[0].word, 'deprecated');
-        assert.match(userId.marks[0].message, /use humanId/);
-        await assertNoScriptRan(wb!, frame, 'googlefit activity');
-        await wb!.screenshotAs(shot(`record-view-${theme.slug}`));
-      });
-
-      it('shows a heart rate summary’s zones table and the validator’s findings', async () => {
-        const frame = await openRecord(wb!, 'heartRate', heartRate);
-        await assertFindingsMatch(frame, 'heartRate', heartRate, theme.bodyClass, loaded('heartRate'));
-        const dom = await frame.evaluate(readRecordView);
-        const model = buildRecordViewModel(heartRate, 'heartRate', validate(heartRate, 'heartRate').findings);
-        assert.ok(model.zones && model.zones.length === 4, 'a fitbit summary has four zones');
-        assert.deepEqual(dom.zones, model.zones.map((z) => [z.name, z.range, z.time, z.calories]));
-        assert.deepEqual(dom.zones?.map((z) => z[0]), ['Out of Range', 'Fat Burn', 'Cardio', 'Peak']);
-        const userId = await node(frame, '/userId');
-        assert.match(userId.rowClass, /\bmark-deprecated\b/);
-        assert.equal(userId.keyDecoration, 'line-through');
-        await assertNoScriptRan(wb!, frame, 'fitbit heart rate');
-        // The table comes after the JSON: bring it into the picture.
-        await frame.evaluate(() => document.querySelector('.zones')?.scrollIntoView({ block: 'end' }));
-        await wb!.screenshotAs(shot(`record-view-heart-rate-${theme.slug}`));
-      });
-
-      // The rest once, in the first theme: the screenshots of the other themes are the point there.
-      if (theme.slug !== 'dark-modern') return;
-
-      it('marks the zero fields of a step counter’s activity summary too', async () => {
-        const frame = await openRecord(wb!, 'activity', stepCounter);
-        await assertFindingsMatch(frame, 'activity', stepCounter, theme.bodyClass, loaded('activity'));
-        const zeros = compareZeros(stepCounter, validate(stepCounter, 'activity').findings, loaded('activity')).findings.filter((f) => f.kind === 'zero');
-        assert.ok(zeros.length >= 5, `a ${String(stepCounter.source)} summary lacks at least five fields`);
-        for (const f of zeros) {
-          const n = await node(frame, f.path);
-          assert.match(n.rowClass, /\bmark-zero\b/);
-          assert.equal(n.marks[0]?.message, f.message);
-          assert.match(f.message, new RegExp(`^0 — ${String(stepCounter.source)} (may not provide|does not provide|provides) ${f.path.slice(1)}: |^0 — unusual for ${String(stepCounter.source)}: |^0 — this source may not provide ${f.path.slice(1)}$`));
-        }
-      });
-
-      it('shows a hostile activity summary’s strings as text, and no script runs', async () => {
-        const frame = await openRecord(wb!, 'activity', hostileA, HOSTILE_DATE);
-        await assertFindingsMatch(frame, 'activity', hostileA, theme.bodyClass, loaded('activity'));
-        const dom = await frame.evaluate(readRecordView);
-        for (const s of [HOSTILE.script, HOSTILE.img, HOSTILE.url, HOSTILE.link, HOSTILE.bidi, HOSTILE.isolates]) {
-          assert.ok(dom.text.includes(JSON.stringify(s)), `the view shows ${JSON.stringify(s)} as JSON text`);
-        }
-        assert.ok(dom.text.includes(JSON.stringify(HOSTILE.script) + ': '), 'a key made of markup shows as a key');
-        assert.equal((await node(frame, '/note')).value, JSON.stringify(HOSTILE.script));
-        assert.equal((await node(frame, '/source')).value, JSON.stringify(HOSTILE.img));
-        // Direction overrides are kept as they are, inside the value's text.
-        assert.equal((await node(frame, '/\u202Ekey')).value, JSON.stringify(HOSTILE.bidi));
-        assert.equal((await node(frame, '/\u202Ekey')).key, JSON.stringify('\u202Ekey'));
-        // `__proto__` is shown as the plain key it is, with its object, and pollutes nothing.
-        const proto = await node(frame, '/__proto__');
-        assert.equal(proto.key, '"__proto__"');
-        assert.equal((await node(frame, '/__proto__/onerror')).value, JSON.stringify(PWN));
-        const sourceData = await node(frame, '/sourceData/html');
-        assert.equal(sourceData.value, JSON.stringify(HOSTILE.iframe));
-        const userId = await node(frame, '/userId');
-        assert.equal(userId.value, JSON.stringify(HOSTILE.url));
-        assert.match(userId.rowClass, /\bmark-deprecated\b/);
-        await assertNoScriptRan(wb!, frame, 'hostile activity');
-        await wb!.screenshotAs(shot('record-view-hostile'));
-      });
-
-      it('shows a hostile heart rate summary’s zone names as text in the zones table', async () => {
-        const frame = await openRecord(wb!, 'heartRate', hostileH, HOSTILE_DATE);
-        await assertFindingsMatch(frame, 'heartRate', hostileH, theme.bodyClass, loaded('heartRate'));
-        const dom = await frame.evaluate(readRecordView);
-        assert.deepEqual(dom.zones?.map((z) => z[0]), [HOSTILE.img, HOSTILE.script, HOSTILE.bidi]);
-        await assertNoScriptRan(wb!, frame, 'hostile heart rate');
-      });
-
-      it('shows a sample of the hostile fixture (issue 6) as text, and no script runs', async () => {
-        assert.ok(sample.samples.length >= 3, `a sample of every kind from ${sample.source}`);
-        for (const s of sample.samples) {
-          const frame = await openRecord(wb!, s.kind, s.record, HOSTILE_DATE);
-          await assertFindingsMatch(frame, s.kind, s.record, theme.bodyClass, loaded(s.kind));
-          const dom = await frame.evaluate(readRecordView);
-          if (typeof s.record.source === 'string') {
-            // As the view writes a string: JSON text of at most MAX_TEXT characters.
-            const shown = JSON.stringify(s.record.source.slice(0, MAX_TEXT));
-            assert.ok(dom.text.includes(shown), `${s.label}: its source shows as text`);
-          }
-          await assertNoScriptRan(wb!, frame, s.label);
-        }
-        // The tree as it stands now: every record opened, hostile labels shown as text.
-        await wb!.page.locator('.part.sidebar').screenshot({ path: path.join(shotsDir(), 'record-view-tree-hostile.png') });
-      });
-
-      it('would see it if a string did become markup: DOM traces and the CSP’s report (calibration)', async () => {
-        // Markup inserted as HTML on purpose, the way a rendering bug would: the checks above
-        // must see it, so that their passing means the record view's escaping stopped it.
-        const frame = await openRecord(wb!, 'activity', googlefit);
-        const before = wb!.console.length;
-        await frame.evaluate((html) => document.querySelector('.heading')?.insertAdjacentHTML('beforeend', html), HOSTILE.img);
-        await waitFor('the CSP to report the inline handler', () => wb!.console.slice(before).some((m) => /Content Security Policy/.test(m.text)));
-        const traces = await frame.evaluate(readScriptTraces);
-        assert.equal(traces.foreignElements.length, 1, traces.foreignElements.join('\n'));
-        assert.match(traces.foreignElements[0], /^img: <img src="x" onerror=/);
-        assert.equal(traces.handlerAttributes.length, 1);
-        // Here only the CSP stopped the handler: exactly what the tests above rule out.
-        assert.equal(traces.pwned, 'undefined');
-        await frame.evaluate(() => document.querySelector('.heading img')?.remove());
-        wb!.console.splice(before);
-      });
+  perTheme(setup, 'record-view-failed', { sandboxUrl: () => sandbox.url }, (theme, wb, shot) => {
+    it('marks the zero fields and userId of an activity summary from a source that lacks fields', async () => {
+      const frame = await openRecord(wb(), 'activity', googlefit);
+      await assertFindingsMatch(frame, 'activity', googlefit, theme.bodyClass, loaded('activity'));
+      const compared = compareZeros(googlefit, validate(googlefit, 'activity').findings, loaded('activity'));
+      const zeros = compared.findings.filter((f) => f.kind === 'zero');
+      // googlefit sends duration, distance and calories only, and the view knows it from its other records.
+      assert.ok(compared.compared >= 3, `${compared.compared} other googlefit records`);
+      assert.deepEqual(zeros.map((f) => f.path), ['/steps', '/vigorous', '/moderate', '/light', '/sedentary']);
+      for (const f of zeros) {
+        const field = f.path.slice(1);
+        const n = await node(frame, f.path);
+        assert.ok(n.shown, `${f.path} is shown`);
+        assert.equal(n.value, '0');
+        assert.match(n.rowClass, /\bmark-zero\b/, `${f.path} carries the zero mark`);
+        assert.deepEqual(n.marks.map((m) => [m.className, m.icon, m.word, m.message]), [['mark mark-zero', '0', 'zero', f.message]]);
+        assert.equal(n.marks[0].message, `0 — googlefit does not provide ${field}: 0 on all its ${compared.compared} other records loaded`);
+        assert.equal(n.valueOutline, 'dashed', `${f.path}'s value is outlined`);
+      }
+      for (const field of ['duration', 'distance', 'calories']) {
+        const n = await node(frame, `/${field}`);
+        assert.deepEqual(n.marks, [], `${field} has a value and no mark`);
+      }
+      const userId = await node(frame, '/userId');
+      assert.match(userId.rowClass, /\bmark-deprecated\b/);
+      assert.equal(userId.keyDecoration, 'line-through', 'the userId key is struck through');
+      assert.equal(userId.valueDecoration, 'line-through', 'the userId value is struck through');
+      assert.equal(userId.marks.length, 1);
+      assert.equal(userId.marks[0].word, 'deprecated');
+      assert.match(userId.marks[0].message, /use humanId/);
+      await assertNoScriptRan(wb(), frame, 'googlefit activity');
+      await wb().screenshotAs(shot(`record-view-${theme.slug}`));
     });
-  }
+
+    it('shows a heart rate summary’s zones table and the validator’s findings', async () => {
+      const frame = await openRecord(wb(), 'heartRate', heartRate);
+      await assertFindingsMatch(frame, 'heartRate', heartRate, theme.bodyClass, loaded('heartRate'));
+      const dom = await frame.evaluate(readRecordView);
+      const model = buildRecordViewModel(heartRate, 'heartRate', validate(heartRate, 'heartRate').findings);
+      assert.ok(model.zones && model.zones.length === 4, 'a fitbit summary has four zones');
+      assert.deepEqual(dom.zones, model.zones.map((z) => [z.name, z.range, z.time, z.calories]));
+      assert.deepEqual(dom.zones?.map((z) => z[0]), ['Out of Range', 'Fat Burn', 'Cardio', 'Peak']);
+      const userId = await node(frame, '/userId');
+      assert.match(userId.rowClass, /\bmark-deprecated\b/);
+      assert.equal(userId.keyDecoration, 'line-through');
+      await assertNoScriptRan(wb(), frame, 'fitbit heart rate');
+      // The table comes after the JSON: bring it into the picture.
+      await frame.evaluate(() => document.querySelector('.zones')?.scrollIntoView({ block: 'end' }));
+      await wb().screenshotAs(shot(`record-view-heart-rate-${theme.slug}`));
+    });
+
+    // The rest once, in the first theme: the screenshots of the other themes are the point there.
+    if (theme.slug !== 'dark-modern') return;
+
+    it('marks the zero fields of a step counter’s activity summary too', async () => {
+      const frame = await openRecord(wb(), 'activity', stepCounter);
+      await assertFindingsMatch(frame, 'activity', stepCounter, theme.bodyClass, loaded('activity'));
+      const zeros = compareZeros(stepCounter, validate(stepCounter, 'activity').findings, loaded('activity')).findings.filter((f) => f.kind === 'zero');
+      assert.ok(zeros.length >= 5, `a ${String(stepCounter.source)} summary lacks at least five fields`);
+      for (const f of zeros) {
+        const n = await node(frame, f.path);
+        assert.match(n.rowClass, /\bmark-zero\b/);
+        assert.equal(n.marks[0]?.message, f.message);
+        assert.match(f.message, new RegExp(`^0 — ${String(stepCounter.source)} (may not provide|does not provide|provides) ${f.path.slice(1)}: |^0 — unusual for ${String(stepCounter.source)}: |^0 — this source may not provide ${f.path.slice(1)}$`));
+      }
+    });
+
+    it('shows a hostile activity summary’s strings as text, and no script runs', async () => {
+      const frame = await openRecord(wb(), 'activity', hostileA, HOSTILE_DATE);
+      await assertFindingsMatch(frame, 'activity', hostileA, theme.bodyClass, loaded('activity'));
+      const dom = await frame.evaluate(readRecordView);
+      for (const s of [HOSTILE.script, HOSTILE.img, HOSTILE.url, HOSTILE.link, HOSTILE.bidi, HOSTILE.isolates]) {
+        assert.ok(dom.text.includes(JSON.stringify(s)), `the view shows ${JSON.stringify(s)} as JSON text`);
+      }
+      assert.ok(dom.text.includes(JSON.stringify(HOSTILE.script) + ': '), 'a key made of markup shows as a key');
+      assert.equal((await node(frame, '/note')).value, JSON.stringify(HOSTILE.script));
+      assert.equal((await node(frame, '/source')).value, JSON.stringify(HOSTILE.img));
+      // Direction overrides are kept as they are, inside the value's text.
+      assert.equal((await node(frame, '/\u202Ekey')).value, JSON.stringify(HOSTILE.bidi));
+      assert.equal((await node(frame, '/\u202Ekey')).key, JSON.stringify('\u202Ekey'));
+      // `__proto__` is shown as the plain key it is, with its object, and pollutes nothing.
+      const proto = await node(frame, '/__proto__');
+      assert.equal(proto.key, '"__proto__"');
+      assert.equal((await node(frame, '/__proto__/onerror')).value, JSON.stringify(PWN));
+      const sourceData = await node(frame, '/sourceData/html');
+      assert.equal(sourceData.value, JSON.stringify(HOSTILE.iframe));
+      const userId = await node(frame, '/userId');
+      assert.equal(userId.value, JSON.stringify(HOSTILE.url));
+      assert.match(userId.rowClass, /\bmark-deprecated\b/);
+      await assertNoScriptRan(wb(), frame, 'hostile activity');
+      await wb().screenshotAs(shot('record-view-hostile'));
+    });
+
+    it('shows a hostile heart rate summary’s zone names as text in the zones table', async () => {
+      const frame = await openRecord(wb(), 'heartRate', hostileH, HOSTILE_DATE);
+      await assertFindingsMatch(frame, 'heartRate', hostileH, theme.bodyClass, loaded('heartRate'));
+      const dom = await frame.evaluate(readRecordView);
+      assert.deepEqual(dom.zones?.map((z) => z[0]), [HOSTILE.img, HOSTILE.script, HOSTILE.bidi]);
+      await assertNoScriptRan(wb(), frame, 'hostile heart rate');
+    });
+
+    it('shows a sample of the hostile fixture (issue 6) as text, and no script runs', async () => {
+      assert.ok(sample.samples.length >= 3, `a sample of every kind from ${sample.source}`);
+      for (const s of sample.samples) {
+        const frame = await openRecord(wb(), s.kind, s.record, HOSTILE_DATE);
+        await assertFindingsMatch(frame, s.kind, s.record, theme.bodyClass, loaded(s.kind));
+        const dom = await frame.evaluate(readRecordView);
+        if (typeof s.record.source === 'string') {
+          // As the view writes a string: JSON text of at most MAX_TEXT characters.
+          const shown = JSON.stringify(s.record.source.slice(0, MAX_TEXT));
+          assert.ok(dom.text.includes(shown), `${s.label}: its source shows as text`);
+        }
+        await assertNoScriptRan(wb(), frame, s.label);
+      }
+      // The tree as it stands now: every record opened, hostile labels shown as text.
+      await wb().page.locator('.part.sidebar').screenshot({ path: path.join(shotsDir(), 'record-view-tree-hostile.png') });
+    });
+
+    it('would see it if a string did become markup: DOM traces and the CSP’s report (calibration)', async () => {
+      // Markup inserted as HTML on purpose, the way a rendering bug would: the checks above
+      // must see it, so that their passing means the record view's escaping stopped it.
+      const frame = await openRecord(wb(), 'activity', googlefit);
+      const before = wb().console.length;
+      await frame.evaluate((html) => document.querySelector('.heading')?.insertAdjacentHTML('beforeend', html), HOSTILE.img);
+      await waitFor('the CSP to report the inline handler', () => wb().console.slice(before).some((m) => /Content Security Policy/.test(m.text)));
+      const traces = await frame.evaluate(readScriptTraces);
+      assert.equal(traces.foreignElements.length, 1, traces.foreignElements.join('\n'));
+      assert.match(traces.foreignElements[0], /^img: <img src="x" onerror=/);
+      assert.equal(traces.handlerAttributes.length, 1);
+      // Here only the CSP stopped the handler: exactly what the tests above rule out.
+      assert.equal(traces.pwned, 'undefined');
+      await frame.evaluate(() => document.querySelector('.heading img')?.remove());
+      wb().console.splice(before);
+    });
+  });
 });
 
 describe('e2e: a 0 that stands out, in the Records view and the record view', function () {
@@ -470,47 +486,28 @@ describe('e2e: a 0 that stands out, in the Records view and the record view', fu
     await sandbox?.close();
   });
 
-  for (const theme of THEMES) {
-    describe(`in ${theme.name}`, () => {
-      let wb: Workbench | undefined;
-      const shot = (name: string) => path.join('screenshots', name);
-
-      before(async () => {
-        // One page holds every record of the range: the Records view compares zeros with all of them.
-        wb = await openOnSandbox({ extensionsDir: setup.extensionsDir, sandboxUrl: sandbox.url, theme, viewport: VIEWPORT, settings: { 'healthData.pageSize': 500 } });
-        await openRecordsView(wb);
-      });
-
-      afterEach(async function () {
-        await screenshotIfFailed(wb, this.currentTest, `unusual-zero-failed-${theme.slug}`);
-      });
-
-      after(async () => {
-        await wb?.close();
-      });
-
-      it('a wrist tracker’s day with 0 steps stands out in the tree, and its record view says why', async () => {
-        const label = recordNode('activity', zeroSteps, 0).label;
-        const index = await wb!.revealTreeRow(
-          [
-            (r: TreeRow) => r.text.startsWith(resource('activity').label),
-            (r: TreeRow) => r.text.startsWith(monthLabel(DATE.slice(0, 7))),
-            (r: TreeRow) => r.text.startsWith(dateLabel(DATE)),
-            (r: TreeRow) => r.label.startsWith(`${label}, `),
-          ],
-          `the zero-steps day ${label}`,
-        );
-        const row = wb!.page.locator(`.monaco-list-row[data-index="${index}"]`).first();
-        assert.match((await row.textContent()) ?? '', /unusual 0: steps · 1 zero/);
-        assert.match((await row.getAttribute('aria-label')) ?? '', /, unusual 0: steps$/);
-        const frame = await openRecord(wb!, 'activity', zeroSteps);
-        await assertFindingsMatch(frame, 'activity', zeroSteps, theme.bodyClass, loaded('activity'));
-        const others = (loaded('activity') as Obj[]).filter((r) => r.source === 'fitbit' && r.id !== zeroSteps.id).length;
-        assert.ok(others >= 20, `${others} other fitbit days`);
-        const steps = await node(frame, '/steps');
-        assert.equal(steps.marks[0]?.message, `0 — unusual for fitbit: steps is not 0 on all its ${others} other records loaded`);
-        await wb!.screenshotAs(shot(`record-view-unusual-zero-${theme.slug}`));
-      });
+  perTheme(setup, 'unusual-zero-failed', { sandboxUrl: () => sandbox.url, settings: { 'healthData.pageSize': 500 } }, (theme, wb, shot) => {
+    it('a wrist tracker’s day with 0 steps stands out in the tree, and its record view says why', async () => {
+      const label = recordNode('activity', zeroSteps, 0).label;
+      const index = await wb().revealTreeRow(
+        [
+          (r: TreeRow) => r.text.startsWith(resource('activity').label),
+          (r: TreeRow) => r.text.startsWith(monthLabel(DATE.slice(0, 7))),
+          (r: TreeRow) => r.text.startsWith(dateLabel(DATE)),
+          (r: TreeRow) => r.label.startsWith(`${label}, `),
+        ],
+        `the zero-steps day ${label}`,
+      );
+      const row = wb().page.locator(`.monaco-list-row[data-index="${index}"]`).first();
+      assert.match((await row.textContent()) ?? '', /unusual 0: steps · 1 zero/);
+      assert.match((await row.getAttribute('aria-label')) ?? '', /, unusual 0: steps$/);
+      const frame = await openRecord(wb(), 'activity', zeroSteps);
+      await assertFindingsMatch(frame, 'activity', zeroSteps, theme.bodyClass, loaded('activity'));
+      const others = (loaded('activity') as Obj[]).filter((r) => r.source === 'fitbit' && r.id !== zeroSteps.id).length;
+      assert.ok(others >= 20, `${others} other fitbit days`);
+      const steps = await node(frame, '/steps');
+      assert.equal(steps.marks[0]?.message, `0 — unusual for fitbit: steps is not 0 on all its ${others} other records loaded`);
+      await wb().screenshotAs(shot(`record-view-unusual-zero-${theme.slug}`));
     });
-  }
+  });
 });
