@@ -10,6 +10,7 @@ import { isResourceKind, resource, type ResourceKind } from '../resources';
 import { anchorOf, inDocumentOrder } from './jsonTree';
 import { DEFAULT_MARK_TEXT, MarkText, titleOf, type FindingEntry, type LegendEntry } from './recordViewModel';
 import { FINDING_KINDS } from '../validation/findings';
+import { ZeroTally } from './zeroContext';
 
 /** The reply headers a developer looks for first, in this order, when present. */
 export const KEY_HEADERS = ['content-type', 'x-total-count', 'link', 'retry-after', 'x-request-id'] as const;
@@ -139,9 +140,14 @@ export function bodyView(exchange: Exchange, options: Pick<ExchangeViewOptions, 
       return { view: { type: 'text', ...text }, records: [] };
     }
     const counts = zeroCounts();
+    const results = page.records.map((record) => options.check(record, kind));
+    // Each record's zeros said from the page's other records of its source.
+    const zeros = new ZeroTally('in this reply');
+    results.forEach((result, i) => zeros.add(result.kind ?? kind, page.records[i]));
     const rows = page.records.map((record, i) => {
-      const result = options.check(record, kind);
-      const row = recordRow(i, record, result.kind ?? kind, result.findings, MAX_RECORD_FINDINGS);
+      const result = results[i];
+      const recordKind = result.kind ?? kind;
+      const row = recordRow(i, record, recordKind, zeros.explain(recordKind, record, result.findings), MAX_RECORD_FINDINGS);
       for (const k of FINDING_KINDS) counts[k] += row.counts[k];
       return row;
     });

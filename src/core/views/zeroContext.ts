@@ -78,12 +78,15 @@ export function compareZeros(record: unknown, findings: readonly Finding[], othe
   return { findings: reworded, compared, source, unusual };
 }
 
+/** Where the other records a 0 is said from are: the Records view's, a list's, a reply's page. */
+export type ZeroPlace = 'loaded' | 'in this list' | 'in this reply';
+
 /**
  * A 0 of `field` from `source`, said from the `compared` other records of the source (`where`
  * they are: the Records view's, `loaded`, or the same list's, `in this list`), `sent` of which
  * have the field as a number other than 0.
  */
-function zeroMessage(source: string, field: string, sent: number, compared: number, where: 'loaded' | 'in this list'): string {
+function zeroMessage(source: string, field: string, sent: number, compared: number, where: ZeroPlace): string {
   const name = truncate(source);
   const quoted = truncate(field);
   // The view says which records these are (the kind, the environment, the filters) once, above.
@@ -104,8 +107,8 @@ export class ZeroTally {
   private readonly sources = new Map<string, { records: number; sent: Map<string, number> }>();
   private readonly messages = new Map<string, string>();
 
-  /** `where` the records are, as the messages say it: a list's (`in this list`) or the Records view's (`loaded`). */
-  constructor(private readonly where: 'in this list' | 'loaded' = 'in this list') {}
+  /** `where` the records are, as the messages say it: a list's (`in this list`), a reply's page (`in this reply`) or the Records view's (`loaded`). */
+  constructor(private readonly where: ZeroPlace = 'in this list') {}
 
   /** Counts a record of the list (`kind` as the validator found it). */
   add(kind: string | undefined, record: unknown): void {

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { Exchange } from '../../../../src/core/service';
 import { validate, checkClientTokenReply } from '../../../../src/core/validation';
-import { KEY_HEADERS, MAX_BODY_TEXT, buildExchangeView, buildRecordViewModel, parseExchangeWebviewMessage } from '../../../../src/core/views';
+import { KEY_HEADERS, MAX_BODY_TEXT, buildExchangeView, compareZeros, buildRecordViewModel, parseExchangeWebviewMessage } from '../../../../src/core/views';
 import { Sandbox } from '../../../../src/sandbox/server';
 import { LeakWatch, TODAY, sandboxForSuite, sandboxWith } from '../../support/client';
 
@@ -22,7 +22,7 @@ describe('exchange view model', () => {
     return exchanges;
   };
 
-  it('a list page opens as its records, each with the findings the record view shows, and their sum', async () => {
+  it('a list page opens as its records, each with the findings the record view shows (zeros said from the page\'s other records), and their sum', async () => {
     const [, page] = await run((c) => c.list('activity', { startDate: '2026-03-01', endDate: TODAY, all: false, limit: 10 }));
     const { model, records } = buildExchangeView(page, options);
     assert.equal(model.body.type, 'records');
@@ -30,13 +30,18 @@ describe('exchange view model', () => {
     const parsed = JSON.parse(page.responseBody!) as unknown[];
     assert.equal(model.body.records.length, parsed.length);
     assert.deepEqual(records, parsed);
+    let explained = 0;
     parsed.forEach((record, i) => {
-      const recordView = buildRecordViewModel(record, 'activity', validate(record, 'activity').findings);
+      // Each 0 as compareZeros says it against the same page, in the reply's words.
+      const findings = compareZeros(record, validate(record, 'activity').findings, parsed).findings.map((f) => (f.kind === 'zero' ? { ...f, message: f.message.replace(/ loaded$/, ' in this reply') } : f));
+      explained += findings.filter((f) => f.message.endsWith(' in this reply')).length;
+      const recordView = buildRecordViewModel(record, 'activity', findings);
       const row = model.body.type === 'records' ? model.body.records[i] : undefined;
       assert.equal(row?.title, recordView.title);
       assert.deepEqual(row?.counts, recordView.counts);
       assert.deepEqual(row?.findings.map((f) => [f.kind, f.path, f.message]), recordView.findings.slice(0, row?.findings.length).map((f) => [f.kind, f.path, f.message]));
     });
+    assert.ok(explained > 0, 'no zero said from the page');
     const zeroSum = model.body.records.reduce((n, r) => n + r.counts.zero, 0);
     assert.equal(model.body.counts.zero, zeroSum);
     assert.equal(model.body.wrapper, 'array');
