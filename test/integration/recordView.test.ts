@@ -145,7 +145,10 @@ describe('record view panel', function () {
   });
 
   it('says whether a 0 is a field the source never sends or one that stands out, from the Records view\'s records of that source', async () => {
-    // One page holds the whole range: every fitbit day of the last 30 is compared with.
+    // The last 30 days of every source and human, in one page: every fitbit day of them is compared with.
+    await vscode.commands.executeCommand('healthData.clearSourceFilter');
+    await vscode.commands.executeCommand('healthData.clearHumanFilter');
+    await vscode.commands.executeCommand('healthData.setDateRange', { days: 30 });
     await setSetting('pageSize', 500);
     await api.tree.getChildren();
     await api.tree.whenLoaded();
