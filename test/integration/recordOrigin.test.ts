@@ -124,6 +124,20 @@ describe('record panels and their environment', function () {
     assert.equal(api.session.active?.name, DEFAULT_ENVIRONMENT);
   });
 
+  it('a record\'s zeros are not compared with another service\'s records, and the view says why', async () => {
+    const record = (sandbox().dataset.activity as unknown as Array<Rec & { source: string }>).find((r) => r.source === 'googlefit')!;
+    await vscode.commands.executeCommand('healthData.openRecord', { kind: 'activity', record });
+    const panel = api.recordViews.get(`activity/${record.id}`);
+    assert.ok(panel);
+    await useOtherService();
+    await api.tree.getChildren();
+    await api.tree.whenLoaded();
+    assert.equal(api.tree.loadedOf('activity')?.environment, DEFAULT_ENVIRONMENT);
+    panel.validateAgain();
+    assert.equal(panel.currentModel.zeroBasis, 'Zeros not compared: this record came from Local sandbox, and the Records view shows Default.');
+    assert.equal(panel.currentModel.findings.find((f) => f.path === '/steps')?.message, '0 — this source may not provide steps');
+  });
+
   it('Re-fetch: "Switch to" goes back to the environment the record came from and fetches there', async () => {
     const record = (sandbox().dataset.activity as unknown as Rec[])[4];
     await vscode.commands.executeCommand('healthData.openRecord', { kind: 'activity', record: { ...record, steps: 1 } });

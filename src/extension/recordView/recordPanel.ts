@@ -148,7 +148,10 @@ export class RecordPanel implements vscode.Disposable {
     const kind = this.kind;
     if (kind === undefined || this.payload || !findings.some((f) => f.kind === 'zero')) return { findings };
     const loaded = this.host.recordsToCompare(kind);
-    if (!loaded || loaded.environment === undefined || loaded.environment !== this.source.environment) return { findings };
+    const from = this.source.environment;
+    if (!loaded || loaded.environment === undefined || from === undefined) return { findings };
+    // Another service's records say nothing of this one's sources.
+    if (loaded.environment !== from) return { findings, basis: vscode.l10n.t('Zeros not compared: this record came from {0}, and the Records view shows {1}.', from, loaded.environment) };
     const compared = compareZeros(this.record, findings, loaded.records);
     if (compared.source === undefined) return { findings };
     const source = truncate(compared.source);
