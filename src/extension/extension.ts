@@ -62,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
   sandboxController = sandbox;
   const tree = new RecordsTreeProvider(session, sandbox);
   const history = createHistory(context.workspaceState, session);
-  const recordViews = new RecordViews(context.extensionUri, session, history, (kind) => tree.loadedOf(kind));
+  const recordViews = new RecordViews(context.extensionUri, session, history, { of: (kind) => tree.loadedOf(kind), onDidChange: tree.onDidChangeRecords });
   const workbench = registerWorkbench(context.extensionUri, session, history, recordViews);
   const statusBar = new TokenStatusBar(session);
   const payloadValidator = new DocumentValidator(log, context.asAbsolutePath('dist/validationWorker.js'));

@@ -171,6 +171,17 @@ describe('record view panel', function () {
     assert.match(basis!, /^Zeros compared with the \d+ other googlefit activity summaries the Records view has loaded \(Local sandbox · the last 30 days \(\d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}\) · all sources\)\.$/);
     await waitFor('the webview to say ready', () => api.recordViews.get(key)!.readyCount >= 1, 20_000);
 
+    // The Records view loads other records (a narrower range): the open panel says its zeros again from them.
+    await vscode.commands.executeCommand('healthData.setDateRange', { days: 7 });
+    await api.tree.whenLoaded();
+    const week = api.tree.loadedOf('activity')!;
+    const weekGooglefit = week.records.filter((r) => (r as Rec).source === 'googlefit' && (r as Rec).id !== googlefit[0].id).length;
+    await waitFor('the panel to compare again', () => api.recordViews.get(key)!.currentModel.zeroBasis?.includes('the last 7 days'));
+    assert.equal(api.recordViews.get(key)!.currentModel.zeroBasis, `Zeros compared with the ${weekGooglefit} other googlefit activity summaries the Records view has loaded (${week.scope}).`);
+    assert.equal(zeroOf(key, 'steps'), `0 — googlefit does not provide steps: 0 on all its ${weekGooglefit} other records loaded`);
+    await vscode.commands.executeCommand('healthData.setDateRange', { days: 30 });
+    await api.tree.whenLoaded();
+
     // A wrist tracker's day with 0 steps stands out.
     const zeroDay = { ...fitbit[0], id: 'zero-steps-day', steps: 0 };
     await vscode.commands.executeCommand('healthData.openRecord', { kind: 'activity', record: zeroDay });

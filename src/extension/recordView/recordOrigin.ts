@@ -19,6 +19,12 @@ export interface PanelHost {
   recordsToCompare(kind: ResourceKind): LoadedRecordsOfKind | undefined;
 }
 
+/** The Records view's records, which a record's zeros are compared with, and when they change. */
+export interface LoadedRecordsSource {
+  of(kind: ResourceKind): LoadedRecordsOfKind | undefined;
+  readonly onDidChange: vscode.Event<ResourceKind | undefined>;
+}
+
 /** The records of one kind the Records view holds for its filters, and where they come from. */
 export interface LoadedRecordsOfKind {
   readonly records: readonly unknown[];

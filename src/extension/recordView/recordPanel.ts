@@ -33,6 +33,8 @@ export class RecordPanel implements vscode.Disposable {
   private version = 0;
   private readonly shell: WebviewShell;
   private readonly postedLog: PostedMessage[] = [];
+  /** The validator's findings of the record shown (before its zeros were compared), for recordsChanged. */
+  private validated: readonly Finding[] | undefined;
 
   constructor(
     private readonly host: PanelHost,
@@ -120,6 +122,7 @@ export class RecordPanel implements vscode.Disposable {
 
   private buildModel(note?: string): RecordViewModel {
     const options = { version: ++this.version, markText: markText() };
+    this.validated = undefined;
     if (this.record === undefined) {
       this.view = undefined;
       const title = this.panel.title || titleOf(undefined, this.kind);
@@ -134,9 +137,21 @@ export class RecordPanel implements vscode.Disposable {
     }
     const result = validate(this.record, this.kind);
     this.kind ??= result.kind;
+    this.validated = result.findings;
     const zeros = this.compareZeros(result.findings);
     this.view = new RecordView(this.record, this.kind, zeros.findings, { ...options, zeroBasis: zeros.basis });
     return this.view.model;
+  }
+
+  /**
+   * The Records view's records of `kind` (undefined: of every kind) changed: when that changes
+   * what this record's zeros are compared with, the view says them again. A large record (a
+   * virtual list) keeps its view: its zeros were said when it opened.
+   */
+  recordsChanged(kind: ResourceKind | undefined): void {
+    if (this.payload || this.validated === undefined || this.model.rows || (kind !== undefined && kind !== this.kind)) return;
+    if (this.model.counts.zero === 0) return;
+    if (this.compareZeros(this.validated).basis !== this.model.zeroBasis) this.render();
   }
 
   /**

@@ -8,7 +8,7 @@ import { textField, PersistedRecordView, RECORD_VIEW_TYPE, RecordSource } from '
 import { ResourceKind, isResourceKind } from '../../core/resources';
 import type { Session } from '../account/session';
 import type { RecordPanel } from './recordPanel';
-import { LoadedRecordsOfKind, PanelHost, PayloadOrigin, originOf, sourceOf } from './recordOrigin';
+import { LoadedRecordsOfKind, LoadedRecordsSource, PanelHost, PayloadOrigin, originOf, sourceOf } from './recordOrigin';
 import { webviewOptions } from '../shared/webviewShell';
 
 export interface OpenPanelInfo {
@@ -61,16 +61,24 @@ export class RecordViews implements PanelHost, vscode.Disposable {
     readonly session: Session,
     /** Which exchange produced a record (the request history); none when there is no history. */
     private readonly requests?: { producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined },
-    /** The Records view's loaded records of a kind, which a record's zeros are compared with. */
-    private readonly loaded?: (kind: ResourceKind) => LoadedRecordsOfKind | undefined,
-  ) {}
+    /** The Records view's loaded records, which a record's zeros are compared with. */
+    private readonly loaded?: LoadedRecordsSource,
+  ) {
+    // A panel opened before the Records view loaded (or before it loaded more, or changed its
+    // filters) says its zeros again from what it holds now.
+    this.loadedChange = loaded?.onDidChange((kind) => {
+      for (const panel of this.open.values()) panel.recordsChanged(kind);
+    });
+  }
+
+  private readonly loadedChange: vscode.Disposable | undefined;
 
   producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined {
     return this.requests?.producerOf(kind, record);
   }
 
   recordsToCompare(kind: ResourceKind): LoadedRecordsOfKind | undefined {
-    return this.loaded?.(kind);
+    return this.loaded?.of(kind);
   }
 
   /** Registers the serializer that restores panels after a reload; nothing else runs until used. */
@@ -169,6 +177,7 @@ export class RecordViews implements PanelHost, vscode.Disposable {
 
   /** Leaves the panels open: on a reload VS Code keeps them to be restored by the serializer. */
   dispose(): void {
+    this.loadedChange?.dispose();
     this.open.clear();
   }
 }

@@ -19,6 +19,11 @@ export type GroupBy = 'resource' | 'date';
 export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<TreeItemNode | undefined | void>();
   readonly onDidChangeTreeData = this.emitter.event;
+
+  /** The records loaded of a kind changed (undefined: of every kind): what loadedOf answers may differ. */
+  get onDidChangeRecords(): vscode.Event<ResourceKind | undefined> {
+    return this.store.onDidChange;
+  }
   private readonly store: LoadedRecords;
   private readonly nodes: TreeItemNodes;
   private readonly disposables: vscode.Disposable[] = [];
