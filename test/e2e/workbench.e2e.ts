@@ -408,8 +408,19 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           const input = page.locator('.quick-input-widget .quick-input-box input');
           await input.waitFor({ state: 'visible', timeout: 10_000 });
           await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'health.http' }).first().click({ timeout: 10_000 });
-          await page.waitForFunction(() => /health\.http$/.test(document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value ?? ''), undefined, { timeout: 10_000 });
-          await page.keyboard.press('Enter');
+          // The click fills the box with the file's path, or (a click the dialog takes as a second
+          // one) opens the file at once: then the import's pick is up already, and Enter would
+          // accept it before it is read.
+          const chosen = await page.waitForFunction(
+            () => {
+              const box = document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value ?? '';
+              const title = document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? '';
+              return /^Import from health\.http/.test(title) ? 'import' : /health\.http$/.test(box) ? 'path' : false;
+            },
+            undefined,
+            { timeout: 10_000 },
+          );
+          if ((await chosen.jsonValue()) === 'path') await page.keyboard.press('Enter');
           await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Import from health.http (1 not requests of the service, left out)' }).waitFor({ state: 'visible', timeout: 20_000 });
           const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Heart rate, a page of 2' }).first();
           await row.waitFor({ state: 'visible', timeout: 10_000 });
