@@ -428,6 +428,8 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           // Every request the service serves is picked to begin with.
           await page.locator('.quick-input-widget .quick-input-count', { hasText: '1 Selected' }).waitFor({ state: 'visible', timeout: 10_000 });
           await page.locator('.quick-input-widget').screenshot({ path: path.join(shotsDir(), `import-http-${theme.slug}.png`) });
+          // The box takes Enter as OK; after a click in the file dialog the focus may be on its list.
+          await input.focus();
           await page.keyboard.press('Enter');
           await wb!.waitForNotification(/Imported 1 request from health\.http under Saved, sent once through .+\. Left out: "Upload": PUT \/v2\/uploads is not one of the service's endpoints\./);
           const imported = sidebar.locator('.monaco-list-row', { hasText: 'Heart rate, a page of 2' }).first();
