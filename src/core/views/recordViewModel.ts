@@ -24,7 +24,7 @@ export interface MarkText {
 export const DEFAULT_MARK_TEXT: Readonly<Record<FindingKind, MarkText>> = {
   error: { icon: '✖', word: 'error', description: 'Breaks the schema (underlined).' },
   warning: { icon: '⚠', word: 'warning', description: 'Well-formed but implausible or inconsistent.' },
-  zero: { icon: '0', word: 'zero', description: 'The value is 0; for activity numbers the source may not provide the field.' },
+  zero: { icon: '0', word: 'zero', description: 'The value is 0: a field the source may not provide; the finding says more when its other records are loaded.' },
   deprecated: { icon: '⊘', word: 'deprecated', description: 'Deprecated by the service (struck through); use the replacement named.' },
   unknown: { icon: '?', word: 'unknown', description: 'Not defined by the schema: a field the source added.' },
 };

@@ -50,7 +50,7 @@ export function markText(): Record<FindingKind, MarkText> {
   return {
     error: { icon: '✖', word: t('error'), description: t('Breaks the schema (underlined).') },
     warning: { icon: '⚠', word: t('warning'), description: t('Well-formed but implausible or inconsistent.') },
-    zero: { icon: '0', word: t('zero'), description: t('The value is 0; for activity numbers the source may not provide the field.') },
+    zero: { icon: '0', word: t('zero'), description: t('The value is 0: a field the source may not provide; the finding says more when its other records are loaded.') },
     deprecated: { icon: '⊘', word: t('deprecated'), description: t('Deprecated by the service (struck through); use the replacement named.') },
     unknown: { icon: '?', word: t('unknown'), description: t('Not defined by the schema: a field the source added.') },
   };
