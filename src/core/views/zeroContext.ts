@@ -1,8 +1,9 @@
 // A 0 explained by the source's other records. The schema can only say that a 0 may mean "the
 // source does not provide this"; the records around it tell which: a source that sent 0 for a
 // field on every other record of the kind does not provide it, and a 0 from a source that
-// usually sends the field stands out (a day it did not sync, a device taken off). Compares the
-// record's top-level zero findings with the other records of the same source (the Records view's).
+// usually sends the field stands out (a day it did not sync, a device taken off). Compares a
+// record's top-level zero findings with the other records of the same source: the Records view's
+// for one record (compareZeros), or those of a list, a reply's page or the tree (ZeroTally).
 
 import { truncate, type Finding } from '../validation/findings';
 import { tokenName } from '../json/pointers';
