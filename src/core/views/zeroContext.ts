@@ -49,34 +49,18 @@ const idOf = (record: unknown): unknown => (record !== null && typeof record ===
  */
 export function compareZeros(record: unknown, findings: readonly Finding[], others: Iterable<unknown>): ZeroComparison {
   const source = textField(record, 'source');
-  const fields = new Map<string, number>();
-  for (const f of findings) {
-    const field = f.kind === 'zero' ? topField(f.path) : undefined;
-    if (field !== undefined) fields.set(field, 0);
-  }
-  if (source === undefined || fields.size === 0) return { findings, compared: 0, source, unusual: 0 };
+  if (source === undefined || !findings.some((f) => f.kind === 'zero' && topField(f.path) !== undefined)) return { findings, compared: 0, source, unusual: 0 };
+  // The record and the other records of its source, counted as one list (of the record's kind).
+  const tally = new ZeroTally('loaded');
+  tally.add(undefined, record);
   const id = idOf(record);
-  let compared = 0;
   for (const other of others) {
-    if (other === record || other === null || typeof other !== 'object') continue;
-    if (id !== undefined && idOf(other) === id) continue;
-    if ((other as { source?: unknown }).source !== source) continue;
-    compared++;
-    for (const [field, sent] of fields) {
-      const value = (other as Record<string, unknown>)[field];
-      if (typeof value === 'number' && value !== 0) fields.set(field, sent + 1);
-    }
+    if (other === record || (id !== undefined && idOf(other) === id) || textField(other, 'source') !== source) continue;
+    tally.add(undefined, other);
   }
+  const compared = tally.othersOf(undefined, record);
   if (compared === 0) return { findings, compared, source, unusual: 0 };
-  let unusual = 0;
-  const reworded = findings.map((f) => {
-    const field = f.kind === 'zero' ? topField(f.path) : undefined;
-    if (field === undefined) return f;
-    const sent = fields.get(field) ?? 0;
-    if (isUnusualZero(sent, compared)) unusual++;
-    return { kind: f.kind, path: f.path, message: zeroMessage(source, field, sent, compared, 'loaded') };
-  });
-  return { findings: reworded, compared, source, unusual };
+  return { findings: tally.explain(undefined, record, findings), compared, source, unusual: tally.unusual(undefined, record, findings).length };
 }
 
 /** Where the other records a 0 is said from are: the Records view's, a list's, a reply's page. */
@@ -98,6 +82,14 @@ function zeroMessage(source: string, field: string, sent: number, compared: numb
   return isUnusualZero(sent, compared) ? `0 — unusual for ${name}: ${quoted} is not 0 on ${onOthers}` : `0 — ${name} provides ${quoted}: not 0 on ${onOthers}`;
 }
 
+/** One kind and source of a list: its records, and how many of them send each field as a number other than 0. */
+interface SourceTally {
+  records: number;
+  readonly sent: Map<string, number>;
+}
+
+const keyOf = (kind: string | undefined, source: string): string => `${kind ?? ''}\u0000${source}`;
+
 /**
  * The zeros of a list explained by the list itself: each source's records counted once, with how
  * many of them send each field as a number other than 0, so a list of 100,000 records costs one
@@ -105,7 +97,7 @@ function zeroMessage(source: string, field: string, sent: number, compared: numb
  * source is left as it is. One message per kind, source and field, shared by the records that have it.
  */
 export class ZeroTally {
-  private readonly sources = new Map<string, { records: number; sent: Map<string, number> }>();
+  private readonly sources = new Map<string, SourceTally>();
   private readonly messages = new Map<string, string>();
 
   /** `where` the records are, as the messages say it: a list's (`in this list`), a reply's page (`in this reply`) or the Records view's (`loaded`). */
@@ -114,9 +106,9 @@ export class ZeroTally {
   /** Counts a record of the list (`kind` as the validator found it). */
   add(kind: string | undefined, record: unknown): void {
     if (record === null || typeof record !== 'object' || Array.isArray(record)) return;
-    const source = (record as { source?: unknown }).source;
-    if (typeof source !== 'string') return;
-    const key = `${kind ?? ''}\u0000${source}`;
+    const source = textField(record, 'source');
+    if (source === undefined) return;
+    const key = keyOf(kind, source);
     let tally = this.sources.get(key);
     if (!tally) this.sources.set(key, (tally = { records: 0, sent: new Map() }));
     tally.records++;
@@ -129,9 +121,17 @@ export class ZeroTally {
 
   /** How many other records of the list share the record's kind and source (0 without a source). */
   othersOf(kind: string | undefined, record: unknown): number {
-    const source = textField(record, 'source');
-    const tally = source === undefined ? undefined : this.sources.get(`${kind ?? ''}\u0000${source}`);
+    const tally = this.tallyOf(kind, record)?.tally;
     return tally ? tally.records - 1 : 0;
+  }
+
+  /** The count of the record's kind and source, and its key; undefined without a source or a count. */
+  private tallyOf(kind: string | undefined, record: unknown): { key: string; source: string; tally: SourceTally } | undefined {
+    const source = textField(record, 'source');
+    if (source === undefined) return undefined;
+    const key = keyOf(kind, source);
+    const tally = this.sources.get(key);
+    return tally && { key, source, tally };
   }
 
   /**
@@ -139,12 +139,10 @@ export class ZeroTally {
    * record was added: its own 0 is not among those that send the field); the others as they were.
    */
   explain(kind: string | undefined, record: unknown, findings: readonly Finding[]): readonly Finding[] {
-    const source = textField(record, 'source');
-    if (source === undefined) return findings;
-    const key = `${kind ?? ''}\u0000${source}`;
-    const tally = this.sources.get(key);
-    const compared = tally ? tally.records - 1 : 0;
-    if (!tally || compared <= 0 || !findings.some((f) => f.kind === 'zero')) return findings;
+    const found = this.tallyOf(kind, record);
+    if (!found || found.tally.records < 2 || !findings.some((f) => f.kind === 'zero')) return findings;
+    const { key, source, tally } = found;
+    const compared = tally.records - 1;
     return findings.map((f) => {
       const field = f.kind === 'zero' ? topField(f.path) : undefined;
       if (field === undefined) return f;
@@ -161,8 +159,7 @@ export class ZeroTally {
 
   /** The record's zero fields that nearly every other record of its kind and source sends as another number (isUnusualZero): its 0s that stand out. */
   unusual(kind: string | undefined, record: unknown, findings: readonly Finding[]): string[] {
-    const source = textField(record, 'source');
-    const tally = source === undefined ? undefined : this.sources.get(`${kind ?? ''}\u0000${source}`);
+    const tally = this.tallyOf(kind, record)?.tally;
     if (!tally || tally.records < 2) return [];
     const fields: string[] = [];
     for (const f of findings) {

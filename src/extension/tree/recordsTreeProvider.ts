@@ -101,8 +101,13 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     const state = this.store.state(kind);
     const env = this.session.active?.name;
     if (!state.loaded || env === undefined) return undefined;
+    return { records: this.store.shown(kind), environment: env, scope: this.scopeText(env) };
+  }
+
+  /** `Local sandbox · the last 30 days (…) · all sources`: the environment and the filters, as the view names them. */
+  private scopeText(env: string): string {
     const { range, source, human } = this.store.currentFilter;
-    return { records: this.store.shown(kind), environment: env, scope: `${env} · ${describeFilters(range, source, human)}` };
+    return `${env} · ${describeFilters(range, source, human)}`;
   }
 
   /** What the view shows above the tree and beside its title (for tests). */
@@ -363,7 +368,7 @@ export class RecordsTreeProvider implements vscode.TreeDataProvider<TreeItemNode
     if (human !== undefined) short.push(vscode.l10n.t('human: {0}', shortHumanId(human)));
     this.view.description = short.join(' · ');
     const stale = RESOURCES.filter((r) => this.store.state(r.kind).stale).map((r) => r.label);
-    const parts = [vscode.l10n.t('Showing {0}', `${env} · ${describeFilters(range, source, human)}`)];
+    const parts = [vscode.l10n.t('Showing {0}', this.scopeText(env))];
     if (stale.length) parts.push(vscode.l10n.t('Refresh failed for {0}: showing older data.', stale.join(', ')));
     this.view.message = this.session.active ? parts.join(' — ') : undefined;
   }
