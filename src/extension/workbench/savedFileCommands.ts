@@ -66,7 +66,7 @@ export async function exportSavedRequests(session: Session, history: ExchangeHis
         title: vscode.l10n.t('Export Saved Requests'),
         saveLabel: vscode.l10n.t('Export'),
         ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, SAVED_FILE_NAME) } : {}),
-        filters: { [vscode.l10n.t('Saved requests, .http files, Postman collections')]: ['json', 'http', 'rest'] },
+        filters: { [vscode.l10n.t('Saved requests')]: ['json'] },
       });
   if (!uri) return undefined;
   const environment = session.active?.name;
