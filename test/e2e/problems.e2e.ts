@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ACTIVITY } from '../fixtures/payloads';
+import { generateDataset } from '../../src/sandbox/data';
 import { Workbench, codeServerModule, packagedVsix, screenshotOnFailure } from './support/workbench';
 
 /** Records that each have one schema error: more errors than VS Code passes on. */
@@ -15,6 +16,8 @@ const RECORDS = 1_200;
 const FILE = 'many-errors.health.json';
 /** Three records, the middle one without a comma after its first field: as while typing. */
 const TYPING = 'typing.health.json';
+/** A month of activity summaries of two people, one of them a day without steps from a tracker that always sends them. */
+const MONTH = 'month.health.json';
 
 describe('e2e: the Problems panel with more findings than it lists', function () {
   this.timeout(240_000);
@@ -32,6 +35,9 @@ describe('e2e: the Problems panel with more findings than it lists', function ()
     fs.writeFileSync(path.join(folder, FILE), `[\n${new Array<string>(RECORDS).fill(record).join(',\n')}\n]\n`);
     const whole = JSON.stringify(JSON.parse(ACTIVITY), null, 2);
     fs.writeFileSync(path.join(folder, TYPING), `[\n${[whole, whole.replace(/,\n/, '\n'), whole].join(',\n')}\n]\n`);
+    const month = generateDataset({ today: '2026-11-20', days: 30, humans: 2, seed: 'e2e-problems' }).activity as Array<Record<string, unknown>>;
+    const fitbit = month.find((r) => r.source === 'fitbit')!;
+    fs.writeFileSync(path.join(folder, MONTH), JSON.stringify([...month, { ...fitbit, id: 'not-worn', steps: 0 }], null, 2));
     wb = await Workbench.open({
       vsix: packagedVsix(),
       folder,
@@ -119,5 +125,31 @@ describe('e2e: the Problems panel with more findings than it lists', function ()
     assert.deepEqual(listed.filter((r) => /Not valid JSON/.test(r)), []);
     await filter.fill(`**/${TYPING}`);
     await wb!.screenshot('problems-syntax-error');
+  });
+
+  it('says each 0 of a list from the file\'s other records of its source; a 0 that stands out is a warning', async () => {
+    const page = wb!.page;
+    await openFile(MONTH);
+    await wb!.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
+    const filter = page.locator('.markers-panel-container .viewpane-filter input, .part.panel .viewpane-filter input').first();
+    await filter.fill(`unusual, **/${MONTH}`);
+    const unusualRow = page.locator('.markers-panel .monaco-list-row', { hasText: 'unusual for fitbit: steps' });
+    await unusualRow
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .catch(async (err: Error) => {
+        throw new Error(`${err.message}; rows: ${JSON.stringify(await problemRows())}`);
+      });
+    const text = (await unusualRow.first().textContent()) ?? '';
+    assert.match(text, /0 — unusual for fitbit: steps is not 0 on all its \d+ other records in this document \(record #\d+\)/);
+    // Shown as a warning: the panel's warning icon on its row.
+    assert.equal(await unusualRow.first().locator('.codicon-warning').count(), 1, text);
+    await filter.fill(`does not provide steps, **/${MONTH}`);
+    const noSteps = page.locator('.markers-panel .monaco-list-row', { hasText: 'googlefit does not provide steps: 0 on all its' });
+    await noSteps.first().waitFor({ timeout: 20_000 });
+    assert.equal(await noSteps.first().locator('.codicon-info').count(), 1, 'a source that never sends the field: information');
+    await filter.fill(`0 —, **/${MONTH}`);
+    await page.waitForFunction(() => document.querySelectorAll('.markers-panel .monaco-list-row').length > 8, undefined, { timeout: 10_000 });
+    await wb!.screenshot('problems-zeros');
   });
 });

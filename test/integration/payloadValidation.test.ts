@@ -11,6 +11,7 @@ import type { PayloadValidationSummary } from '../../src/extension/payloadValida
 import { MAX_DIAGNOSTICS, VSCODE_DIAGNOSTICS_PER_FILE } from '../../src/extension/payloadValidation/diagnostics';
 import { captureMessages, extensionApi, waitFor } from './support/extension';
 import { ACTIVITY } from '../fixtures/payloads';
+import { generateDataset } from '../../src/sandbox/data';
 
 const SOURCE = 'Health Data';
 const COMMAND = 'healthData.validatePayload';
@@ -181,6 +182,43 @@ describe('payload validation', function () {
     const missing = only(diagnostics, secondStart, 'error');
     assertRange(missing, secondStart, 0, secondStart, 1);
     assert.match(missing.message, /value is required .* \(record #1\)$/);
+  });
+
+  it("says each 0 of a list from the document's other records of its source, the same in place and on a worker thread; a 0 that stands out is a warning", async () => {
+    const data = generateDataset({ today: '2026-11-20', days: 30, humans: 2, seed: 'problems-zeros' });
+    const activity = data.activity as Array<Record<string, unknown>>;
+    const fitbit = activity.filter((r) => r.source === 'fitbit');
+    const googlefit = activity.filter((r) => r.source === 'googlefit');
+    assert.ok(fitbit.length >= 25 && googlefit.length >= 4, `fitbit ${fitbit.length}, googlefit ${googlefit.length}`);
+    // A day the tracker was not worn, among the activity and heart rate summaries of a month.
+    const records = [...activity, ...data.heartRate, { ...fitbit[0], id: 'not-worn', steps: 0 }];
+    const doc = await openFile(JSON.stringify(records, null, 2));
+    const config = vscode.workspace.getConfiguration('healthData.validation');
+    const seen: string[][] = [];
+    try {
+      for (const mb of [undefined, 0]) {
+        await config.update('workerThresholdMB', mb, vscode.ConfigurationTarget.Global);
+        const summary = await validateDoc(doc);
+        assert.equal(summary?.thread.isMainThread, mb === undefined, `validated ${mb === undefined ? 'in place' : 'on a worker thread'}`);
+        const diagnostics = ours(doc.uri);
+        const notWorn = diagnostics.filter((d) => d.code === 'zero' && d.message.startsWith('0 — unusual for fitbit: steps'));
+        assert.equal(notWorn.length, 1, JSON.stringify(notWorn.map((d) => d.message)));
+        assert.equal(notWorn[0].message, `0 — unusual for fitbit: steps is not 0 on all its ${fitbit.length} other records in this document (record #${records.length - 1})`);
+        assert.equal(notWorn[0].severity, vscode.DiagnosticSeverity.Warning, 'a 0 that stands out is worth a look');
+        assert.equal(doc.getText(notWorn[0].range), '"steps": 0');
+        const noSteps = diagnostics.filter((d) => d.message.startsWith(`0 — googlefit does not provide steps: 0 on all its ${googlefit.length - 1} other records in this document (record #`));
+        assert.equal(noSteps.length, googlefit.length);
+        assert.ok(noSteps.every((d) => d.severity === vscode.DiagnosticSeverity.Information));
+        assert.ok(!diagnostics.some((d) => d.message.includes('this source may not provide')), 'every 0 of a source with other records is said from them');
+        // Every 0 that stands out, and only those, is a warning.
+        const unusual = diagnostics.filter((d) => d.code === 'zero' && d.message.startsWith('0 — unusual for '));
+        assert.deepEqual(diagnostics.filter((d) => d.code === 'zero' && d.severity === vscode.DiagnosticSeverity.Warning), unusual);
+        seen.push(diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.severity} ${String(d.code)} ${d.message}`).sort());
+      }
+      assert.deepEqual(seen[1], seen[0], 'the worker says what the extension host says');
+    } finally {
+      await config.update('workerThresholdMB', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it("shows syntax errors where they are, once: by VS Code's JSON support, or ours where it does not validate; the command still resolves", async () => {

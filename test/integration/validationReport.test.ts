@@ -10,6 +10,7 @@ import type { ValidationReportSummary } from '../../src/extension/validationRepo
 import { ACTIVITY } from '../fixtures/payloads';
 import { captureMessages, extensionApi, waitFor } from './support/extension';
 import { repoRoot } from '../unit/support/repo';
+import { generateDataset } from '../../src/sandbox/data';
 
 const COMMAND = 'healthData.exportValidationReport';
 
@@ -85,6 +86,8 @@ describe('export validation report', function () {
       ['broken.health.json', '{"id": "x",\n  "steps": }'],
       // A list with a comma missing inside its second record: the other two are whole.
       ['broken-list.health.json', `[\n${ACTIVITY},\n${ACTIVITY.replace(',', '')},\n${ACTIVITY}\n]`],
+      // A fortnight of activity: each 0 said from the file's other records of its source.
+      ['fortnight.health.json', JSON.stringify(generateDataset({ today: '2026-11-20', days: 14, humans: 1, seed: 'report' }).activity, null, 2)],
     ];
     return files.map(([name, text]) => {
       const p = path.join(dir, name);
@@ -145,6 +148,10 @@ describe('export validation report', function () {
       const diagnostics = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Health Data');
       assert.ok(diagnostics.length > 0, `${uri.path} has diagnostics`);
       assert.deepEqual(results.map(resultKey).sort(), diagnostics.map(diagnosticKey).sort(), uri.path);
+      // The zeros in the words of the Problems panel: from the file's other records of the source.
+      const zeros = (keys: string[]) => keys.filter((k) => / zero /.test(k)).sort();
+      assert.deepEqual(zeros(results.map((r) => `${resultKey(r)} ${r.message.text ?? ''}`)), zeros(diagnostics.map((d) => `${diagnosticKey(d)} ${d.message}`)), uri.path);
+      if (uri.path.endsWith('fortnight.health.json')) assert.ok(results.some((r) => / other records in this document \(record #\d+\)$/.test(r.message.text ?? '')), 'zeros said from the other records');
       compared += diagnostics.length;
     }
     assert.ok(compared > 50, `${compared} findings compared`);

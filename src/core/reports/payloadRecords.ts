@@ -8,6 +8,7 @@ import { recordAt, validatePayload, validatePayloadText } from '../validation';
 import type { FileProblem, ReportFinding, ReportRecord } from './model';
 import { LineIndex } from './textPositions';
 import { placedSyntaxWords } from '../json';
+import { explainDocumentZeros, type ZeroPlace } from '../views/zeroContext';
 
 /** The file problem of a validation that validated nothing, or undefined when it has records. */
 export function payloadProblem(text: string, validation: PayloadTextValidation, lines = new LineIndex(text)): FileProblem | undefined {
@@ -52,13 +53,15 @@ export type PayloadReport = { readonly problem: FileProblem; readonly records?: 
 
 /**
  * Validates a payload text for a report: findings placed on the text as the Problems panel places
- * them. A text nested too deeply to walk for positions (tens of thousands of levels) is still
- * validated, its findings without ranges.
+ * them. With `zeros`, each 0 is said from the text's other records of its source, as the Problems
+ * panel says it (explainDocumentZeros). A text nested too deeply to walk for positions (tens of
+ * thousands of levels) is still validated, its findings without ranges.
  */
-export function payloadReport(text: string, options: PayloadTextOptions = {}): PayloadReport {
+export function payloadReport(text: string, options: PayloadTextOptions = {}, zeros?: ZeroPlace): PayloadReport {
   let validation: PayloadTextValidation;
   try {
     validation = validatePayloadText(text, options);
+    if (zeros !== undefined) validation = explainDocumentZeros(validation, zeros);
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
     return unplacedReport(text, options);

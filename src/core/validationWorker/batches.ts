@@ -1,10 +1,12 @@
 // Validates a payload text a batch of records at a time, placing each batch's findings as it
 // finishes, so a large document's findings can be shown while the rest is still being checked.
-// The batches together hold exactly what validatePayloadText finds, in the same order and places.
+// The batches together hold exactly what validatePayloadText finds, in the same order and places
+// (and, asked to say each 0 from the document's other records, what explainDocumentZeros makes of it).
 
 import { JsonSyntaxError, PointerNode, PointerQuery, ValueSpan, locateQuery, memberListStart, parseJsonText, rootListStart, spanOf } from '../json';
 import {
   PayloadTextOptions,
+  PayloadTextValidation,
   PlacedFinding,
   RecordValidation,
   payloadRecords,
@@ -14,8 +16,10 @@ import {
   resolveUndetected,
   validateBrokenPayloadText,
   validateParsedPayloadText,
+  detectKind,
   validateRecordAt,
 } from '../validation';
+import { ZeroTally, explainDocumentZeros, type ZeroPlace } from '../views/zeroContext';
 
 export interface PayloadTextBatch {
   /** Only in the first (and then only) batch: the text is no JSON; the findings are its whole records' (intactRecords). */
@@ -55,12 +59,15 @@ function placeBatch(text: string, options: PayloadTextOptions, first: number, pl
 
 /**
  * Parses the text and validates its records `batchRecords` at a time, yielding each batch's
- * placed findings. A text that is no JSON, a single record or a short list is one batch.
+ * placed findings. A text that is no JSON, a single record or a short list is one batch. With
+ * `zeros`, each 0 is said from the other records of its kind and source in the whole text
+ * (explainDocumentZeros), counted before the first batch.
  */
-export function* payloadTextBatches(text: string, options: PayloadTextOptions = {}, batchRecords = BATCH_RECORDS): Generator<PayloadTextBatch> {
+export function* payloadTextBatches(text: string, options: PayloadTextOptions = {}, batchRecords = BATCH_RECORDS, zeros?: ZeroPlace): Generator<PayloadTextBatch> {
   const parsed = parseJsonText(text, options);
+  const explained = (validation: PayloadTextValidation) => (zeros === undefined ? validation : explainDocumentZeros(validation, zeros));
   if (parsed.errors.length > 0) {
-    const broken = validateBrokenPayloadText(text, parsed.errors, options);
+    const broken = explained(validateBrokenPayloadText(text, parsed.errors, options));
     const n = broken.records.length;
     yield { syntaxErrors: parsed.errors, findings: broken.findings, records: n, undetected: broken.undetected, done: n, total: n };
     return;
@@ -68,7 +75,7 @@ export function* payloadTextBatches(text: string, options: PayloadTextOptions = 
   const payload = parsed.value;
   const list = listOf(payload);
   if (list === undefined || list.records.length <= batchRecords) {
-    const whole = validateParsedPayloadText(text, payload, options);
+    const whole = explained(validateParsedPayloadText(text, payload, options));
     const n = whole.records.length;
     yield { syntaxErrors: [], findings: whole.findings, records: n, undetected: whole.undetected, done: n, total: n };
     return;
@@ -81,6 +88,13 @@ export function* payloadTextBatches(text: string, options: PayloadTextOptions = 
   // for where every record is, then each batch's records on their own.
   let at = options.jsonc ? -1 : prefix === '' ? rootListStart(text) : memberListStart(text, prefix.slice(1));
   let recordNodes: PointerNode[] | undefined;
+  // Every record counted by the kind its validation will give it (resolveUndetected's fallback included).
+  const kindOf = (record: unknown) => options.kind ?? detectKind(record) ?? options.fallbackKind;
+  let tally: ZeroTally | undefined;
+  if (zeros !== undefined) {
+    tally = new ZeroTally(zeros);
+    for (const record of records) tally.add(kindOf(record), record);
+  }
   for (let first = 0; first < records.length; first += batchRecords) {
     const end = Math.min(records.length, first + batchRecords);
     const validated: RecordValidation[] = [];
@@ -88,11 +102,12 @@ export function* payloadTextBatches(text: string, options: PayloadTextOptions = 
     const undetected = resolveUndetected(payload, validated, options);
     const read = at < 0 ? undefined : placeListRecordFindings(text, validated, first, at);
     at = read === undefined ? -1 : read.end;
-    let findings = read?.findings;
-    if (findings === undefined) {
+    let placed = read?.findings;
+    if (placed === undefined) {
       recordNodes ??= recordNodesOf(text, options, records.length, pointerOf);
-      findings = placeBatch(text, options, first, recordNodes.slice(first, end).map((node) => spanOf(node)!), validated);
+      placed = placeBatch(text, options, first, recordNodes.slice(first, end).map((node) => spanOf(node)!), validated);
     }
+    const findings = tally === undefined ? placed : tally.explainPlaced(placed, (i) => (i >= first && i < end ? { record: records[i], kind: validated[i - first].kind } : undefined));
     yield { syntaxErrors: [], findings, records: validated.length, undetected, done: end, total: records.length };
   }
 }

@@ -35,7 +35,7 @@ function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorke
   let undetected = 0;
   let found = 0;
   let starts: Uint32Array | undefined;
-  for (const batch of payloadTextBatches(text, request.options, request.batchRecords)) {
+  for (const batch of payloadTextBatches(text, request.options, request.batchRecords, 'in this document')) {
     syntaxErrors += batch.syntaxErrors.length;
     records += batch.records;
     undetected += batch.undetected;

@@ -3,9 +3,11 @@
 // field on every other record of the kind does not provide it, and a 0 from a source that
 // usually sends the field stands out (a day it did not sync, a device taken off). Compares a
 // record's top-level zero findings with the other records of the same source: the Records view's
-// for one record (compareZeros), or those of a list, a reply's page or the tree (ZeroTally).
+// for one record (compareZeros), or those of a list, a reply's page, the tree (ZeroTally) or an
+// editor document (explainDocumentZeros).
 
 import { truncate, type Finding } from '../validation/findings';
+import { recordAt, type PayloadTextValidation, type PlacedFinding } from '../validation/payloadText';
 import { tokenName } from '../json/pointers';
 import { textField } from './labels';
 
@@ -63,8 +65,8 @@ export function compareZeros(record: unknown, findings: readonly Finding[], othe
   return { findings: tally.explain(undefined, record, findings), compared, source, unusual: tally.unusual(undefined, record, findings).length };
 }
 
-/** Where the other records a 0 is said from are: the Records view's, a list's, a reply's page. */
-export type ZeroPlace = 'loaded' | 'in this list' | 'in this reply';
+/** Where the other records a 0 is said from are: the Records view's, a list's, a reply's page, an editor document's. */
+export type ZeroPlace = 'loaded' | 'in this list' | 'in this reply' | 'in this document';
 
 /**
  * A 0 of `field` from `source`, said from the `compared` other records of the source (`where`
@@ -141,20 +143,49 @@ export class ZeroTally {
   explain(kind: string | undefined, record: unknown, findings: readonly Finding[]): readonly Finding[] {
     const found = this.tallyOf(kind, record);
     if (!found || found.tally.records < 2 || !findings.some((f) => f.kind === 'zero')) return findings;
+    return findings.map((f) => {
+      const said = this.said(found, f);
+      return said === undefined ? f : { kind: f.kind, path: f.path, message: said.message };
+    });
+  }
+
+  /**
+   * A zero finding of a top-level field said from the other records of the record's kind and
+   * source (`found`), and whether that 0 stands out; undefined for any other finding.
+   */
+  private said(found: { key: string; source: string; tally: SourceTally }, f: Finding): { message: string; standsOut: boolean } | undefined {
+    const field = f.kind === 'zero' ? topField(f.path) : undefined;
+    if (field === undefined) return undefined;
     const { key, source, tally } = found;
     const compared = tally.records - 1;
-    return findings.map((f) => {
-      const field = f.kind === 'zero' ? topField(f.path) : undefined;
-      if (field === undefined) return f;
-      const messageKey = `${key}\u0000${field}`;
-      let message = this.messages.get(messageKey);
-      if (message === undefined) {
-        // The record's own value is 0: whatever sends the field is another record.
-        message = zeroMessage(source, field, tally.sent.get(field) ?? 0, compared, this.where);
-        this.messages.set(messageKey, message);
-      }
-      return { kind: f.kind, path: f.path, message };
-    });
+    // The record's own value is 0: whatever sends the field is another record.
+    const sent = tally.sent.get(field) ?? 0;
+    const messageKey = `${key}\u0000${field}`;
+    let message = this.messages.get(messageKey);
+    if (message === undefined) {
+      message = zeroMessage(source, field, sent, compared, this.where);
+      this.messages.set(messageKey, message);
+    }
+    return { message, standsOut: isUnusualZero(sent, compared) };
+  }
+
+  /**
+   * Placed findings of the list's records (found by their `index` with `recordOf`) with their zero
+   * findings reworded, and `standsOut` on a 0 that stands out; the same array when none changes.
+   */
+  explainPlaced<F extends PlacedFinding>(findings: readonly F[], recordOf: ListRecordOf): readonly (F | ZeroPlacedFinding<F>)[] {
+    let out: (F | ZeroPlacedFinding<F>)[] | undefined;
+    for (let i = 0; i < findings.length; i++) {
+      const f = findings[i];
+      if (f.kind !== 'zero' || f.index === undefined) continue;
+      const entry = recordOf(f.index);
+      const found = entry && this.tallyOf(entry.kind, entry.record);
+      const said = found && found.tally.records >= 2 ? this.said(found, f) : undefined;
+      if (said === undefined) continue;
+      out ??= findings.slice();
+      out[i] = { ...f, message: said.message, standsOut: said.standsOut };
+    }
+    return out ?? findings;
   }
 
   /** The record's zero fields that nearly every other record of its kind and source sends as another number (isUnusualZero): its 0s that stand out. */
@@ -168,4 +199,34 @@ export class ZeroTally {
     }
     return fields;
   }
+}
+
+/** A list's record and its kind (as the validator found it) by its place in the list; undefined if none. */
+export type ListRecordOf = (index: number) => { readonly record: unknown; readonly kind: string | undefined } | undefined;
+
+/** A zero finding said from its source's other records: `standsOut` when nearly all of them send the field (isUnusualZero). */
+export type ZeroPlacedFinding<F extends PlacedFinding = PlacedFinding> = F & { readonly standsOut: boolean };
+
+/** Whether a finding is a 0 that stands out among its source's other records (explainPlaced said so). */
+export function standsOut(finding: object): boolean {
+  return (finding as { standsOut?: unknown }).standsOut === true;
+}
+
+/**
+ * A document's findings with each 0 said from the document's other records of the same kind and
+ * source (`0 — googlefit does not provide steps: 0 on all its 24 other records in this document`),
+ * as the record view says it from the Records view's: the same validation when the document holds
+ * one record or no zero finding.
+ */
+export function explainDocumentZeros(validation: PayloadTextValidation, where: ZeroPlace = 'in this document'): PayloadTextValidation {
+  if (validation.records.length < 2 || !validation.findings.some((f) => f.kind === 'zero')) return validation;
+  const tally = new ZeroTally(where);
+  const byIndex = new Map<number, { record: unknown; kind: string | undefined }>();
+  for (const r of validation.records) {
+    const entry = { record: recordAt(validation.payload, r.pointer), kind: r.kind };
+    tally.add(entry.kind, entry.record);
+    if (r.index !== undefined) byIndex.set(r.index, entry);
+  }
+  const findings = tally.explainPlaced(validation.findings, (index) => byIndex.get(index));
+  return findings === validation.findings ? validation : { ...validation, findings };
 }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { FindingKind, PayloadTextValidation, PlacedFinding } from '../../core/validation';
 import type { JsonSyntaxError } from '../../core/json';
 import { type FindingCounts, noFindings } from '../../core/validationWorker';
+import { standsOut } from '../../core/views/zeroContext';
 
 export const DIAGNOSTIC_SOURCE = 'Health Data';
 /** The code of a diagnostic for a syntax error; findings carry their kind as code. */
@@ -108,7 +109,8 @@ type RangeableFinding = PlacedFinding & { readonly start?: readonly [number, num
 export function findingDiagnostic(document: vscode.TextDocument, finding: RangeableFinding, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic {
   // In a list the line alone does not say which record; the CLI's `#3` does.
   const message = finding.index === undefined ? finding.message : vscode.l10n.t('{0} (record #{1})', finding.message, finding.index);
-  const severity = finding.kind === 'unknown' ? unknownSeverity : SEVERITY[finding.kind];
+  // A 0 where the source's other records in the document nearly all send the field: worth a look.
+  const severity = finding.kind === 'unknown' ? unknownSeverity : standsOut(finding) ? vscode.DiagnosticSeverity.Warning : SEVERITY[finding.kind];
   const range = finding.start && finding.end ? new vscode.Range(finding.start[0], finding.start[1], finding.end[0], finding.end[1]) : rangeOf(document, finding.offset, finding.length);
   const d = new vscode.Diagnostic(range, message, severity);
   d.source = DIAGNOSTIC_SOURCE;

@@ -9,6 +9,7 @@ import type { JsonSyntaxError } from '../../core/json';
 import { PayloadTextOptions, validatePayloadText } from '../../core/validation';
 import { FindingCounts, ValidationWorkers, WorkerThread, nextTurn, warmUpValidationInSteps } from '../../core/validationWorker';
 import { ResourceKind } from '../../core/resources';
+import { explainDocumentZeros } from '../../core/views/zeroContext';
 import { MAX_DIAGNOSTICS, StreamedDiagnostics, countFindings, diagnosticsOf, syntaxDiagnostics, unknownFieldSeverity } from './diagnostics';
 
 /** How a document's records get their kind: given for all, or for those whose kind is not detected. */
@@ -178,7 +179,8 @@ export class DocumentValidator implements vscode.Disposable {
 
   private validateInPlace(document: vscode.TextDocument): DocumentValidation {
     const started = performance.now();
-    const validation = validatePayloadText(document.getText(), this.optionsFor(document));
+    // Each 0 said from the document's other records of its source, as the worker says it (payloadTextBatches).
+    const validation = explainDocumentZeros(validatePayloadText(document.getText(), this.optionsFor(document)));
     this.collection.set(document.uri, diagnosticsOf(document, validation, unknownFieldSeverity()));
     this.log.debug(
       `validated ${document.uri.toString(true)} v${document.version} in ${(performance.now() - started).toFixed(1)} ms: ` +

@@ -69,7 +69,8 @@ async function entryOf(uri: vscode.Uri, validator: DocumentValidator, baseFolder
     return { file, problem: { message: vscode.l10n.t('could not be read: {0}', err instanceof Error ? err.message : String(err)) } };
   }
   if (!payload.text.trim()) return { file, problem: { message: vscode.l10n.t('is empty') } };
-  const report = payloadReport(payload.text, validator.optionsFor(payload));
+  // Each 0 said from the file's other records of its source, as the Problems panel says it.
+  const report = payloadReport(payload.text, validator.optionsFor(payload), 'in this document');
   // A list with a syntax error: the records it holds whole, as the Problems panel shows them, then the error.
   return 'problem' in report ? { file, problem: report.problem, records: report.records ?? [] } : { file, records: [...report.records] };
 }

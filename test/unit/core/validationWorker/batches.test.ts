@@ -1,8 +1,11 @@
 // Validation a batch of records at a time (src/core/validationWorker/batches.ts): the batches
 // together find exactly what validatePayloadText finds, at the same places, in the same order,
-// for lists, wrapped lists, JSON with comments, single records, chosen kinds and broken JSON.
+// for lists, wrapped lists, JSON with comments, single records, chosen kinds and broken JSON;
+// and asked to say each 0 from the text's other records, what explainDocumentZeros says.
 import * as assert from 'node:assert/strict';
 import { payloadTextBatches } from '../../../../src/core/validationWorker';
+import { explainDocumentZeros, standsOut } from '../../../../src/core/views';
+import { generateDataset } from '../../../../src/sandbox/data';
 import { PayloadTextOptions, PlacedFinding, placeListRecordFindings, validatePayloadText } from '../../../../src/core/validation';
 import { memberListStart, rootListStart } from '../../../../src/core/json';
 import { variedRecords } from '../../../fixtures/variedRecords';
@@ -11,9 +14,15 @@ import { ACTIVITY } from '../../../fixtures/payloads';
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const RECORDS = variedRecords(400);
 
+/** Checks the batches against the whole text, with each 0 said as it is and from the text's other records; returns how many batches. */
 function sameAsWhole(text: string, options: PayloadTextOptions, batchRecords: number): number {
-  const whole = validatePayloadText(text, options);
-  const batches = [...payloadTextBatches(text, options, batchRecords)];
+  sameAsWholeWith(text, options, batchRecords, true);
+  return sameAsWholeWith(text, options, batchRecords, false);
+}
+
+function sameAsWholeWith(text: string, options: PayloadTextOptions, batchRecords: number, zeros: boolean): number {
+  const whole = zeros ? explainDocumentZeros(validatePayloadText(text, options)) : validatePayloadText(text, options);
+  const batches = [...payloadTextBatches(text, options, batchRecords, zeros ? 'in this document' : undefined)];
   assert.deepEqual(
     batches.flatMap((b) => b.findings),
     whole.findings,
@@ -157,5 +166,30 @@ describe('validationWorker/batches', () => {
     assert.equal(sameAsWhole(broken, { now: NOW }, 37), 1);
     assert.ok([...payloadTextBatches(broken, { now: NOW }, 37)][0].findings.length > 100);
     assert.ok([...payloadTextBatches('[{"steps": 1},')][0].syntaxErrors.length > 0);
+  });
+
+  it('each 0 said from the whole text\'s other records of its kind and source, batch by batch, as the editor says it in place', () => {
+    const data = generateDataset({ today: '2026-11-20', days: 40, humans: 2, seed: 'batches' });
+    const fitbit = (data.activity as Array<Record<string, unknown>>).filter((r) => r.source === 'fitbit');
+    assert.ok(fitbit.length >= 25, `${fitbit.length} fitbit records`);
+    // A day the tracker was not worn, among activity summaries and heart rate summaries mixed.
+    const records = [...data.activity, ...data.heartRate, { ...fitbit[3], id: 'not-worn', steps: 0 }];
+    const text = JSON.stringify(records, null, 2);
+    for (const size of [1, 9, 500]) sameAsWhole(text, { now: NOW }, size);
+    const findings = [...payloadTextBatches(text, { now: NOW }, 9, 'in this document')].flatMap((b) => b.findings);
+    const steps = findings.filter((f) => f.kind === 'zero' && f.path === '/steps');
+    const worn = steps.find((f) => f.recordId === 'not-worn')!;
+    assert.equal(worn.message, `0 — unusual for fitbit: steps is not 0 on all its ${fitbit.length} other records in this document`);
+    assert.ok(standsOut(worn));
+    const googlefit = steps.filter((f) => f.message.startsWith('0 — googlefit does not provide steps: 0 on all its'));
+    assert.ok(googlefit.length > 10, `${googlefit.length} googlefit steps said`);
+    assert.ok(googlefit.every((f) => !standsOut(f) && f.message.endsWith('other records in this document')));
+    // Only the zeros' messages changed: the same findings, places and order otherwise.
+    const plain = [...payloadTextBatches(text, { now: NOW }, 9)].flatMap((b) => b.findings);
+    assert.deepEqual(
+      findings.map(({ kind, pointer, offset, length }) => ({ kind, pointer, offset, length })),
+      plain.map(({ kind, pointer, offset, length }) => ({ kind, pointer, offset, length })),
+    );
+    assert.deepEqual(findings.filter((f) => f.kind !== 'zero'), plain.filter((f) => f.kind !== 'zero'));
   });
 });

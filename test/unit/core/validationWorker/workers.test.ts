@@ -1,12 +1,14 @@
 // Validation on worker threads (src/core/validationWorker/workers.ts) with the real worker
 // script: the work happens on another thread, the batches add up to what the caller's own
-// thread finds, findings past the kept number are counted, and a cancelled run delivers nothing.
+// thread finds (each 0 said from the text's other records, as the editor says it), findings past
+// the kept number are counted, and a cancelled run delivers nothing.
 import * as assert from 'node:assert/strict';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { RangedFinding, ValidationBatch, ValidationWorkers, WORKER_NICE, noFindings } from '../../../../src/core/validationWorker';
-import { validatePayloadText } from '../../../../src/core/validation';
+import { PayloadTextOptions, validatePayloadText } from '../../../../src/core/validation';
+import { explainDocumentZeros } from '../../../../src/core/views';
 import { variedRecords } from '../../../fixtures/variedRecords';
 import { repoRoot } from '../../support/repo';
 
@@ -14,6 +16,9 @@ import { repoRoot } from '../../support/repo';
 const SCRIPT = join(repoRoot, 'out', 'src', 'core', 'validationWorker', 'worker.js');
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const TEXT = JSON.stringify(variedRecords(300), null, 2);
+
+/** What the editor finds in a document's text in place: validatePayloadText, each 0 said from the other records. */
+const inPlace = (text: string, options: PayloadTextOptions = {}) => explainDocumentZeros(validatePayloadText(text, options));
 
 /** The findings as placed in the text, after checking the line and character each carries. */
 function placed(batches: readonly ValidationBatch[], text = TEXT) {
@@ -40,7 +45,7 @@ describe('validationWorker/workers', function () {
     assert.ok(outcome);
     assert.equal(outcome.thread.isMainThread, false);
     assert.notEqual(outcome.thread.threadId, threadId);
-    const whole = validatePayloadText(TEXT, { now: NOW });
+    const whole = inPlace(TEXT, { now: NOW });
     assert.deepEqual(placed(batches), whole.findings);
     assert.ok(batches.length > 2);
     assert.deepEqual(
@@ -65,7 +70,7 @@ describe('validationWorker/workers', function () {
   it('sends the first findings of each kind and counts the rest', async () => {
     const batches: ValidationBatch[] = [];
     const outcome = await workers.run(TEXT, { now: NOW }, { keepPerKind: 3, onBatch: (b) => batches.push(b) }).result;
-    const whole = validatePayloadText(TEXT, { now: NOW });
+    const whole = inPlace(TEXT, { now: NOW });
     const kept = whole.findings.filter((f, i) => whole.findings.slice(0, i + 1).filter((g) => g.kind === f.kind).length <= 3);
     assert.deepEqual(placed(batches), kept);
     assert.equal(outcome!.totals.counts.error, whole.findings.filter((f) => f.kind === 'error').length);
@@ -77,7 +82,7 @@ describe('validationWorker/workers', function () {
     }
     const batches: ValidationBatch[] = [];
     await workers.run(slices(), { now: NOW }, { batchRecords: 70, onBatch: (b) => batches.push(b) }).result;
-    assert.deepEqual(placed(batches), validatePayloadText(TEXT, { now: NOW }).findings);
+    assert.deepEqual(placed(batches), inPlace(TEXT, { now: NOW }).findings);
   });
 
   it('reports syntax errors of a text that is no JSON', async () => {

@@ -4,8 +4,8 @@
 // findings stay as they were; hostile records among the others never break it.
 import * as assert from 'node:assert/strict';
 import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
-import { Finding, validate, validatePayload } from '../../../../src/core/validation';
-import { UNUSUAL_EVIDENCE, UNUSUAL_SHARE, ZERO_EVIDENCE, ZeroTally, compareZeros } from '../../../../src/core/views';
+import { Finding, detectKind, validate, validatePayload, validatePayloadText } from '../../../../src/core/validation';
+import { UNUSUAL_EVIDENCE, UNUSUAL_SHARE, ZERO_EVIDENCE, ZeroTally, compareZeros, explainDocumentZeros, standsOut } from '../../../../src/core/views';
 import { generateDataset } from '../../../../src/sandbox/data';
 import { assertPrototypesUnchanged, prototypeSnapshot, sharedHostileRecords } from '../../support/hostileRecords';
 
@@ -188,6 +188,54 @@ describe('zeros compared with the source\'s other records', () => {
       alone.add('activity', lone);
       const findings = validate(lone, 'activity').findings;
       assert.equal(alone.explain('activity', lone, findings), findings);
+    });
+  });
+
+  describe('an editor document, by explainDocumentZeros', () => {
+    it('says each 0 of a mixed list what compareZeros says against the document\'s other records of the kind, at the same places', () => {
+      const fitbit = (data.activity as Obj[]).filter((r) => r.source === 'fitbit');
+      const records: unknown[] = [...data.activity, ...data.heartRate, ...data.bodyFat, { ...fitbit[5], id: 'not-worn', steps: 0 }, { steps: 0, date: '2026-11-01' }, null];
+      const text = JSON.stringify({ data: records }, null, 1);
+      const plain = validatePayloadText(text);
+      const explained = explainDocumentZeros(plain);
+      assert.equal(explained.findings.length, plain.findings.length);
+      let reworded = 0;
+      explained.findings.forEach((f, k) => {
+        const before = plain.findings[k];
+        assert.deepEqual({ ...f, message: '', standsOut: undefined }, { ...before, message: '', standsOut: undefined });
+        if (f.message === before.message) return;
+        reworded++;
+        // By brute force: the record's own findings against every record of the document of its kind.
+        const record = records[f.index!];
+        const kind = detectKind(record);
+        const others = records.filter((r) => detectKind(r) === kind);
+        const brute = compareZeros(record, [{ kind: f.kind, path: before.path, message: before.message }], others);
+        assert.equal(f.message, brute.findings[0].message.replace(/ loaded$/, ' in this document'));
+        assert.equal(standsOut(f), brute.unusual === 1);
+      });
+      assert.ok(reworded > 100, `${reworded} zeros said`);
+      const worn = explained.findings.find((f) => f.recordId === 'not-worn' && f.path === '/steps')!;
+      assert.match(worn.message, /^0 — unusual for fitbit: steps is not 0 on all its \d+ other records in this document$/);
+      assert.equal(explained.findings.filter((f) => standsOut(f)).length >= 1, true);
+      // What has no source, and what is no record, keeps its words.
+      const sourceless = explained.findings.filter((f) => f.index === records.length - 2);
+      assert.deepEqual(sourceless, plain.findings.filter((f) => f.index === records.length - 2));
+    });
+
+    it('leaves one record, a list without zeros and a record alone of its source as they are; reads the whole records of broken JSON', () => {
+      const one = validatePayloadText(JSON.stringify(data.activity[0]));
+      assert.equal(explainDocumentZeros(one), one);
+      const noZeros = validatePayloadText(JSON.stringify((data.bodyFat as Obj[]).slice(0, 5)));
+      assert.equal(explainDocumentZeros(noZeros).findings, noZeros.findings);
+      const googlefit = (data.activity as Obj[]).filter((r) => r.source === 'googlefit').slice(0, 4);
+      const lone = validatePayloadText(JSON.stringify([{ ...googlefit[0], source: 'lone' }, data.heartRate[0]]));
+      assert.equal(explainDocumentZeros(lone).findings, lone.findings);
+      // A list that breaks off after four whole records: those are compared with each other.
+      const broken = validatePayloadText(`${JSON.stringify(googlefit).slice(0, -1)}, {"steps": `);
+      assert.ok(broken.syntaxErrors.length > 0);
+      const said = explainDocumentZeros(broken).findings.filter((f) => f.path === '/steps');
+      assert.equal(said.length, 4);
+      assert.ok(said.every((f) => f.message === '0 — googlefit does not provide steps: 0 on all its 3 other records in this document'), said[0].message);
     });
   });
 });
