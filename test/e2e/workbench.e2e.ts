@@ -284,6 +284,40 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
         assert.equal((await readExchange(frame)).records, 2);
       });
 
+      it("a record fetched by id: its zeros said from the Records view's records of its source, and what they were compared with", async () => {
+        const page = wb!.page;
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        const row = (text: string | RegExp) => page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first();
+        const googlefit = (sandbox.dataset.activity as Array<{ id: string; source: string }>).filter((r) => r.source === 'googlefit');
+        assert.ok(googlefit.length >= 2, `${googlefit.length} googlefit days`);
+        await page.waitForFunction(() => document.activeElement?.tagName === 'IFRAME', undefined, { timeout: 5_000 }).catch(() => undefined);
+        await wb!.runCommand('Health Data: New Request…');
+        await row('List activity summaries').waitFor({ state: 'visible', timeout: 20_000 });
+        await input.fill(`GET ${sandbox.url}/v1/human/activities/summaries/${googlefit[0].id}`);
+        await row(`/v1/human/activities/summaries/${googlefit[0].id}`).waitFor({ state: 'visible', timeout: 10_000 });
+        await input.press('Enter');
+        await row(/^\s*Send/).waitFor({ state: 'visible', timeout: 10_000 });
+        await input.press('Enter');
+        const { frame } = await wb!.webviewFrame(
+          () => document.querySelector('.zero-basis') !== null,
+          undefined,
+          'the exchange view of the record, its zeros compared',
+          30_000,
+        );
+        const shown = await frame.evaluate(() => ({
+          basis: document.querySelector('.zero-basis')?.textContent ?? '',
+          steps: Array.from(document.querySelectorAll('.finding-list .finding')).find((f) => f.querySelector('.path')?.textContent === '/steps')?.querySelector('.message')?.textContent ?? '',
+        }));
+        // The sandbox's days: googlefit sends no steps on any of them (its other days, as many as the range holds).
+        const others = googlefit.length - 1;
+        const summaries = others === 1 ? 'one other googlefit activity summary' : `${others} other googlefit activity summaries`;
+        assert.ok(shown.basis.startsWith(`Zeros compared with the ${summaries} the Records view has loaded (`), shown.basis);
+        const onOthers = others === 1 ? 'its other record loaded' : `its ${others} other records loaded`;
+        assert.equal(shown.steps, others >= 3 ? `0 — googlefit does not provide steps: 0 on all ${onOthers}` : `0 — googlefit may not provide steps: 0 on ${onOthers}`);
+        await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
+        await wb!.screenshotAs(shot(`exchange-record-zeros-${theme.slug}`));
+      });
+
       it('Save Request… keeps a request under Saved by the name given; Export Saved Requests… writes it to a file, Run Saved Requests passes it; Remove from Saved puts it back', async () => {
         const page = wb!.page;
         const sidebar = page.locator('.part.sidebar');

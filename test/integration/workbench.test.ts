@@ -288,6 +288,50 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     assert.deepEqual(errors(), []);
   });
 
+  it("a single record's reply says its zeros from the Records view's records of its source, as the record view does, and again when those change", async () => {
+    await vscode.commands.executeCommand('healthData.clearSourceFilter');
+    await vscode.commands.executeCommand('healthData.clearHumanFilter');
+    await vscode.commands.executeCommand('healthData.setDateRange', { days: 30 });
+    await setSetting('pageSize', 500);
+    await api.tree.getChildren();
+    await api.tree.whenLoaded();
+    const loaded = api.tree.loadedOf('activity');
+    assert.ok(loaded, 'the Records view has no activity summaries loaded');
+    const googlefit = loaded.records.filter((r) => (r as { source?: string }).source === 'googlefit') as Rec[];
+    assert.ok(googlefit.length >= 4, `${googlefit.length} googlefit days`);
+    const sent = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'getById', kind: 'activity', id: googlefit[0].id } })) as HistoryEntry;
+    assert.equal(sent.status, 200);
+    const panel = await waitFor('the exchange panel', () => api.exchangeViews.get(sent.id));
+    const body = () => panel.currentModel.body;
+    const b = body();
+    assert.ok(b.type === 'record', b.type);
+    assert.equal(b.record.findings.find((f) => f.path === '/steps')?.message, `0 — googlefit does not provide steps: 0 on all its ${googlefit.length - 1} other records loaded`);
+    assert.equal(b.zeroBasis, `Zeros compared with the ${googlefit.length - 1} other googlefit activity summaries the Records view has loaded (${loaded.scope}).`);
+
+    // The Records view loads a week: the open reply says its zeros again from those.
+    await vscode.commands.executeCommand('healthData.setDateRange', { days: 7 });
+    await api.tree.whenLoaded();
+    const week = api.tree.loadedOf('activity')!;
+    const others = week.records.filter((r) => (r as { source?: string }).source === 'googlefit' && (r as Rec).id !== googlefit[0].id).length;
+    await waitFor('the reply to compare again', () => {
+      const now = body();
+      return now.type === 'record' && now.zeroBasis?.includes('the last 7 days');
+    });
+    const again = body();
+    assert.ok(again.type === 'record');
+    assert.equal(again.zeroBasis, `Zeros compared with the ${others} other googlefit activity summaries the Records view has loaded (${week.scope}).`);
+    assert.equal(again.record.findings.find((f) => f.path === '/steps')?.message, `0 — googlefit does not provide steps: 0 on all its ${others} other records loaded`);
+
+    // A reply from another environment than the Records view's is not compared with its records.
+    const other = api.exchangeViews.createOrShow({ ...sent, id: `${sent.id}-staging`, environment: 'Staging' }).currentModel.body;
+    assert.ok(other.type === 'record');
+    assert.equal(other.zeroBasis, `Zeros not compared: this record came from Staging, and the Records view shows ${week.environment}.`);
+    assert.equal(other.record.findings.find((f) => f.path === '/steps')?.message, '0 — this source may not provide steps');
+    await vscode.commands.executeCommand('healthData.setDateRange', { days: 30 });
+    await api.tree.whenLoaded();
+    assert.deepEqual(errors(), []);
+  });
+
   it('New Request reads a pasted cURL command, URL or request line: the form filled in, what is not kept listed, sent with the extension\'s own token', async () => {
     const sandbox = runningSandbox(api);
     const rec = records('activity')[0];

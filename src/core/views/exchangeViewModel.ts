@@ -39,7 +39,15 @@ export type ExchangeBodyView =
   /** Not JSON (an HTML page, a body cut short): the text as it came. */
   | { readonly type: 'text'; readonly text: string; readonly textCut: boolean; readonly problem?: string }
   /** One record (or the token mint's reply), validated. */
-  | { readonly type: 'record'; readonly text: string; readonly textCut: boolean; readonly record: BodyRecordRow; readonly kindLabel?: string }
+  | {
+      readonly type: 'record';
+      readonly text: string;
+      readonly textCut: boolean;
+      readonly record: BodyRecordRow;
+      readonly kindLabel?: string;
+      /** What the record's zeros were compared with (the Records view's records), or why not; absent when nothing was said. */
+      readonly zeroBasis?: string;
+    }
   /** A list page: its records, each validated, and their findings summed. */
   | {
       readonly type: 'records';
@@ -91,6 +99,11 @@ export interface ExchangeViewOptions {
   /** Findings of a token mint's reply (checkClientTokenReply). */
   checkTokenReply: (reply: unknown) => readonly Finding[];
   resendable: boolean;
+  /**
+   * A single record's zero findings said from other records (the Records view's, by the host),
+   * and the sentence that says which; without it the zeros keep the schema's words.
+   */
+  compareZeros?: (record: unknown, kind: ResourceKind, findings: readonly Finding[]) => { readonly findings: readonly Finding[]; readonly basis?: string };
 }
 
 const zeroCounts = (): Record<FindingKind, number> => ({ error: 0, warning: 0, zero: 0, deprecated: 0, unknown: 0 });
@@ -116,7 +129,7 @@ const shown = (text: string): { text: string; textCut: boolean } =>
   text.length > MAX_BODY_TEXT ? { text: text.slice(0, MAX_BODY_TEXT), textCut: true } : { text, textCut: false };
 
 /** The body, parsed and validated; `records` are the parsed records the view's rows refer to. */
-export function bodyView(exchange: Exchange, options: Pick<ExchangeViewOptions, 'check' | 'checkTokenReply'>): { view: ExchangeBodyView; records: unknown[] } {
+export function bodyView(exchange: Exchange, options: Pick<ExchangeViewOptions, 'check' | 'checkTokenReply' | 'compareZeros'>): { view: ExchangeBodyView; records: unknown[] } {
   const raw = exchange.responseBody;
   if (raw === undefined || raw === '') return { view: { type: 'none' }, records: [] };
   let parsed: unknown;
@@ -158,7 +171,11 @@ export function bodyView(exchange: Exchange, options: Pick<ExchangeViewOptions, 
   }
   if (!failed && parsed && typeof parsed === 'object' && !Array.isArray(parsed) && kind) {
     const result = options.check(parsed, kind);
-    return { view: { type: 'record', ...text, record: recordRow(0, parsed, result.kind ?? kind, result.findings, Infinity), ...(kindLabel ? { kindLabel } : {}) }, records: [parsed] };
+    const recordKind = result.kind ?? kind;
+    const zeros = result.findings.some((f) => f.kind === 'zero') ? options.compareZeros?.(parsed, recordKind, result.findings) : undefined;
+    const row = recordRow(0, parsed, recordKind, zeros?.findings ?? result.findings, Infinity);
+    const zeroBasis = zeros?.basis !== undefined ? { zeroBasis: zeros.basis } : {};
+    return { view: { type: 'record', ...text, record: row, ...(kindLabel ? { kindLabel } : {}), ...zeroBasis }, records: [parsed] };
   }
   // An error reply, or JSON that is not a record: shown as it came, pretty.
   return { view: { type: 'text', ...text }, records: [] };

@@ -5,9 +5,9 @@
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
-import { ZeroTally, compareZeros, estimateSize, ListOptions, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
+import { ZeroTally, estimateSize, ListOptions, RecordView, RecordViewModel, emptyRecordViewModel, titleOf, ActionName, HostMessage, PersistedRecordView, RecordSource, parseWebviewMessage } from '../../core/views';
 import { ResourceKind, resource } from '../../core/resources';
-import { Finding, payloadRecords, truncate, validate, validatePayload } from '../../core/validation';
+import { Finding, payloadRecords, validate, validatePayload } from '../../core/validation';
 import { openAsJsonDocument } from '../shared/documents';
 import { errorAndWarningWords } from '../shared/findingCounts';
 import { errorMessage, showError } from '../shared/showError';
@@ -15,6 +15,7 @@ import { SANDBOX_ENVIRONMENT } from '../account/environments';
 import { WebviewShell } from '../shared/webviewShell';
 import { OriginProblem, PanelHost, PayloadOrigin, hostOf, originOf, originProblem, sourceOf } from './recordOrigin';
 import { markText, recordViewStrings } from './strings';
+import { ZerosSaid, zerosFromLoaded } from './zeroBasis';
 
 /** Records up to this size (estimated JSON bytes) are kept in the webview's state for a reload. */
 const PERSIST_LIMIT = 512 * 1024;
@@ -159,25 +160,10 @@ export class RecordPanel implements vscode.Disposable {
    * record comes from the environment those were loaded from (never for a file or a payload),
    * and the sentence that says what they were compared with.
    */
-  private compareZeros(findings: readonly Finding[]): { findings: readonly Finding[]; basis?: string } {
+  private compareZeros(findings: readonly Finding[]): ZerosSaid {
     const kind = this.kind;
-    if (kind === undefined || this.payload || !findings.some((f) => f.kind === 'zero')) return { findings };
-    const loaded = this.host.recordsToCompare(kind);
-    const from = this.source.environment;
-    if (!loaded || loaded.environment === undefined || from === undefined) return { findings };
-    // Another service's records say nothing of this one's sources.
-    if (loaded.environment !== from) return { findings, basis: vscode.l10n.t('Zeros not compared: this record came from {0}, and the Records view shows {1}.', from, loaded.environment) };
-    const compared = compareZeros(this.record, findings, loaded.records);
-    if (compared.source === undefined) return { findings };
-    const source = truncate(compared.source);
-    const def = resource(kind);
-    const basis =
-      compared.compared === 0
-        ? vscode.l10n.t('Zeros not compared: the Records view has no other {0} {1} loaded ({2}).', source, def.singular.toLowerCase(), loaded.scope)
-        : compared.compared === 1
-          ? vscode.l10n.t('Zeros compared with the one other {0} {1} the Records view has loaded ({2}).', source, def.singular.toLowerCase(), loaded.scope)
-          : vscode.l10n.t('Zeros compared with the {0} other {1} {2} the Records view has loaded ({3}).', compared.compared, source, def.label.toLowerCase(), loaded.scope);
-    return { findings: compared.findings, basis };
+    if (kind === undefined || this.payload) return { findings };
+    return zerosFromLoaded(this.record, kind, findings, this.source.environment, this.host.recordsToCompare(kind));
   }
 
   /**

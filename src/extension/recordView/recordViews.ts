@@ -81,6 +81,11 @@ export class RecordViews implements PanelHost, vscode.Disposable {
     return this.loaded?.of(kind);
   }
 
+  /** The Records view's records of a kind (undefined: of every kind) changed; never fires without a Records view. */
+  onDidChangeLoaded(listener: (kind: ResourceKind | undefined) => void): vscode.Disposable {
+    return this.loaded?.onDidChange(listener) ?? new vscode.Disposable(() => undefined);
+  }
+
   /** Registers the serializer that restores panels after a reload; nothing else runs until used. */
   register(): vscode.Disposable[] {
     return [

@@ -8,11 +8,14 @@ import { HealthDataError } from '../../core/errors';
 import { ExchangeActionName, ExchangeHostMessage, ExchangeViewModel, buildExchangeView, parseExchangeWebviewMessage } from '../../core/views';
 import { checkClientTokenReply, validate } from '../../core/validation';
 import { HistoryEntry, draftFromExchange } from '../../core/workbench';
+import type { ResourceKind } from '../../core/resources';
 import { openAsJsonDocument } from '../shared/documents';
 import { errorMessage } from '../shared/showError';
 import { markText } from '../recordView/strings';
 import { WebviewShell } from '../shared/webviewShell';
 import type { Session } from '../account/session';
+import type { LoadedRecordsOfKind } from '../recordView/recordOrigin';
+import { zerosFromLoaded } from '../recordView/zeroBasis';
 
 export interface ExchangePanelHost {
   readonly extensionUri: vscode.Uri;
@@ -24,6 +27,8 @@ export interface ExchangePanelHost {
   openPayload(entry: HistoryEntry, payload: unknown, name: string): void;
   /** The name the exchange is saved under, if it is saved. */
   savedName(exchangeId: string): string | undefined;
+  /** The Records view's records of a kind, which a single record's zeros are compared with. */
+  recordsToCompare(kind: ResourceKind): LoadedRecordsOfKind | undefined;
 }
 
 export class ExchangePanel implements vscode.Disposable {
@@ -73,7 +78,22 @@ export class ExchangePanel implements vscode.Disposable {
       check: (record, kind) => validate(record, kind),
       checkTokenReply: checkClientTokenReply,
       resendable: draftFromExchange(this.entry) !== undefined,
+      // A record fetched by id or date: its zeros said from the Records view's records, as the record view says them.
+      compareZeros: (record, kind, findings) => zerosFromLoaded(record, kind, findings, this.entry.environment, this.host.recordsToCompare(kind)),
     });
+  }
+
+  /**
+   * The Records view's records of `kind` (undefined: of every kind) changed: a single record's
+   * reply says its zeros again when that changes what they are compared with.
+   */
+  recordsChanged(kind: ResourceKind | undefined): void {
+    const body = this.model.body;
+    if (body.type !== 'record' || body.record.counts.zero === 0 || (kind !== undefined && kind !== this.entry.resource)) return;
+    const next = this.build();
+    if (next.model.body.type === 'record' && next.model.body.zeroBasis === body.zeroBasis) return;
+    ({ model: this.model, records: this.records } = next);
+    this.render();
   }
 
   private panelTitle(): string {

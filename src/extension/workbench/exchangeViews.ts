@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { EXCHANGE_VIEW_TYPE, PersistedExchangeView } from '../../core/views';
 import { HistoryEntry } from '../../core/workbench';
-import { isResourceKind } from '../../core/resources';
+import { ResourceKind, isResourceKind } from '../../core/resources';
+import type { LoadedRecordsOfKind } from '../recordView/recordOrigin';
 import type { Session } from '../account/session';
 import type { RecordViews } from '../recordView/recordViews';
 import { webviewOptions } from '../shared/webviewShell';
@@ -24,7 +25,19 @@ export class ExchangeViews implements ExchangePanelHost, vscode.Disposable {
     readonly session: Session,
     private readonly history: ExchangeHistory,
     private readonly recordViews: RecordViews,
-  ) {}
+  ) {
+    // A record's reply opened before the Records view loaded (or before it loaded more, or changed
+    // its filters) says its zeros again from what the view holds now.
+    this.loadedChange = recordViews.onDidChangeLoaded((kind) => {
+      for (const panel of this.open.values()) panel.recordsChanged(kind);
+    });
+  }
+
+  private readonly loadedChange: vscode.Disposable;
+
+  recordsToCompare(kind: ResourceKind): LoadedRecordsOfKind | undefined {
+    return this.recordViews.recordsToCompare(kind);
+  }
 
   register(): vscode.Disposable[] {
     return [
@@ -86,6 +99,7 @@ export class ExchangeViews implements ExchangePanelHost, vscode.Disposable {
   }
 
   dispose(): void {
+    this.loadedChange.dispose();
     this.open.clear();
   }
 }

@@ -141,6 +141,8 @@ function renderBody(m: ExchangeViewModel, s: ExchangeViewStrings): HTMLElement {
     if (details) details.open = true;
     list.append(row);
     box.append(list);
+    // What the record's zeros were compared with (the Records view's records), or why not.
+    if (body.zeroBasis) box.append(el('p', 'zero-basis', body.zeroBasis));
   } else if (body.problem) {
     box.append(el('p', 'note', format(s.notJson, body.problem)));
   }

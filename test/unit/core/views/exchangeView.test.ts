@@ -118,6 +118,37 @@ describe('exchange view model', () => {
     assert.match(c.error?.message ?? '', /cut short/);
   });
 
+  it('a single record\'s zeros said by the host\'s comparison, with its sentence; without one, or for a mint, an error or a list, as they were', async () => {
+    const [mint, one] = await run((c) => c.getRecord('activity', TODAY));
+    const parsed = JSON.parse(one.responseBody!) as Record<string, unknown>;
+    const calls: Array<[unknown, string]> = [];
+    const compared = {
+      ...options,
+      compareZeros: (record: unknown, kind: string, findings: readonly { kind: string; path: string; message: string }[]) => {
+        calls.push([record, kind]);
+        return { findings: findings.map((f) => (f.kind === 'zero' ? { ...f, message: `${f.message}, compared` } : f)) as never, basis: 'Zeros compared with the others.' };
+      },
+    };
+    const zeroDay = { ...one, responseBody: JSON.stringify({ ...parsed, steps: 0, distance: 0 }) };
+    const view = buildExchangeView(zeroDay, compared).model.body;
+    assert.ok(view.type === 'record');
+    assert.equal(view.zeroBasis, 'Zeros compared with the others.');
+    assert.equal(view.record.findings.find((f) => f.path === '/steps')?.message, '0 — this source may not provide steps, compared');
+    assert.equal(view.record.counts.zero, validate(JSON.parse(zeroDay.responseBody), 'activity').findings.filter((f) => f.kind === 'zero').length);
+    assert.deepEqual(calls.map(([, kind]) => kind), ['activity']);
+    // No comparison given: the schema's words, no sentence.
+    const plain = buildExchangeView(zeroDay, options).model.body;
+    assert.ok(plain.type === 'record' && plain.zeroBasis === undefined);
+    assert.equal(plain.record.findings.find((f) => f.path === '/steps')?.message, '0 — this source may not provide steps');
+    // A record without zeros, a token mint and an error reply ask for no comparison.
+    calls.length = 0;
+    const noZeros = buildExchangeView({ ...one, responseBody: JSON.stringify({ ...parsed, steps: 1, distance: 1, vigorous: 1, moderate: 1, light: 1, sedentary: 1, calories: 1, duration: 1 }) }, compared).model.body;
+    assert.ok(noZeros.type === 'record' && noZeros.zeroBasis === undefined);
+    buildExchangeView(mint, compared);
+    buildExchangeView({ ...zeroDay, status: 500 }, compared);
+    assert.deepEqual(calls, []);
+  });
+
   it('shows at most MAX_BODY_TEXT characters of a body and says so', async () => {
     const [, page] = await run((c) => c.list('activity', { all: false, limit: 500 }));
     const big: Exchange = { ...page, responseBody: JSON.stringify([...Array(40)].flatMap(() => JSON.parse(page.responseBody!))) };
