@@ -10,7 +10,7 @@ import { recordTitle } from '../../src/core/views';
 import { ResourceKind } from '../../src/core/resources';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { TreeItemNode } from '../../src/extension/tree/nodes';
-import { resetSettings, setSetting, waitFor, withSandbox } from './support/extension';
+import { loadMonthOfEverySource, resetSettings, setSetting, waitFor, withSandbox } from './support/extension';
 
 interface Rec {
   id: string;
@@ -146,15 +146,7 @@ describe('record view panel', function () {
 
   it('says whether a 0 is a field the source never sends or one that stands out, from the Records view\'s records of that source', async () => {
     // The last 30 days of every source and human, in one page: every fitbit day of them is compared with.
-    await vscode.commands.executeCommand('healthData.clearSourceFilter');
-    await vscode.commands.executeCommand('healthData.clearHumanFilter');
-    await vscode.commands.executeCommand('healthData.setDateRange', { days: 30 });
-    await setSetting('pageSize', 500);
-    await api.tree.getChildren();
-    await api.tree.whenLoaded();
-    const loaded = api.tree.loadedOf('activity');
-    assert.ok(loaded, 'the Records view has no activity summaries loaded');
-    const of = (source: string) => loaded.records.filter((r) => (r as Rec).source === source) as Array<Rec & Record<string, unknown>>;
+    const { loaded, of } = await loadMonthOfEverySource(api, 'activity');
     const googlefit = of('googlefit');
     const fitbit = of('fitbit');
     // Twenty or more fitbit days: enough for a 0 to be called unusual.

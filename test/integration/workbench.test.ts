@@ -17,7 +17,7 @@ import { HISTORY_KEY } from '../../src/extension/workbench';
 import { defaultSavedName } from '../../src/extension/workbench/commands';
 import type { ForeignImportResult } from '../../src/extension/workbench/foreignImport';
 import { draftProblems, fieldProblem } from '../../src/extension/workbench/requestForm';
-import { answerInputBox, answerQuickPick, captureMessages, closeUntitledEditors, recordTestRuns, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
+import { answerInputBox, answerQuickPick, captureMessages, closeUntitledEditors, loadMonthOfEverySource, recordTestRuns, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
 
 interface Rec {
   id: string;
@@ -289,15 +289,8 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
   });
 
   it("a single record's reply says its zeros from the Records view's records of its source, as the record view does, and again when those change", async () => {
-    await vscode.commands.executeCommand('healthData.clearSourceFilter');
-    await vscode.commands.executeCommand('healthData.clearHumanFilter');
-    await vscode.commands.executeCommand('healthData.setDateRange', { days: 30 });
-    await setSetting('pageSize', 500);
-    await api.tree.getChildren();
-    await api.tree.whenLoaded();
-    const loaded = api.tree.loadedOf('activity');
-    assert.ok(loaded, 'the Records view has no activity summaries loaded');
-    const googlefit = loaded.records.filter((r) => (r as { source?: string }).source === 'googlefit') as Rec[];
+    const { loaded, of } = await loadMonthOfEverySource(api, 'activity');
+    const googlefit = of('googlefit');
     assert.ok(googlefit.length >= 4, `${googlefit.length} googlefit days`);
     const sent = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'getById', kind: 'activity', id: googlefit[0].id } })) as HistoryEntry;
     assert.equal(sent.status, 200);

@@ -80,6 +80,22 @@ export async function treeRoots(api: HealthDataExtensionApi): Promise<TreeItemNo
   return api.tree.getChildren();
 }
 
+/**
+ * The Records view showing the last 30 days of every source and human in one page, loaded: what
+ * an open record's zeros are compared with. Returns the records of `kind` it holds, by source.
+ */
+export async function loadMonthOfEverySource(api: HealthDataExtensionApi, kind: ResourceKind): Promise<{ loaded: NonNullable<ReturnType<HealthDataExtensionApi['tree']['loadedOf']>>; of: (source: string) => Array<Record<string, unknown> & { id: string }> }> {
+  await vscode.commands.executeCommand('healthData.clearSourceFilter');
+  await vscode.commands.executeCommand('healthData.clearHumanFilter');
+  await vscode.commands.executeCommand('healthData.setDateRange', { days: 30 });
+  await setSetting('pageSize', 500);
+  await api.tree.getChildren();
+  await api.tree.whenLoaded();
+  const loaded = api.tree.loadedOf(kind);
+  assert.ok(loaded, `the Records view has no ${kind} records loaded`);
+  return { loaded, of: (source) => loaded.records.filter((r) => (r as { source?: unknown }).source === source) as Array<Record<string, unknown> & { id: string }> };
+}
+
 /** The root of a resource, once loaded; `message` is the assertion's when there is none. */
 export async function resourceRoot(api: HealthDataExtensionApi, kind: ResourceKind, message = `no root for ${kind}`): Promise<TreeItemNode> {
   const found = (await treeRoots(api)).find((n) => n.type === 'resource' && n.kind === kind);
