@@ -81,7 +81,22 @@ async function goToFinding(index: number): Promise<void> {
     entry = m.findings[at];
     if (entry) await jsonView?.reveal(entry.path, entry.anchorId);
   }
-  if (entry && findingPosition) findingPosition.textContent = format(s.findingOf, (at + 1).toLocaleString('en-US'), total.toLocaleString('en-US'), `${entry.path || '/'} — ${entry.message}`);
+  if (entry) showPosition(s, at, total, entry);
+}
+
+/** "Finding 2 of 6: /steps — …" beside Previous and Next. */
+function showPosition(s: RecordViewStrings, at: number, total: number, entry: FindingEntry): void {
+  if (findingPosition) findingPosition.textContent = format(s.findingOf, (at + 1).toLocaleString('en-US'), total.toLocaleString('en-US'), `${entry.path || '/'} — ${entry.message}`);
+}
+
+/**
+ * The finding Previous and Next are on, kept when the same record is shown again with the same
+ * findings in other words (its zeros said again from other records): -1 otherwise.
+ */
+function keptFinding(before: RecordViewModel | undefined, after: RecordViewModel): number {
+  if (!before || currentFinding < 0 || before.rows || after.rows || before.title !== after.title) return -1;
+  if (before.findings.length !== after.findings.length || before.findings.some((f, i) => f.path !== after.findings[i].path || f.kind !== after.findings[i].kind)) return -1;
+  return currentFinding < after.findings.length ? currentFinding : -1;
 }
 
 // The page's fixed frame: toolbar, heading, status line, then the record's sections.
@@ -232,6 +247,9 @@ function renderZones(zones: readonly ZoneRow[], s: RecordViewStrings): HTMLEleme
 }
 
 function render(m: RecordViewModel, s: RecordViewStrings): void {
+  const kept = keptFinding(model, m);
+  // Where the reader was, when the same record's findings are said again: the page stays put.
+  const again = kept >= 0 ? { scrollY: window.scrollY, focused: (document.activeElement as HTMLElement | null)?.className } : undefined;
   model = m;
   strings = s;
   setLegend(m.legend);
@@ -272,7 +290,17 @@ function render(m: RecordViewModel, s: RecordViewStrings): void {
     jsonView = view;
     if (m.zones) parts.push(renderZones(m.zones, s));
   }
+  if (again) {
+    currentFinding = kept;
+    // Set before the section is shown, so the live region does not announce it again.
+    showPosition(s, kept, m.findings.length, m.findings[kept]);
+  }
   content.replaceChildren(...parts);
+  if (again) {
+    window.scrollTo(0, again.scrollY);
+    // Previous or Next had the focus: the new one takes it.
+    if (again.focused === 'finding-previous' || again.focused === 'finding-next') content.querySelector<HTMLElement>(`.${again.focused}`)?.focus();
+  }
   app.removeAttribute('aria-busy');
   if (scrollToRestore) {
     window.scrollTo(0, scrollToRestore);

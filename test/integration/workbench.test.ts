@@ -316,10 +316,18 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     assert.equal(again.record.findings.find((f) => f.path === '/steps')?.message, `0 — googlefit does not provide steps: 0 on all its ${others} other records loaded`);
 
     // A reply from another environment than the Records view's is not compared with its records.
-    const other = api.exchangeViews.createOrShow({ ...sent, id: `${sent.id}-staging`, environment: 'Staging' }).currentModel.body;
+    const staging = api.exchangeViews.createOrShow({ ...sent, id: `${sent.id}-staging`, environment: 'Staging' });
+    const other = staging.currentModel.body;
     assert.ok(other.type === 'record');
     assert.equal(other.zeroBasis, `Zeros not compared: this record came from Staging, and the Records view shows ${week.environment}.`);
     assert.equal(other.record.findings.find((f) => f.path === '/steps')?.message, '0 — this source may not provide steps');
+    // Open Record there: the record view says where the record came from, and does not compare it either.
+    await staging.act('openRecord', 0);
+    const recordPanel = () => api.recordViews.get(`activity/${googlefit[0].id}`)!;
+    assert.equal(recordPanel().currentModel.zeroBasis, `Zeros not compared: this record came from Staging, and the Records view shows ${week.environment}.`);
+    // From the reply of the environment in use: compared.
+    await panel.act('openRecord', 0);
+    assert.equal(recordPanel().currentModel.zeroBasis, `Zeros compared with the ${others} other googlefit activity summaries the Records view has loaded (${week.scope}).`);
     await vscode.commands.executeCommand('healthData.setDateRange', { days: 30 });
     await api.tree.whenLoaded();
     assert.deepEqual(errors(), []);

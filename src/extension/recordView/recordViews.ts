@@ -95,12 +95,15 @@ export class RecordViews implements PanelHost, vscode.Disposable {
     ];
   }
 
-  /** Shows the record in its panel, creating the panel the first time. */
-  createOrShow(kind: ResourceKind | undefined, record: unknown, source?: RecordSource): RecordPanel {
+  /**
+   * Shows the record in its panel, creating the panel the first time. `from`: the environment the
+   * record came from when that is not the one in use (a reply kept in the history).
+   */
+  createOrShow(kind: ResourceKind | undefined, record: unknown, source?: RecordSource, from?: Pick<RecordSource, 'environment' | 'host'>): RecordPanel {
     const key = panelKey(kind, record);
     const existing = this.open.get(key);
-    // A record is opened from the environment in use: the panel says so, and Re-fetch goes there.
-    const origin = originOf(this.session.active);
+    // A record is opened from the environment in use, unless said otherwise: the panel says so, and Re-fetch goes there.
+    const origin = from ?? originOf(this.session.active);
     if (existing) {
       existing.show(record, true, origin);
       return existing;

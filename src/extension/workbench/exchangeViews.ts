@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { EXCHANGE_VIEW_TYPE, PersistedExchangeView } from '../../core/views';
 import { HistoryEntry } from '../../core/workbench';
 import { ResourceKind, isResourceKind } from '../../core/resources';
-import type { LoadedRecordsOfKind } from '../recordView/recordOrigin';
+import { hostOf, type LoadedRecordsOfKind } from '../recordView/recordOrigin';
 import type { Session } from '../account/session';
 import type { RecordViews } from '../recordView/recordViews';
 import { webviewOptions } from '../shared/webviewShell';
@@ -70,7 +70,9 @@ export class ExchangeViews implements ExchangePanelHost, vscode.Disposable {
   }
 
   openRecord(entry: HistoryEntry, record: unknown): void {
-    this.recordViews.createOrShow(isResourceKind(entry.resource) ? entry.resource : undefined, record);
+    // The record came from the environment the request went to, which may no longer be the one in use.
+    const from = entry.environment !== undefined ? { environment: entry.environment, host: hostOf(entry.url) } : undefined;
+    this.recordViews.createOrShow(isResourceKind(entry.resource) ? entry.resource : undefined, record, undefined, from);
   }
 
   savedName(exchangeId: string): string | undefined {
