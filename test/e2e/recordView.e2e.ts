@@ -517,24 +517,23 @@ describe('e2e: a 0 that stands out, in the Records view and the record view', fu
       for (let i = 0; i <= stepsAt; i++) await frame.locator('button.finding-next').click();
       await frame.waitForFunction((n) => (document.querySelector('.finding-position')?.textContent ?? '').startsWith(`Finding ${n} of`), stepsAt + 1, { timeout: 10_000 });
       assert.match(await position(), /\/steps — 0 — unusual for fitbit: steps is not 0 on all its \d+ other records loaded$/);
-      const page = wb().page;
-      const input = page.locator('.quick-input-widget input');
-      await wb().runCommand('Health Data: Set Date Range');
-      await input.waitFor({ state: 'visible' });
-      await input.fill('7');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: /Last 7 days\s*\d{4}-\d{2}-\d{2} – / }).first().waitFor({ state: 'visible' });
-      await page.keyboard.press('Enter');
-      await frame.waitForFunction(() => (document.querySelector('.zero-basis')?.textContent ?? '').includes('the last 7 days'), undefined, { timeout: 30_000 });
+      /** Set Date Range… to the last `days` days, typed into its list, and the record view compared again. */
+      const lastDays = async (days: number) => {
+        const page = wb().page;
+        const input = page.locator('.quick-input-widget input');
+        await wb().runCommand('Health Data: Set Date Range');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(String(days));
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: new RegExp(`Last ${days} days\\s*\\d{4}-\\d{2}-\\d{2} – `) }).first().waitFor({ state: 'visible' });
+        await page.keyboard.press('Enter');
+        await frame.waitForFunction((n) => (document.querySelector('.zero-basis')?.textContent ?? '').includes(`the last ${n} days`), days, { timeout: 30_000 });
+      };
+      await lastDays(7);
       const week = await position();
       assert.ok(week.startsWith(`Finding ${stepsAt + 1} of `), week);
       // A week holds fewer than twenty other fitbit days: the source provides steps, that is all.
       assert.match(week, /\/steps — 0 — fitbit provides steps: not 0 on all its \d+ other records loaded$/);
-      await wb().runCommand('Health Data: Set Date Range');
-      await input.waitFor({ state: 'visible' });
-      await input.fill('30');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: /Last 30 days\s*\d{4}-\d{2}-\d{2} – / }).first().waitFor({ state: 'visible' });
-      await page.keyboard.press('Enter');
-      await frame.waitForFunction(() => (document.querySelector('.zero-basis')?.textContent ?? '').includes('the last 30 days'), undefined, { timeout: 30_000 });
+      await lastDays(30);
     });
   });
 });
