@@ -37,6 +37,7 @@ import {
 } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import { type FindingKind, KIND_LIST } from '../core/validation';
+import type { ZeroPlace } from '../core/views';
 import { RecordSplitter, RecordUnit, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
 import { FileTargetError, checkWriteTarget, whyNotReadAfterName, whyNotWritten } from './fileTargets';
 import { ReadProgress, SMALL_FILE_BYTES, expandFolders, readAhead, statPayloadFile } from './payloadFiles';
@@ -247,14 +248,16 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
  * records it holds whole reported, then its syntax error, as the editor shows them. Another text
  * that is no JSON may be NDJSON, which the editor does not read: it is then validated as a stream
  * of its lines; its records (of at most SMALL_FILE_BYTES) are gathered first. A text that breaks
- * off keeps the editor's message and range, after the records read before the break.
+ * off keeps the editor's message and range, after the records read before the break. Each 0 is
+ * said from the other records of its source `where` they are (the file, standard input), as the
+ * Problems panel says it.
  */
-async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool: UnitPool, sink: FileSink, context?: BatchContext): Promise<void> {
+async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool: UnitPool, sink: FileSink, where: ZeroPlace, context?: BatchContext): Promise<void> {
   if (startsAsUtf16(bytes)) return sink.problem({ message: UTF16_MESSAGE });
   const text = bytes.toString('utf8');
   const body = withoutBom(text);
   if (!body.trim()) return sink.problem({ message: 'is empty' });
-  const report = payloadReport(body, { kind });
+  const report = payloadReport(body, { kind }, where);
   if (!('problem' in report)) {
     for (const record of report.records) sink.record(record);
     return;
@@ -468,7 +471,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
       try {
         const payload = await openPayload(file, stdin, progress);
         const context = batchWriter?.batchContext();
-        if ('whole' in payload) await validateWhole(payload.whole, kind, pool, sink, context);
+        if ('whole' in payload) await validateWhole(payload.whole, kind, pool, sink, file === '-' ? 'in standard input' : 'in this file', context);
         else await validateStream(payload.chunks, pool, sink, context);
       } catch (err) {
         sink.problem({ message: whyNotReadAfterName(err) });

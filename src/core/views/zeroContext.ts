@@ -65,8 +65,8 @@ export function compareZeros(record: unknown, findings: readonly Finding[], othe
   return { findings: tally.explain(undefined, record, findings), compared, source, unusual: tally.unusual(undefined, record, findings).length };
 }
 
-/** Where the other records a 0 is said from are: the Records view's, a list's, a reply's page, an editor document's. */
-export type ZeroPlace = 'loaded' | 'in this list' | 'in this reply' | 'in this document';
+/** Where the other records a 0 is said from are: the Records view's, a list's, a reply's page, an editor document's, a file's (the CLI's). */
+export type ZeroPlace = 'loaded' | 'in this list' | 'in this reply' | 'in this document' | 'in this file' | 'in standard input';
 
 /**
  * A 0 of `field` from `source`, said from the `compared` other records of the source (`where`

@@ -442,6 +442,29 @@ describe('health-data CLI', function () {
       assert.deepEqual(Object.keys(badRecord.findings[0]).sort(), ['kind', 'message', 'path']);
     });
 
+    it("says each 0 of a file read whole from the file's other records of its source, as the Problems panel does, grouped by source in the text; NDJSON says each record's alone", async () => {
+      const activity = sandbox.dataset.activity as unknown as Array<Record<string, unknown>>;
+      const googlefit = activity.filter((r) => r.source === 'googlefit');
+      assert.ok(googlefit.length >= 4, `${googlefit.length} googlefit days`);
+      const others = googlefit.length - 1;
+      const said = (where: string) => `0 — googlefit does not provide steps: 0 on all its ${others} other records ${where}`;
+      const month = file('month.json', JSON.stringify(activity, null, 2));
+      const text = await run(['validate', month, '--no-color']);
+      assert.equal(text.code, 0, text.stderr);
+      // One group per source and field: the same words for each of the source's records.
+      assert.match(text.stdout, new RegExp(`\\[zero\\] /steps  ${said('in this file')} — ${googlefit.length} records \\(#`));
+      assert.doesNotMatch(text.stdout, /this source may not provide/);
+      const json = JSON.parse((await run(['validate', month, '--json'])).stdout).files[0];
+      const at = activity.indexOf(googlefit[0]);
+      assert.equal(json.records[at].findings.find((f: { path: string }) => f.path === `/${at}/steps`)?.message, said('in this file'));
+      const piped = JSON.parse((await run(['validate', '-', '--json'], {}, JSON.stringify(activity))).stdout).files[0];
+      assert.equal(piped.records[at].findings.find((f: { path: string }) => f.path === `/${at}/steps`)?.message, said('in standard input'));
+      // NDJSON is read a line at a time, as a stream: each record's zeros said alone.
+      const ndjson = file('month.ndjson', `${activity.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      const lines = JSON.parse((await run(['validate', ndjson, '--json'])).stdout).files[0];
+      assert.equal(lines.records[at].findings.find((f: { path: string }) => f.path === '/steps')?.message, '0 — this source may not provide steps');
+    });
+
     it('a folder stands for its .json, .ndjson and .jsonl files at any depth, in name order, not for the report written into it', async () => {
       const folder = join(dir, 'fixtures');
       const at = (path: string, content: string) => {
