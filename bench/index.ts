@@ -40,7 +40,7 @@ function summary(name: string, r: Result): string {
   if (r.ratio === null) return String(d.note ?? 'not measured');
   switch (name) {
     case 'validate_vs_parse':
-      return `validate ${d.validateMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records; from the text with every finding placed ${d.withPlacesMs} ms (${d.withPlacesRatio})`;
+      return `validate ${d.validateMs} ms / JSON.parse ${d.parseMs} ms, ${d.records} records; from the text with every finding placed ${d.withPlacesMs} ms (${d.withPlacesRatio}); each 0 said from the list's other records ${d.zerosSaidMs} ms (${d.zerosVsPlacedRatio} of placing)`;
     case 'first_vs_warm':
       return `first validation after the idle warm-up (${d.warmUpMs} ms, its steps ${d.warmUpStepsMs} ms, the longest ${d.warmUpLongestStepMs} ms) ${d.firstMs} ms / warm ${d.warmMs} ms, ${d.records} records with positions, fresh process; cold (no warm-up) ${d.coldFirstMs} ms, ratio ${d.coldRatio}`;
     case 'stream_vs_parse': {

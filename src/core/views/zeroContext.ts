@@ -8,6 +8,7 @@
 
 import { truncate, type Finding } from '../validation/findings';
 import { recordAt, type PayloadTextValidation, type PlacedFinding } from '../validation/payloadText';
+import { payloadRecords } from '../validation/validator';
 import { tokenName } from '../json/pointers';
 import { textField } from './labels';
 
@@ -88,6 +89,14 @@ function zeroMessage(source: string, field: string, sent: number, compared: numb
 interface SourceTally {
   records: number;
   readonly sent: Map<string, number>;
+  /** What a zero finding says, by its path, once said (null: the finding stays as it is); dropped when a record is added. */
+  said?: Map<string, Said | null>;
+}
+
+/** A zero finding's words from the other records of its source, and whether the 0 stands out. */
+interface Said {
+  readonly message: string;
+  readonly standsOut: boolean;
 }
 
 const keyOf = (kind: string | undefined, source: string): string => `${kind ?? ''}\u0000${source}`;
@@ -114,6 +123,9 @@ export class ZeroTally {
     let tally = this.sources.get(key);
     if (!tally) this.sources.set(key, (tally = { records: 0, sent: new Map() }));
     tally.records++;
+    // Counts that change change what is said.
+    tally.said = undefined;
+    if (this.messages.size > 0) this.messages.clear();
     for (const field in record) {
       if (!Object.prototype.hasOwnProperty.call(record, field)) continue;
       const value = (record as Record<string, unknown>)[field];
@@ -153,7 +165,7 @@ export class ZeroTally {
    * A zero finding of a top-level field said from the other records of the record's kind and
    * source (`found`), and whether that 0 stands out; undefined for any other finding.
    */
-  private said(found: { key: string; source: string; tally: SourceTally }, f: Finding): { message: string; standsOut: boolean } | undefined {
+  private said(found: { key: string; source: string; tally: SourceTally }, f: Finding): Said | undefined {
     const field = f.kind === 'zero' ? topField(f.path) : undefined;
     if (field === undefined) return undefined;
     const { key, source, tally } = found;
@@ -173,17 +185,40 @@ export class ZeroTally {
    * Placed findings of the list's records (found by their `index` with `recordOf`) with their zero
    * findings reworded, and `standsOut` on a 0 that stands out; the same array when none changes.
    */
-  explainPlaced<F extends PlacedFinding>(findings: readonly F[], recordOf: ListRecordOf): readonly (F | ZeroPlacedFinding<F>)[] {
-    let out: (F | ZeroPlacedFinding<F>)[] | undefined;
+  explainPlaced(findings: readonly PlacedFinding[], recordOf: ListRecordOf): readonly PlacedFinding[] {
+    let out: PlacedFinding[] | undefined;
+    // A record's findings come one after the other: its count is looked up once.
+    let lastIndex: number | undefined;
+    let found: { key: string; source: string; tally: SourceTally } | undefined;
     for (let i = 0; i < findings.length; i++) {
       const f = findings[i];
       if (f.kind !== 'zero' || f.index === undefined) continue;
-      const entry = recordOf(f.index);
-      const found = entry && this.tallyOf(entry.kind, entry.record);
-      const said = found && found.tally.records >= 2 ? this.said(found, f) : undefined;
-      if (said === undefined) continue;
+      if (f.index !== lastIndex) {
+        lastIndex = f.index;
+        const entry = recordOf(f.index);
+        found = entry && this.tallyOf(entry.kind, entry.record);
+        if (found !== undefined && found.tally.records < 2) found = undefined;
+      }
+      if (found === undefined) continue;
+      const byPath = (found.tally.said ??= new Map());
+      let said = byPath.get(f.path);
+      if (said === undefined) byPath.set(f.path, (said = this.said(found, f) ?? null));
+      if (said === null) continue;
       out ??= findings.slice();
-      out[i] = { ...f, message: said.message, standsOut: said.standsOut };
+      // Written out, not spread: ten times faster over the hundred thousand zeros of a large document.
+      const explained: ZeroPlacedFinding = {
+        kind: f.kind,
+        path: f.path,
+        message: said.message,
+        pointer: f.pointer,
+        offset: f.offset,
+        length: f.length,
+        missing: f.missing,
+        index: f.index,
+        recordId: f.recordId,
+        standsOut: said.standsOut,
+      };
+      out[i] = explained;
     }
     return out ?? findings;
   }
@@ -205,7 +240,7 @@ export class ZeroTally {
 export type ListRecordOf = (index: number) => { readonly record: unknown; readonly kind: string | undefined } | undefined;
 
 /** A zero finding said from its source's other records: `standsOut` when nearly all of them send the field (isUnusualZero). */
-export type ZeroPlacedFinding<F extends PlacedFinding = PlacedFinding> = F & { readonly standsOut: boolean };
+export type ZeroPlacedFinding = PlacedFinding & { readonly standsOut: boolean };
 
 /** Whether a finding is a 0 that stands out among its source's other records (explainPlaced said so). */
 export function standsOut(finding: object): boolean {
@@ -221,12 +256,15 @@ export function standsOut(finding: object): boolean {
 export function explainDocumentZeros(validation: PayloadTextValidation, where: ZeroPlace = 'in this document'): PayloadTextValidation {
   if (validation.records.length < 2 || !validation.findings.some((f) => f.kind === 'zero')) return validation;
   const tally = new ZeroTally(where);
-  const byIndex = new Map<number, { record: unknown; kind: string | undefined }>();
+  // The list's records by their place in it (a record's pointer read only where the list has none there).
+  const list = payloadRecords(validation.payload);
+  const byIndex: Array<{ record: unknown; kind: string | undefined } | undefined> = [];
   for (const r of validation.records) {
-    const entry = { record: recordAt(validation.payload, r.pointer), kind: r.kind };
+    const listed = r.index === undefined ? undefined : list[r.index];
+    const entry = { record: listed ?? recordAt(validation.payload, r.pointer), kind: r.kind };
     tally.add(entry.kind, entry.record);
-    if (r.index !== undefined) byIndex.set(r.index, entry);
+    if (r.index !== undefined) byIndex[r.index] = entry;
   }
-  const findings = tally.explainPlaced(validation.findings, (index) => byIndex.get(index));
+  const findings = tally.explainPlaced(validation.findings, (index) => byIndex[index]);
   return findings === validation.findings ? validation : { ...validation, findings };
 }

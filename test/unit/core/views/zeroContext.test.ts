@@ -191,6 +191,22 @@ describe('zeros compared with the source\'s other records', () => {
     });
   });
 
+  it('a record added after a 0 was said changes what is said next (nothing said from stale counts)', () => {
+    const googlefit = (data.activity as Obj[]).filter((r) => r.source === 'googlefit').slice(0, 6);
+    const tally = new ZeroTally();
+    googlefit.slice(0, 3).forEach((r) => tally.add('activity', r));
+    const findings = validate(googlefit[0], 'activity').findings;
+    const steps = () => tally.explain('activity', googlefit[0], findings).find((f) => f.path === '/steps')!.message;
+    assert.equal(steps(), '0 — googlefit may not provide steps: 0 on its 2 other records in this list');
+    googlefit.slice(3).forEach((r) => tally.add('activity', r));
+    assert.equal(steps(), '0 — googlefit does not provide steps: 0 on all its 5 other records in this list');
+    const placed = validatePayloadText(JSON.stringify(googlefit));
+    const recordOf = (i: number) => ({ record: googlefit[i], kind: 'activity' });
+    assert.equal(tally.explainPlaced(placed.findings, recordOf).find((f) => f.pointer === '/0/steps')!.message, '0 — googlefit does not provide steps: 0 on all its 5 other records in this list');
+    tally.add('activity', { ...googlefit[0], id: 'stepping', steps: 1200 });
+    assert.equal(tally.explainPlaced(placed.findings, recordOf).find((f) => f.pointer === '/0/steps')!.message, '0 — googlefit provides steps: not 0 on 1 of its 6 other records in this list');
+  });
+
   describe('an editor document, by explainDocumentZeros', () => {
     it('says each 0 of a mixed list what compareZeros says against the document\'s other records of the kind, at the same places', () => {
       const fitbit = (data.activity as Obj[]).filter((r) => r.source === 'fitbit');
