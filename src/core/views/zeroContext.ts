@@ -109,9 +109,8 @@ const keyOf = (kind: string | undefined, source: string): string => `${kind ?? '
  */
 export class ZeroTally {
   private readonly sources = new Map<string, SourceTally>();
-  private readonly messages = new Map<string, string>();
 
-  /** `where` the records are, as the messages say it: a list's (`in this list`), a reply's page (`in this reply`) or the Records view's (`loaded`). */
+  /** `where` the records are, as the messages say it: a list's (`in this list`), a reply's page (`in this reply`), the Records view's (`loaded`), a document's or a file's. */
   constructor(private readonly where: ZeroPlace = 'in this list') {}
 
   /** Counts a record of the list (`kind` as the validator found it). */
@@ -125,7 +124,6 @@ export class ZeroTally {
     tally.records++;
     // Counts that change change what is said.
     tally.said = undefined;
-    if (this.messages.size > 0) this.messages.clear();
     for (const field in record) {
       if (!Object.prototype.hasOwnProperty.call(record, field)) continue;
       const value = (record as Record<string, unknown>)[field];
@@ -139,13 +137,12 @@ export class ZeroTally {
     return tally ? tally.records - 1 : 0;
   }
 
-  /** The count of the record's kind and source, and its key; undefined without a source or a count. */
-  private tallyOf(kind: string | undefined, record: unknown): { key: string; source: string; tally: SourceTally } | undefined {
+  /** The count of the record's kind and source; undefined without a source or a count. */
+  private tallyOf(kind: string | undefined, record: unknown): { source: string; tally: SourceTally } | undefined {
     const source = textField(record, 'source');
     if (source === undefined) return undefined;
-    const key = keyOf(kind, source);
-    const tally = this.sources.get(key);
-    return tally && { key, source, tally };
+    const tally = this.sources.get(keyOf(kind, source));
+    return tally && { source, tally };
   }
 
   /**
@@ -163,22 +160,22 @@ export class ZeroTally {
 
   /**
    * A zero finding of a top-level field said from the other records of the record's kind and
-   * source (`found`), and whether that 0 stands out; undefined for any other finding.
+   * source (`found`), and whether that 0 stands out; undefined for any other finding. Said once
+   * per kind, source and path, shared by the records that have it.
    */
-  private said(found: { key: string; source: string; tally: SourceTally }, f: Finding): Said | undefined {
-    const field = f.kind === 'zero' ? topField(f.path) : undefined;
-    if (field === undefined) return undefined;
-    const { key, source, tally } = found;
-    const compared = tally.records - 1;
-    // The record's own value is 0: whatever sends the field is another record.
-    const sent = tally.sent.get(field) ?? 0;
-    const messageKey = `${key}\u0000${field}`;
-    let message = this.messages.get(messageKey);
-    if (message === undefined) {
-      message = zeroMessage(source, field, sent, compared, this.where);
-      this.messages.set(messageKey, message);
+  private said(found: { source: string; tally: SourceTally }, f: Finding): Said | undefined {
+    if (f.kind !== 'zero') return undefined;
+    const byPath = (found.tally.said ??= new Map());
+    let said = byPath.get(f.path);
+    if (said === undefined) {
+      const field = topField(f.path);
+      const compared = found.tally.records - 1;
+      // The record's own value is 0: whatever sends the field is another record.
+      const sent = field === undefined ? 0 : (found.tally.sent.get(field) ?? 0);
+      said = field === undefined ? null : { message: zeroMessage(found.source, field, sent, compared, this.where), standsOut: isUnusualZero(sent, compared) };
+      byPath.set(f.path, said);
     }
-    return { message, standsOut: isUnusualZero(sent, compared) };
+    return said ?? undefined;
   }
 
   /**
@@ -189,7 +186,7 @@ export class ZeroTally {
     let out: PlacedFinding[] | undefined;
     // A record's findings come one after the other: its count is looked up once.
     let lastIndex: number | undefined;
-    let found: { key: string; source: string; tally: SourceTally } | undefined;
+    let found: { source: string; tally: SourceTally } | undefined;
     for (let i = 0; i < findings.length; i++) {
       const f = findings[i];
       if (f.kind !== 'zero' || f.index === undefined) continue;
@@ -200,10 +197,8 @@ export class ZeroTally {
         if (found !== undefined && found.tally.records < 2) found = undefined;
       }
       if (found === undefined) continue;
-      const byPath = (found.tally.said ??= new Map());
-      let said = byPath.get(f.path);
-      if (said === undefined) byPath.set(f.path, (said = this.said(found, f) ?? null));
-      if (said === null) continue;
+      const said = this.said(found, f);
+      if (said === undefined) continue;
       out ??= findings.slice();
       // Written out, not spread: ten times faster over the hundred thousand zeros of a large document.
       const explained: ZeroPlacedFinding = {
