@@ -221,6 +221,32 @@ describe('payload validation', function () {
     }
   });
 
+  it('keeps a 0 that stands out among the 999 findings shown of a document that has thousands, in place and on a worker thread', async () => {
+    const data = generateDataset({ today: '2026-11-20', days: 30, humans: 2, seed: 'problems-zeros' });
+    const activity = data.activity as Array<Record<string, unknown>>;
+    const fitbit = activity.filter((r) => r.source === 'fitbit');
+    const googlefit = activity.find((r) => r.source === 'googlefit')!;
+    // A thousand phone days first (five zeros and userId each), the not-worn day last.
+    const phone = Array.from({ length: 1000 }, (_, i) => ({ ...googlefit, id: `phone-${i}` }));
+    const records = [...phone, ...fitbit, { ...fitbit[0], id: 'not-worn', steps: 0 }];
+    const doc = await openFile(JSON.stringify(records, null, 1));
+    const config = vscode.workspace.getConfiguration('healthData.validation');
+    try {
+      for (const mb of [undefined, 0]) {
+        await config.update('workerThresholdMB', mb, vscode.ConfigurationTarget.Global);
+        const summary = await validateDoc(doc);
+        assert.equal(summary?.thread.isMainThread, mb === undefined);
+        const diagnostics = ours(doc.uri);
+        assert.ok(diagnostics.some((d) => /^Showing 999 of \d+ findings/.test(d.message)), 'more findings than are shown');
+        const worn = diagnostics.filter((d) => d.message.startsWith('0 — unusual for fitbit: steps'));
+        assert.equal(worn.length, 1, `${mb === undefined ? 'in place' : 'on a worker thread'}: the not-worn day is among those shown`);
+        assert.equal(worn[0].severity, vscode.DiagnosticSeverity.Warning);
+      }
+    } finally {
+      await config.update('workerThresholdMB', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it("shows syntax errors where they are, once: by VS Code's JSON support, or ours where it does not validate; the command still resolves", async () => {
     const doc = await openFile('{\n  "id": "x"\n  "source": 1\n}\n');
     const summary = await validateDoc(doc);

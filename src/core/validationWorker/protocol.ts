@@ -31,7 +31,7 @@ export type ToWorker =
       readonly text: string | null;
       readonly options: PayloadTextOptions;
       readonly batchRecords: number;
-      /** Findings of one kind past this many are counted, not sent (nobody shows them). */
+      /** Findings of one kind (as shown: shownAsKind) past this many are counted, not sent (nobody shows them). */
       readonly keepPerKind: number;
     };
 

@@ -8,6 +8,7 @@ import { payloadTextBatches } from './batches';
 import { lineCharacterAt, lineStarts } from '../json';
 import { FromWorker, ToWorker, WORKER_NICE, WORKER_ROLE, WorkerThread, noFindings } from './protocol';
 import { warmUpValidation } from './warmUp';
+import { shownAsKind } from '../views/zeroContext';
 
 let thread: WorkerThread = { threadId, isMainThread };
 
@@ -30,6 +31,7 @@ function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorke
   const text = request.text ?? (slices.get(request.id) ?? []).join('');
   slices.delete(request.id);
   const counts = noFindings();
+  const sent = noFindings();
   let syntaxErrors = 0;
   let records = 0;
   let undetected = 0;
@@ -39,7 +41,11 @@ function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorke
     syntaxErrors += batch.syntaxErrors.length;
     records += batch.records;
     undetected += batch.undetected;
-    const kept = batch.findings.filter((f) => ++counts[f.kind] <= request.keepPerKind);
+    // Counted by kind; kept by the kind each is shown as (a 0 that stands out with the warnings), as the panel keeps them.
+    const kept = batch.findings.filter((f) => {
+      counts[f.kind]++;
+      return ++sent[shownAsKind(f)] <= request.keepPerKind;
+    });
     if (kept.length > 0) starts ??= lineStarts(text);
     const findings = kept.map((f) => ({ ...f, start: lineCharacterAt(starts!, f.offset), end: lineCharacterAt(starts!, f.offset + f.length) }));
     found += batch.findings.length;

@@ -6,7 +6,7 @@
 // for one record (compareZeros), or those of a list, a reply's page, the tree (ZeroTally) or an
 // editor document (explainDocumentZeros).
 
-import { truncate, type Finding } from '../validation/findings';
+import { truncate, type Finding, type FindingKind } from '../validation/findings';
 import { recordAt, type PayloadTextValidation, type PlacedFinding } from '../validation/payloadText';
 import { payloadRecords } from '../validation/validator';
 import { tokenName } from '../json/pointers';
@@ -240,6 +240,14 @@ export type ZeroPlacedFinding = PlacedFinding & { readonly standsOut: boolean };
 /** Whether a finding is a 0 that stands out among its source's other records (explainPlaced said so). */
 export function standsOut(finding: object): boolean {
   return (finding as { standsOut?: unknown }).standsOut === true;
+}
+
+/**
+ * The kind a finding is shown as: a 0 that stands out as a warning (the Problems panel's severity,
+ * and the rank it is kept by when a document has more findings than are shown), any other as its own.
+ */
+export function shownAsKind(finding: Finding): FindingKind {
+  return finding.kind === 'zero' && standsOut(finding) ? 'warning' : finding.kind;
 }
 
 /**

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { FindingKind, PayloadTextValidation, PlacedFinding } from '../../core/validation';
 import type { JsonSyntaxError } from '../../core/json';
 import { type FindingCounts, noFindings } from '../../core/validationWorker';
-import { standsOut } from '../../core/views/zeroContext';
+import { shownAsKind } from '../../core/views/zeroContext';
 
 export const DIAGNOSTIC_SOURCE = 'Health Data';
 /** The code of a diagnostic for a syntax error; findings carry their kind as code. */
@@ -109,8 +109,8 @@ type RangeableFinding = PlacedFinding & { readonly start?: readonly [number, num
 export function findingDiagnostic(document: vscode.TextDocument, finding: RangeableFinding, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic {
   // In a list the line alone does not say which record; the CLI's `#3` does.
   const message = finding.index === undefined ? finding.message : vscode.l10n.t('{0} (record #{1})', finding.message, finding.index);
-  // A 0 where the source's other records in the document nearly all send the field: worth a look.
-  const severity = finding.kind === 'unknown' ? unknownSeverity : standsOut(finding) ? vscode.DiagnosticSeverity.Warning : SEVERITY[finding.kind];
+  // A 0 where the source's other records in the document nearly all send the field: a warning, worth a look.
+  const severity = finding.kind === 'unknown' ? unknownSeverity : SEVERITY[shownAsKind(finding)];
   const range = finding.start && finding.end ? new vscode.Range(finding.start[0], finding.start[1], finding.end[0], finding.end[1]) : rangeOf(document, finding.offset, finding.length);
   const d = new vscode.Diagnostic(range, message, severity);
   d.source = DIAGNOSTIC_SOURCE;
@@ -162,7 +162,7 @@ function tooManyNote(shown: number, total: number): vscode.Diagnostic {
 export function findingDiagnostics(document: vscode.TextDocument, findings: readonly RangeableFinding[], total: number, unknownSeverity = SEVERITY.unknown, limit = MAX_DIAGNOSTICS): vscode.Diagnostic[] {
   if (total <= limit) return findings.map((f) => findingDiagnostic(document, f, unknownSeverity));
   const diagnostics = [...findings]
-    .sort((a, b) => RANK[a.kind] - RANK[b.kind])
+    .sort((a, b) => RANK[shownAsKind(a)] - RANK[shownAsKind(b)])
     .slice(0, limit)
     .map((f) => findingDiagnostic(document, f, unknownSeverity));
   diagnostics.push(tooManyNote(limit, total));
@@ -181,7 +181,7 @@ const KINDS_BY_RANK = (Object.keys(RANK) as FindingKind[]).sort((a, b) => RANK[a
 export class StreamedDiagnostics {
   private readonly findings: RangeableFinding[] = [];
   private readonly made: Array<vscode.Diagnostic | undefined> = [];
-  /** Indexes into `findings`, by kind, in arrival order. */
+  /** Indexes into `findings`, by the kind each is shown as (shownAsKind), in arrival order. */
   private readonly byKind = new Map<FindingKind, number[]>(KINDS_BY_RANK.map((k) => [k, []]));
   private total = 0;
 
@@ -192,7 +192,7 @@ export class StreamedDiagnostics {
 
   /** More findings, and how many there are so far (sent or not). */
   add(findings: readonly RangeableFinding[], total: number): void {
-    for (const f of findings) this.byKind.get(f.kind)!.push(this.findings.push(f) - 1);
+    for (const f of findings) this.byKind.get(shownAsKind(f))!.push(this.findings.push(f) - 1);
     this.total = total;
   }
 

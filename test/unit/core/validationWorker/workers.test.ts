@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { RangedFinding, ValidationBatch, ValidationWorkers, WORKER_NICE, noFindings } from '../../../../src/core/validationWorker';
 import { PayloadTextOptions, validatePayloadText } from '../../../../src/core/validation';
-import { explainDocumentZeros } from '../../../../src/core/views';
+import { explainDocumentZeros, shownAsKind, standsOut } from '../../../../src/core/views';
+import { generateDataset } from '../../../../src/sandbox/data';
 import { variedRecords } from '../../../fixtures/variedRecords';
 import { repoRoot } from '../../support/repo';
 
@@ -71,9 +72,24 @@ describe('validationWorker/workers', function () {
     const batches: ValidationBatch[] = [];
     const outcome = await workers.run(TEXT, { now: NOW }, { keepPerKind: 3, onBatch: (b) => batches.push(b) }).result;
     const whole = inPlace(TEXT, { now: NOW });
-    const kept = whole.findings.filter((f, i) => whole.findings.slice(0, i + 1).filter((g) => g.kind === f.kind).length <= 3);
+    const kept = whole.findings.filter((f, i) => whole.findings.slice(0, i + 1).filter((g) => shownAsKind(g) === shownAsKind(f)).length <= 3);
     assert.deepEqual(placed(batches), kept);
     assert.equal(outcome!.totals.counts.error, whole.findings.filter((f) => f.kind === 'error').length);
+  });
+
+  it('keeps a 0 that stands out with the warnings it is shown as, however many zeros come before it', async () => {
+    const data = generateDataset({ today: '2026-11-20', days: 40, humans: 2, seed: 'kept' });
+    const fitbit = (data.activity as Array<Record<string, unknown>>).filter((r) => r.source === 'fitbit');
+    const text = JSON.stringify([...data.activity, { ...fitbit[0], id: 'not-worn', steps: 0 }]);
+    const batches: ValidationBatch[] = [];
+    const outcome = await workers.run(text, { now: NOW }, { keepPerKind: 3, onBatch: (b) => batches.push(b) }).result;
+    const sent = placed(batches, text);
+    assert.ok(outcome!.totals.counts.zero > 3, `${outcome!.totals.counts.zero} zeros`);
+    assert.equal(sent.filter((f) => f.kind === 'zero' && !standsOut(f)).length, 3);
+    const worn = sent.find((f) => f.recordId === 'not-worn' && f.path === '/steps');
+    assert.ok(worn && standsOut(worn), 'the not-worn day is sent');
+    // Counted as what it is: a zero.
+    assert.equal(outcome!.totals.counts.zero, inPlace(text, { now: NOW }).findings.filter((f) => f.kind === 'zero').length);
   });
 
   it('takes a text in slices, as the extension sends a large document', async () => {
