@@ -213,6 +213,10 @@ describe('payload validation', function () {
         // Every 0 that stands out, and only those, is a warning.
         const unusual = diagnostics.filter((d) => d.code === 'zero' && d.message.startsWith('0 — unusual for '));
         assert.deepEqual(diagnostics.filter((d) => d.code === 'zero' && d.severity === vscode.DiagnosticSeverity.Warning), unusual);
+        // The command's message counts them among the zeros.
+        assert.equal(summary?.standingOut, unusual.length);
+        const standing = unusual.length === 1 ? '1 stands out' : `${unusual.length} stand out`;
+        assert.ok(messages.shown.some((m) => m.text.includes(`zeros: ${summary?.counts.zero} (${standing})`)), JSON.stringify(messages.shown));
         seen.push(diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.severity} ${String(d.code)} ${d.message}`).sort());
       }
       assert.deepEqual(seen[1], seen[0], 'the worker says what the extension host says');

@@ -55,6 +55,8 @@ export interface ValidationTotals {
   readonly records: number;
   readonly undetected: number;
   readonly counts: FindingCounts;
+  /** Of the zeros, those that stand out among their source's other records (shown as warnings). */
+  readonly standingOut: number;
 }
 
 export type FromWorker =

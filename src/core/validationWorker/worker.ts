@@ -8,7 +8,7 @@ import { payloadTextBatches } from './batches';
 import { lineCharacterAt, lineStarts } from '../json';
 import { FromWorker, ToWorker, WORKER_NICE, WORKER_ROLE, WorkerThread, noFindings } from './protocol';
 import { warmUpValidation } from './warmUp';
-import { shownAsKind } from '../views/zeroContext';
+import { shownAsKind, standsOut } from '../views/zeroContext';
 
 let thread: WorkerThread = { threadId, isMainThread };
 
@@ -32,6 +32,7 @@ function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorke
   slices.delete(request.id);
   const counts = noFindings();
   const sent = noFindings();
+  let standingOut = 0;
   let syntaxErrors = 0;
   let records = 0;
   let undetected = 0;
@@ -44,6 +45,7 @@ function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorke
     // Counted by kind; kept by the kind each is shown as (a 0 that stands out with the warnings), as the panel keeps them.
     const kept = batch.findings.filter((f) => {
       counts[f.kind]++;
+      if (standsOut(f)) standingOut++;
       return ++sent[shownAsKind(f)] <= request.keepPerKind;
     });
     if (kept.length > 0) starts ??= lineStarts(text);
@@ -52,7 +54,7 @@ function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorke
     const message: FromWorker = { type: 'batch', id: request.id, syntaxErrors: batch.syntaxErrors, findings, found, done: batch.done, total: batch.total };
     port.postMessage(message);
   }
-  const done: FromWorker = { type: 'done', id: request.id, totals: { syntaxErrors, records, undetected, counts }, thread, ms: performance.now() - started };
+  const done: FromWorker = { type: 'done', id: request.id, totals: { syntaxErrors, records, undetected, counts, standingOut }, thread, ms: performance.now() - started };
   port.postMessage(done);
 }
 

@@ -32,6 +32,8 @@ export interface PayloadValidationSummary {
   /** Records whose fields did not tell their kind (validated as the kind picked, if one was). */
   readonly undetected: number;
   readonly counts: FindingCounts;
+  /** Of the zeros, those that stand out among their source's other records in the document (shown as warnings). */
+  readonly standingOut: number;
   /** The thread that validated: the extension host's, or a worker's for a large document. */
   readonly thread: WorkerThread;
 }
@@ -103,7 +105,10 @@ function summaryText(summary: PayloadValidationSummary): string {
     deprecated: vscode.l10n.t('deprecated'),
     unknown: vscode.l10n.t('unknown fields'),
   };
-  const parts = FINDING_KINDS.filter((k) => summary.counts[k] > 0).map((k) => `${labels[k]}: ${summary.counts[k]}`);
+  // Of the zeros, those shown as warnings: a 0 where the source's other records send the field.
+  const standing = summary.standingOut === 1 ? vscode.l10n.t('1 stands out') : vscode.l10n.t('{0} stand out', summary.standingOut);
+  const counted = (k: FindingKind) => (k === 'zero' && summary.standingOut > 0 ? `${summary.counts[k]} (${standing})` : String(summary.counts[k]));
+  const parts = FINDING_KINDS.filter((k) => summary.counts[k] > 0).map((k) => `${labels[k]}: ${counted(k)}`);
   const records = summary.records === 1 ? vscode.l10n.t('1 record') : vscode.l10n.t('{0} records', summary.records);
   return parts.length === 0 ? vscode.l10n.t('{0} validated: no findings.', records) : vscode.l10n.t('{0} validated. {1}', records, parts.join(', '));
 }
@@ -167,6 +172,7 @@ export function registerValidatePayloadCommand(validator: DocumentValidator, liv
       records: validation.records,
       undetected,
       counts: validation.counts,
+      standingOut: validation.standingOut,
       thread: validation.thread,
     };
     const quiet = Boolean(arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && (arg as ValidatePayloadArgs).quiet);

@@ -9,7 +9,7 @@ import type { JsonSyntaxError } from '../../core/json';
 import { PayloadTextOptions, validatePayloadText } from '../../core/validation';
 import { FindingCounts, ValidationWorkers, WorkerThread, nextTurn, warmUpValidationInSteps } from '../../core/validationWorker';
 import { ResourceKind } from '../../core/resources';
-import { explainDocumentZeros } from '../../core/views/zeroContext';
+import { explainDocumentZeros, standsOut } from '../../core/views/zeroContext';
 import { MAX_DIAGNOSTICS, StreamedDiagnostics, countFindings, diagnosticsOf, syntaxDiagnostics, unknownFieldSeverity } from './diagnostics';
 
 /** How a document's records get their kind: given for all, or for those whose kind is not detected. */
@@ -25,6 +25,8 @@ export interface DocumentValidation {
   /** Records whose fields did not tell their kind (validated as the fallback kind, if one was given). */
   readonly undetected: number;
   readonly counts: FindingCounts;
+  /** Of the zeros, those that stand out among their source's other records in the document (shown as warnings). */
+  readonly standingOut: number;
   /** The thread that validated: the extension host's own, or a worker's. */
   readonly thread: WorkerThread;
 }
@@ -186,7 +188,7 @@ export class DocumentValidator implements vscode.Disposable {
       `validated ${document.uri.toString(true)} v${document.version} in ${(performance.now() - started).toFixed(1)} ms: ` +
         (validation.syntaxErrors.length > 0 ? `${validation.syntaxErrors.length} syntax errors` : `${validation.records.length} records, ${validation.findings.length} findings`),
     );
-    return { syntaxErrors: validation.syntaxErrors.length, records: validation.records.length, undetected: validation.undetected, counts: countFindings(validation), thread: { threadId, isMainThread } };
+    return { syntaxErrors: validation.syntaxErrors.length, records: validation.records.length, undetected: validation.undetected, counts: countFindings(validation), standingOut: validation.findings.filter(standsOut).length, thread: { threadId, isMainThread } };
   }
 
   private async validateOnWorker(document: vscode.TextDocument, report: ValidationProgress): Promise<DocumentValidation | undefined> {

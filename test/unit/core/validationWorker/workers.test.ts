@@ -55,7 +55,7 @@ describe('validationWorker/workers', function () {
     );
     const counts = noFindings();
     for (const f of whole.findings) counts[f.kind]++;
-    assert.deepEqual(outcome.totals, { syntaxErrors: 0, records: whole.records.length, undetected: whole.undetected, counts });
+    assert.deepEqual(outcome.totals, { syntaxErrors: 0, records: whole.records.length, undetected: whole.undetected, counts, standingOut: whole.findings.filter(standsOut).length });
   });
 
   it('on Linux the worker thread yields the CPU to the calling thread (its own nice value), and the caller keeps its priority', async function () {
@@ -88,6 +88,8 @@ describe('validationWorker/workers', function () {
     assert.equal(sent.filter((f) => f.kind === 'zero' && !standsOut(f)).length, 3);
     const worn = sent.find((f) => f.recordId === 'not-worn' && f.path === '/steps');
     assert.ok(worn && standsOut(worn), 'the not-worn day is sent');
+    assert.equal(outcome!.totals.standingOut, inPlace(text, { now: NOW }).findings.filter(standsOut).length);
+    assert.ok(outcome!.totals.standingOut >= 1);
     // Counted as what it is: a zero.
     assert.equal(outcome!.totals.counts.zero, inPlace(text, { now: NOW }).findings.filter((f) => f.kind === 'zero').length);
   });
