@@ -66,12 +66,12 @@ export class RecordViews implements PanelHost, vscode.Disposable {
   ) {
     // A panel opened before the Records view loaded (or before it loaded more, or changed its
     // filters) says its zeros again from what it holds now.
-    this.loadedChange = loaded?.onDidChange((kind) => {
+    this.loadedChange = this.onDidChangeLoaded((kind) => {
       for (const panel of this.open.values()) panel.recordsChanged(kind);
     });
   }
 
-  private readonly loadedChange: vscode.Disposable | undefined;
+  private readonly loadedChange: vscode.Disposable;
 
   producerOf(kind: ResourceKind | undefined, record: unknown): string | undefined {
     return this.requests?.producerOf(kind, record);
@@ -185,7 +185,7 @@ export class RecordViews implements PanelHost, vscode.Disposable {
 
   /** Leaves the panels open: on a reload VS Code keeps them to be restored by the serializer. */
   dispose(): void {
-    this.loadedChange?.dispose();
+    this.loadedChange.dispose();
     this.open.clear();
   }
 }
