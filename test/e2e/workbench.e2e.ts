@@ -423,7 +423,7 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           await wb!.activityBarItem('Health Data').click();
           await saved.waitFor({ state: 'visible', timeout: 10_000 });
         }
-        await wb!.runContextMenuEntry(saved, 'Remove from Saved');
+        await wb!.runContextMenuEntry(saved, 'Remove from Saved', 'Mint for the sandbox');
         await sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first().waitFor({ state: 'detached', timeout: 10_000 });
         await sidebar.locator('.monaco-list-row', { hasText: 'POST /v1/admin/token' }).first().waitFor({ state: 'visible', timeout: 10_000 });
       });
@@ -469,7 +469,7 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           const imported = sidebar.locator('.monaco-list-row', { hasText: 'Heart rate, a page of 2' }).first();
           await imported.waitFor({ state: 'visible', timeout: 10_000 });
           assert.match((await imported.textContent()) ?? '', /Heart rate, a page of 2\s*200 · GET \/v1\/human\/heart_rate\/summaries\?limit=2/);
-          await wb!.runContextMenuEntry(imported, 'Remove from Saved');
+          await wb!.runContextMenuEntry(imported, 'Remove from Saved', 'Heart rate, a page of 2');
           await sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first().waitFor({ state: 'detached', timeout: 10_000 });
         });
       }
