@@ -88,8 +88,9 @@ const MARK_STYLE: Record<FindingKind, Array<keyof typeof SGR>> = {
 };
 
 /** `[zero]`, `[deprecated]`…: the word carries the meaning, colour only helps. */
-export function mark(o: Pick<Output, 'color'>, kind: FindingKind): string {
-  return paint(o, MARK_STYLE[kind], `[${kind}]`);
+export function mark(o: Pick<Output, 'color'>, kind: FindingKind, standsOut?: boolean): string {
+  // A 0 that stands out ("0 — unusual for fitbit: …") in a warning's colour; its words say why.
+  return paint(o, MARK_STYLE[standsOut === true ? 'warning' : kind], `[${kind}]`);
 }
 
 

@@ -7,7 +7,7 @@ import type { FileProblem, ReportFile, ReportRecord, ReportTally, ReportWriter }
 import { lineColumn, recordName, streamedRecord } from '../core/reports';
 import type { RecordReport } from '../core/streaming';
 import { FINDING_KINDS, type FindingKind } from '../core/validation';
-import { type Output, andList, countFindings, mark, paint, printable } from './output';
+import { type Output, andList, countFindings, mark, paint, printable, thousands } from './output';
 
 type Paint = Pick<Output, 'color'>;
 
@@ -18,6 +18,8 @@ export interface FindingGroup {
   readonly message: string;
   readonly places: string[];
   records: number;
+  /** Zeros that stand out among their source's other records (ReportFinding.standsOut): listed and marked as warnings are. */
+  readonly standsOut?: true;
 }
 
 /** What the grouped text keeps of records, as plain data: a worker thread's batch crosses as this. */
@@ -95,10 +97,10 @@ export class FindingGroups {
   }
 
   /** A record's groups, each once: a record counts once in a group, however many of its findings fall in it. */
-  private groupsOf<F extends { readonly kind: FindingKind; readonly message: string }>(findings: readonly F[], pathOf: (f: F) => string): FindingGroup[] {
+  private groupsOf<F extends { readonly kind: FindingKind; readonly message: string; readonly standsOut?: true }>(findings: readonly F[], pathOf: (f: F) => string): FindingGroup[] {
     const groups: FindingGroup[] = [];
     for (const f of findings) {
-      const group = this.groupOf(f.kind, pathOf(f), f.message);
+      const group = this.groupOf(f.kind, pathOf(f), f.message, f.standsOut);
       if (!groups.includes(group)) groups.push(group);
     }
     return groups;
@@ -113,11 +115,12 @@ export class FindingGroups {
     }
   }
 
-  private groupOf(kind: FindingKind, path: string, message: string): FindingGroup {
+  private groupOf(kind: FindingKind, path: string, message: string, standsOut: true | undefined): FindingGroup {
+    // A 0 that stands out has words of its own ("unusual for …"), so a group is one or the other.
     const key = groupKey(kind, path, message);
     let group = this.groups.get(key);
     if (group === undefined) {
-      group = { kind, path, message, places: [], records: 0 };
+      group = standsOut ? { kind, path, message, places: [], records: 0, standsOut } : { kind, path, message, places: [], records: 0 };
       this.groups.set(key, group);
     }
     return group;
@@ -229,7 +232,7 @@ export class TextReportWriter implements ReportWriter {
     out += `${this.recordLine(record)}\n`;
     for (const f of record.findings) {
       const where = lineColumn(f.range);
-      out += `    ${mark(o, f.kind)} ${printable(f.pointer || '(record)', 50)}${where ? ` ${paint(o, 'dim', `(${where})`)}` : ''}  ${printable(f.message, MESSAGE_CHARS)}\n`;
+      out += `    ${mark(o, f.kind, f.standsOut)} ${printable(f.pointer || '(record)', 50)}${where ? ` ${paint(o, 'dim', `(${where})`)}` : ''}  ${printable(f.message, MESSAGE_CHARS)}\n`;
     }
     return out;
   }
@@ -258,16 +261,20 @@ export class TextReportWriter implements ReportWriter {
     const o = this.o;
     const { records: n, invalid, first, invalidRecords } = this.groups;
     const counts = invalid ? paint(o, 'red', `${invalid} invalid`) : paint(o, 'green', 'all valid');
-    const lines = [`${paint(o, 'bold', printable(this.file_?.name ?? 'payload', 120))}: ${n} record${n === 1 ? '' : 's'}, ${counts}`];
+    let standing = 0;
+    for (const g of this.groups.values()) if (g.standsOut) standing += g.records;
+    const unusual = standing === 0 ? '' : `, ${paint(o, 'yellow', `${standing} zero${standing === 1 ? ' stands' : 's stand'} out`)}`;
+    const lines = [`${paint(o, 'bold', printable(this.file_?.name ?? 'payload', 120))}: ${n} record${n === 1 ? '' : 's'}, ${counts}${unusual}`];
     lines.push(...(n === 1 && first ? [first] : invalidRecords).map((r) => this.recordLine(r)));
     if (n > 1 && invalid > MAX_INVALID_LINES) lines.push(`  … and ${invalid - MAX_INVALID_LINES} more invalid records`);
-    const order = (g: FindingGroup): number => FINDING_KINDS.indexOf(g.kind);
+    // Zeros that stand out right after the warnings, as the Problems panel ranks them.
+    const order = (g: FindingGroup): number => (g.standsOut ? FINDING_KINDS.indexOf('warning') + 0.5 : FINDING_KINDS.indexOf(g.kind));
     const sorted = [...this.groups.values()].sort((a, b) => order(a) - order(b) || b.records - a.records);
     for (const g of sorted) {
       const k = g.records;
       const shown = g.places.slice(0, MAX_PLACES).join(', ');
       const where = k === n && n > 1 ? `all ${n} records` : k === 1 ? g.places[0] : `${k} records (${shown}${k > MAX_PLACES ? ', …' : ''})`;
-      lines.push(`    ${mark(o, g.kind)} ${printable(g.path || '(record)', 50)}  ${printable(g.message, MESSAGE_CHARS)} — ${where}`);
+      lines.push(`    ${mark(o, g.kind, g.standsOut)} ${printable(g.path || '(record)', 50)}  ${printable(g.message, MESSAGE_CHARS)} — ${where}`);
     }
     if (this.groups.size > 0) lines.push(paint(o, 'dim', '  Repeated findings are grouped; --all-findings lists every finding of every record.'));
     return `${lines.join('\n')}\n`;
@@ -286,6 +293,7 @@ export function summaryLine(p: Paint, tally: ReportTally): string {
   // "all valid" only of records there are: not of a run whose files could not be read.
   if (invalid) tail.push(paint(o, 'red', `${invalid} invalid`));
   else if (records > 0) tail.push(paint(o, 'green', 'all valid'));
+  if (tally.standingOut > 0) tail.push(paint(o, 'yellow', `${thousands(tally.standingOut)} zero${tally.standingOut === 1 ? ' stands' : 's stand'} out`));
   const failingKinds = FINDING_KINDS.filter((k) => k !== 'error' && tally.failOn.has(k) && tally.counts[k] > 0);
   if (failingKinds.length > 0) {
     tail.push(paint(o, 'red', `${tally.failing} failing on ${failingKinds.map((k) => `${tally.counts[k]} ${k}`).join(', ')}`));

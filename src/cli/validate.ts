@@ -368,8 +368,9 @@ function annotationsBeyondLimit(tally: ReportTally): string | undefined {
   const { counts } = tally;
   const levels: Array<[string, number]> = [
     ['error', counts.error + tally.problems],
-    ['warning', counts.warning],
-    ['notice', NOTE_KINDS.reduce((sum, k) => sum + counts[k], 0)],
+    // A 0 that stands out is written as a warning.
+    ['warning', counts.warning + tally.standingOut],
+    ['notice', NOTE_KINDS.reduce((sum, k) => sum + counts[k], 0) - tally.standingOut],
   ];
   const over = levels.filter(([, n]) => n > ANNOTATIONS_PER_LEVEL);
   if (over.length === 0) return undefined;

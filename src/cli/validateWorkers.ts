@@ -66,7 +66,7 @@ function tallied(results: readonly UnitResult[], failOn: FailOn, each: (r: Recor
         each(r);
       }
   }
-  const counts: TallyCounts = { records: tally.records, invalid: tally.invalid, failing: tally.failing, undetected: tally.undetected, counts: tally.counts };
+  const counts: TallyCounts = { records: tally.records, invalid: tally.invalid, failing: tally.failing, undetected: tally.undetected, counts: tally.counts, standingOut: tally.standingOut };
   return syntaxError === undefined ? { tally: counts } : { tally: counts, syntaxError };
 }
 

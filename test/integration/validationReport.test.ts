@@ -20,6 +20,14 @@ const diagnosticKey = (d: vscode.Diagnostic): string =>
 
 const RULE_KIND: Record<string, string> = { 'schema-error': 'error', 'implausible-value': 'warning', 'zero-value': 'zero', 'deprecated-field': 'deprecated', 'unknown-field': 'unknown' };
 
+/** A month of one human's activity and a day the fitbit was not worn (steps 0 where every other fitbit day has steps). */
+function notWornMonth(): unknown[] {
+  const activity = generateDataset({ today: '2026-11-20', days: 30, humans: 1, seed: 'report' }).activity;
+  const fitbit = activity.find((r) => r.source === 'fitbit');
+  assert.ok(fitbit, 'a fitbit day');
+  return [...activity, { ...fitbit, id: 'not-worn', steps: 0 }];
+}
+
 function resultKey(r: Sarif.Result): string {
   const region = r.locations?.[0]?.physicalLocation?.region;
   return `${region?.startLine}:${region?.startColumn}-${region?.endLine}:${region?.endColumn} ${RULE_KIND[r.ruleId ?? '']}`;
@@ -88,6 +96,8 @@ describe('export validation report', function () {
       ['broken-list.health.json', `[\n${ACTIVITY},\n${ACTIVITY.replace(',', '')},\n${ACTIVITY}\n]`],
       // A fortnight of activity: each 0 said from the file's other records of its source.
       ['fortnight.health.json', JSON.stringify(generateDataset({ today: '2026-11-20', days: 14, humans: 1, seed: 'report' }).activity, null, 2)],
+      // A month with a day the fitbit was not worn: its 0 steps stand out, a warning in the Problems panel and the report.
+      ['not-worn.health.json', JSON.stringify(notWornMonth(), null, 2)],
     ];
     return files.map(([name, text]) => {
       const p = path.join(dir, name);
@@ -149,8 +159,16 @@ describe('export validation report', function () {
       assert.ok(diagnostics.length > 0, `${uri.path} has diagnostics`);
       assert.deepEqual(results.map(resultKey).sort(), diagnostics.map(diagnosticKey).sort(), uri.path);
       // The zeros in the words of the Problems panel: from the file's other records of the source.
+      // A 0 that stands out at a warning's level in both; any other at a note's (information).
       const zeros = (keys: string[]) => keys.filter((k) => / zero /.test(k)).sort();
-      assert.deepEqual(zeros(results.map((r) => `${resultKey(r)} ${r.message.text ?? ''}`)), zeros(diagnostics.map((d) => `${diagnosticKey(d)} ${d.message}`)), uri.path);
+      assert.deepEqual(
+        zeros(results.map((r) => `${resultKey(r)} ${r.level} ${r.message.text ?? ''}`)),
+        zeros(diagnostics.map((d) => `${diagnosticKey(d)} ${d.severity === vscode.DiagnosticSeverity.Warning ? 'warning' : 'note'} ${d.message}`)),
+        uri.path,
+      );
+      if (uri.path.endsWith('not-worn.health.json')) {
+        assert.ok(results.some((r) => r.ruleId === 'zero-value' && r.level === 'warning' && /^0 — unusual for fitbit: steps is not 0 on all its \d+ other records in this document \(record #\d+\)$/.test(r.message.text ?? '')), 'the not-worn day is a warning');
+      }
       if (uri.path.endsWith('fortnight.health.json')) assert.ok(results.some((r) => / other records in this document \(record #\d+\)$/.test(r.message.text ?? '')), 'zeros said from the other records');
       compared += diagnostics.length;
     }

@@ -61,14 +61,14 @@ export function findingFails(finding: Pick<ReportFinding, 'kind'>, failOn: FailO
 }
 
 /** What a tally reads of a record: a report's record, or a streamed one (core/streaming, whose kind is null when unknown). */
-export type TalliedRecord = Pick<ReportRecord, 'valid'> & { readonly kind?: string | null; readonly findings: ReadonlyArray<Pick<ReportFinding, 'kind' | 'message'>> };
+export type TalliedRecord = Pick<ReportRecord, 'valid'> & { readonly kind?: string | null; readonly findings: ReadonlyArray<Pick<ReportFinding, 'kind' | 'message' | 'standsOut'>> };
 
 export function recordFails(record: TalliedRecord, failOn: FailOn): boolean {
   return !record.valid || record.findings.some((f) => findingFails(f, failOn));
 }
 
 /** A tally's counts of records, as a batch counted on a worker thread carries them (plain data). */
-export type TallyCounts = Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'undetected' | 'counts'>;
+export type TallyCounts = Pick<ReportTally, 'records' | 'invalid' | 'failing' | 'undetected' | 'counts' | 'standingOut'>;
 
 /** Counts of a run, added to as it goes. */
 export class ReportTally {
@@ -85,6 +85,8 @@ export class ReportTally {
   /** Records whose kind could not be detected (isUndetectedKind): checked against no schema. */
   undetected = 0;
   readonly counts: Record<FindingKind, number> = { error: 0, warning: 0, zero: 0, deprecated: 0, unknown: 0 };
+  /** Of `counts.zero`, the zeros that stand out (ReportFinding.standsOut): reported at a warning's level. */
+  standingOut = 0;
 
   constructor(
     readonly failOn: FailOn = DEFAULT_FAIL_ON,
@@ -118,6 +120,7 @@ export class ReportTally {
     for (let i = 0; i < findings.length; i++) {
       const kind = findings[i].kind;
       this.counts[kind]++;
+      if (findings[i].standsOut === true) this.standingOut++;
       if (kind === 'error' || this.failOn.has(kind)) fails = true;
     }
     if (fails) this.failing++;
@@ -130,6 +133,7 @@ export class ReportTally {
     this.invalid += other.invalid;
     this.undetected += other.undetected;
     this.failing += other.failing;
+    this.standingOut += other.standingOut;
     for (const kind of FINDING_KINDS) this.counts[kind] += other.counts[kind];
   }
 

@@ -23,6 +23,8 @@ const TITLE: Readonly<Record<FindingKind, string>> = {
   unknown: 'Health data: unknown field',
 };
 
+const UNUSUAL_ZERO_TITLE = 'Health data: unusual zero';
+
 /** One workflow command line; `path` undefined: a line without a file. */
 function commandLine(path: string | undefined, command: string, title: string, message: string, range: TextRange | undefined): string {
   const properties: string[] = [];
@@ -59,7 +61,9 @@ export function writeGithubLines(context: GithubFileContext, records: readonly R
   for (const record of records) {
     for (const f of record.findings) {
       const message = record.index === undefined ? f.message : `${f.message} (record #${record.index})`;
-      sink.write(commandLine(context.path, COMMAND[f.kind], TITLE[f.kind], message, f.range));
+      // A 0 that stands out is a warning, as in the Problems panel: among the annotations GitHub shows first.
+      if (f.standsOut === true) sink.write(commandLine(context.path, 'warning', UNUSUAL_ZERO_TITLE, message, f.range));
+      else sink.write(commandLine(context.path, COMMAND[f.kind], TITLE[f.kind], message, f.range));
     }
   }
 }

@@ -33,6 +33,8 @@ export interface JsonRecordHead {
 export interface JsonFinding {
   readonly kind: string;
   readonly message: string;
+  /** Written as `"standsOut": true` after the message when true (ReportFinding.standsOut). */
+  readonly standsOut?: boolean;
 }
 
 /**
@@ -44,7 +46,7 @@ export function jsonFindingsText<F extends JsonFinding>(findings: readonly F[], 
   let json = '[';
   for (let i = 0; i < findings.length; i++) {
     const f = findings[i];
-    json += `${i === 0 ? '' : ','}\n            {\n              "kind": ${quote(f.kind)},\n              "path": ${quote(pointerOf(f))},\n              "message": ${quote(f.message)}\n            }`;
+    json += `${i === 0 ? '' : ','}\n            {\n              "kind": ${quote(f.kind)},\n              "path": ${quote(pointerOf(f))},\n              "message": ${quote(f.message)}${f.standsOut === true ? ',\n              "standsOut": true' : ''}\n            }`;
   }
   return `${json}\n          ]`;
 }

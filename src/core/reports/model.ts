@@ -30,6 +30,12 @@ export interface ReportFinding {
   readonly message: string;
   /** Where the Problems panel shows it; absent when the reader had no text positions. */
   readonly range?: TextRange;
+  /**
+   * A 0 that stands out among the other records of its source in the file (zeroContext's
+   * standsOut: nearly all of them send the field as another number): reported at a warning's
+   * level, as the Problems panel shows it, though its kind stays zero.
+   */
+  readonly standsOut?: true;
 }
 
 export interface ReportRecord {

@@ -8,7 +8,7 @@ import { recordAt, validatePayload, validatePayloadText } from '../validation';
 import type { FileProblem, ReportFinding, ReportRecord } from './model';
 import { LineIndex } from './textPositions';
 import { placedSyntaxWords } from '../json';
-import { explainDocumentZeros, type ZeroPlace } from '../views/zeroContext';
+import { explainDocumentZeros, standsOut, type ZeroPlace } from '../views/zeroContext';
 
 /** The file problem of a validation that validated nothing, or undefined when it has records. */
 export function payloadProblem(text: string, validation: PayloadTextValidation, lines = new LineIndex(text)): FileProblem | undefined {
@@ -33,7 +33,8 @@ export function* payloadRecords(text: string, validation: PayloadTextValidation,
     // validatePayloadText places the findings record after record, in each record's order.
     for (let k = 0; k < r.findings.length; k++, next++) {
       const f = validation.findings[next];
-      findings.push({ kind: f.kind, pointer: f.pointer, message: f.message, range: lines.rangeOf(f.offset, f.length) });
+      const finding: ReportFinding = { kind: f.kind, pointer: f.pointer, message: f.message, range: lines.rangeOf(f.offset, f.length) };
+      findings.push(standsOut(f) ? { ...finding, standsOut: true } : finding);
     }
     yield reportRecord(r, validation.payload, findings);
   }

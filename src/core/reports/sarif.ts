@@ -45,7 +45,7 @@ const RULES: Readonly<Record<FindingKind | 'file', RuleText & { index: number }>
     id: 'zero-value',
     name: 'ZeroValue',
     short: 'A number is 0.',
-    full: 'For the eight activity numbers the service sends 0 when the source does not provide the field, so a 0 may mean "not measured".',
+    full: 'For the eight activity numbers the service sends 0 when the source does not provide the field, so a 0 may mean "not measured". A 0 that stands out (nearly every other record of its source in the file sends the field as another number: a tracker not worn that day) is reported at level warning.',
     level: 'note',
   },
   deprecated: {
@@ -123,8 +123,8 @@ function quoted(text: string): string {
  * `,\n    `: a result per finding is most of a large report, and building and stringifying the
  * objects was most of its time. `artifactJson`: the file's artifact location, when it has a path.
  */
-function resultJson(rule: RuleText & { index: number }, messageJson: string, artifactJson: string | undefined, range: TextRange | undefined, pointer?: string, propertiesJson?: string): string {
-  let out = `,\n    {"ruleId":"${rule.id}","ruleIndex":${rule.index},"level":"${rule.level}","message":{"text":${messageJson}}`;
+function resultJson(rule: RuleText & { index: number }, messageJson: string, artifactJson: string | undefined, range: TextRange | undefined, pointer?: string, propertiesJson?: string, level = rule.level): string {
+  let out = `,\n    {"ruleId":"${rule.id}","ruleIndex":${rule.index},"level":"${level}","message":{"text":${messageJson}}`;
   if (artifactJson !== undefined) {
     out += `,"locations":[{"physicalLocation":{"artifactLocation":${artifactJson}${range !== undefined ? `,"region":${regionJson(range)}` : ''}}`;
     if (pointer) out += `,"logicalLocations":[{"fullyQualifiedName":${quoted(pointer)},"kind":"property"}]`;
@@ -164,7 +164,10 @@ export function writeSarifResults(context: SarifFileContext, records: readonly R
     const suffix = record.index === undefined ? '' : ` (record #${record.index})"`;
     for (const f of record.findings) {
       const message = quoted(f.message);
-      sink.write(resultJson(RULES[f.kind], suffix === '' ? message : message.slice(0, -1) + suffix, context.artifactJson, f.range, f.pointer, propertiesJson));
+      const rule = RULES[f.kind];
+      // A 0 that stands out keeps its rule, at a warning's level (a result may raise its rule's).
+      const level = f.standsOut === true ? 'warning' : rule.level;
+      sink.write(resultJson(rule, suffix === '' ? message : message.slice(0, -1) + suffix, context.artifactJson, f.range, f.pointer, propertiesJson, level));
       results++;
     }
   }

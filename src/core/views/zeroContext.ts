@@ -246,7 +246,7 @@ export function standsOut(finding: object): boolean {
  * The kind a finding is shown as: a 0 that stands out as a warning (the Problems panel's severity,
  * and the rank it is kept by when a document has more findings than are shown), any other as its own.
  */
-export function shownAsKind(finding: Finding): FindingKind {
+export function shownAsKind(finding: Pick<Finding, 'kind'>): FindingKind {
   return finding.kind === 'zero' && standsOut(finding) ? 'warning' : finding.kind;
 }
 

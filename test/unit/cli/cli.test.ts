@@ -465,6 +465,58 @@ describe('health-data CLI', function () {
       assert.equal(lines.records[at].findings.find((f: { path: string }) => f.path === '/steps')?.message, '0 — this source may not provide steps');
     });
 
+    it('a 0 that stands out among its source\'s records of a file is reported as a warning in every format (its kind stays zero) and counted in the closing line', async () => {
+      const activity = sandbox.dataset.activity as unknown as Array<Record<string, unknown>>;
+      const fitbit = activity.filter((r) => r.source === 'fitbit');
+      assert.ok(fitbit.length >= 21, `${fitbit.length} fitbit days`);
+      // A day the tracker was not worn: steps 0 where every other fitbit day has steps.
+      const notWorn = { ...fitbit[3], id: 'not-worn', steps: 0 };
+      const records = [...activity, notWorn];
+      const at = records.length - 1;
+      const month = file('not-worn.json', JSON.stringify(records, null, 2));
+      const words = `0 — unusual for fitbit: steps is not 0 on all its ${fitbit.length} other records in this file`;
+
+      // The sandbox's month may have a 0 of its own that stands out (a quiet day's moderate minutes).
+      const standingOut = (report: { files: Array<{ records: Array<{ findings: Array<{ standsOut?: boolean }> }> }> }) =>
+        report.files[0].records.flatMap((r) => r.findings).filter((f) => f.standsOut === true).length;
+      const before = standingOut(JSON.parse((await run(['validate', file('month-as-sent.json', JSON.stringify(activity)), '--json'])).stdout));
+      const stand = (n: number) => `${n} zero${n === 1 ? ' stands' : 's stand'} out`;
+      const text = await run(['validate', month, '--no-color']);
+      assert.equal(text.code, 0, text.stderr);
+      const lines = text.stdout.split('\n');
+      assert.ok(lines[0].endsWith(`: ${records.length} records, all valid, ${stand(before + 1)}`), lines[0]);
+      const unusual = lines.findIndex((l) => l.includes(words));
+      assert.equal(lines[unusual], `    [zero] /steps  ${words} — #${at}`);
+      // Listed before the zeros that say what a source provides, after any warning.
+      const ordinary = lines.findIndex((l) => /^ {4}\[zero\] /.test(l) && !l.includes('unusual'));
+      assert.ok(ordinary > unusual, text.stdout);
+      assert.ok(lines.at(-2)!.endsWith(`records in 1 file, all valid, ${stand(before + 1)}`), lines.at(-2));
+      // In colour, its mark is a warning's (yellow), not a zero's (cyan).
+      const coloured = await run(['validate', month], { FORCE_COLOR: '1' });
+      assert.match(coloured.stdout, /\x1b\[33m\[zero\]\x1b\[39m \/steps {2}0 — unusual for fitbit/);
+
+      const json = JSON.parse((await run(['validate', month, '--json'])).stdout).files[0];
+      const findings = json.records[at].findings as Array<{ kind: string; path: string; message: string; standsOut?: boolean }>;
+      assert.deepEqual(findings.find((f) => f.path === `/${at}/steps`), { kind: 'zero', path: `/${at}/steps`, message: words, standsOut: true });
+      assert.equal(standingOut({ files: [json] }), before + 1);
+
+      const sarif = JSON.parse((await run(['validate', month, '--format', 'sarif'])).stdout);
+      const results = sarif.runs[0].results as Array<{ ruleId: string; level: string; message: { text: string } }>;
+      const result = results.find((r) => r.message.text.startsWith(words));
+      assert.deepEqual([result?.ruleId, result?.level], ['zero-value', 'warning']);
+      assert.equal(results.filter((r) => r.ruleId === 'zero-value' && r.level === 'warning').length, before + 1);
+      assert.ok(results.filter((r) => r.level === 'warning').every((r) => r.ruleId === 'zero-value' && r.message.text.startsWith('0 — unusual for ')));
+
+      const github = await run(['validate', month, '--format', 'github']);
+      const warnings = github.stdout.split('\n').filter((l) => l.startsWith('::warning '));
+      assert.equal(warnings.length, before + 1, github.stdout);
+      assert.ok(warnings.every((l) => l.includes('title=Health data%3A unusual zero::0 — unusual for ')), github.stdout);
+      assert.ok(warnings.some((l) => l.endsWith(`::${words} (record #${at})`)), github.stdout);
+      // GitHub's note on what it shows counts it with the warnings, not the notices.
+      const notices = github.stdout.split('\n').filter((l) => l.startsWith('::notice ')).length;
+      assert.match(github.stderr, new RegExp(`${notices.toLocaleString('en-US')} notices written as annotations`));
+    });
+
     it('a folder stands for its .json, .ndjson and .jsonl files at any depth, in name order, not for the report written into it', async () => {
       const folder = join(dir, 'fixtures');
       const at = (path: string, content: string) => {
