@@ -535,5 +535,46 @@ describe('e2e: a 0 that stands out, in the Records view and the record view', fu
       assert.match(week, /\/steps — 0 — fitbit provides steps: not 0 on all its \d+ other records loaded$/);
       await lastDays(30);
     });
+
+    it('Show Data Coverage marks the zeros that stand out, and its note names the day; the note lists the record, which opens', async () => {
+      const page = wb().page;
+      const index = await wb().revealTreeRow([(r: TreeRow) => r.text.startsWith(resource('activity').label)], 'Activity summaries');
+      const row = page.locator(`.monaco-list-row[data-index="${index}"]`).first();
+      await row.hover();
+      await row.locator('.action-label[aria-label="Show Data Coverage"]').click();
+      const { frame } = await wb().webviewFrame(
+        () => document.getElementById('app')?.getAttribute('aria-busy') === 'false' && document.querySelector('.matrix') !== null && document.visibilityState === 'visible',
+        undefined,
+        'the coverage matrix',
+        40_000,
+      );
+      const seen = await frame.evaluate(() => ({
+        steps: Array.from(document.querySelectorAll('td[data-source="fitbit"][data-field="steps"] .count')).map((b) => ({ text: b.textContent, unusual: b.classList.contains('unusual'), label: b.getAttribute('aria-label') })),
+        note: document.querySelector('.note-unusualZeros')?.firstChild?.textContent ?? '',
+        buttons: Array.from(document.querySelectorAll('.note-unusualZeros .count')).map((b) => b.textContent),
+      }));
+      const fitbit = (loaded('activity') as Obj[]).filter((r) => r.source === 'fitbit');
+      // The day with 0 steps: its zero count marked in words and a sign (⚠), the others not.
+      assert.deepEqual(seen.steps.map((s) => [s.text, s.unusual]), [[`non-zero ×${fitbit.length - 1}`, false], ['0 ×1 ⚠', true]]);
+      assert.match(seen.steps[1].label ?? '', /^fitbit · steps · 0: 1 record · Unusual 0: the source sends this field on 19 in 20 of its other records or more/);
+      assert.match(seen.note, new RegExp(`^fitbit: unusual 0 on \\d+ days?: .*${DATE} \\((\\w+, )*steps(, \\w+)*\\)`));
+      assert.ok(seen.buttons.includes('steps: 0 ×1 ⚠'), JSON.stringify(seen.buttons));
+      await page.locator('.notifications-toasts .notification-toast', { hasText: 'loading records for insights' }).waitFor({ state: 'hidden', timeout: 10_000 });
+      await frame.locator('.note-unusualZeros .count', { hasText: 'steps: 0 ×1' }).click();
+      const listed = frame.locator('.record-list button');
+      await listed.first().waitFor({ state: 'visible', timeout: 10_000 });
+      assert.equal(await listed.count(), 1);
+      const label = (await listed.first().textContent()) ?? '';
+      assert.match(label, new RegExp(`^Activity ${DATE} · fitbit · `));
+      await wb().screenshotAs(shot(`coverage-unusual-zero-${theme.slug}`));
+      await listed.first().click();
+      // The record view of that very record (the day has a usual fitbit record too): its id in the JSON.
+      await wb().webviewFrame(
+        (arg: { title: string; id: string }) => document.querySelector('.heading .title')?.textContent === arg.title && (document.body.textContent ?? '').includes(arg.id),
+        { title: label.split(' · ').slice(0, 2).join(' · '), id: String(zeroSteps.id) },
+        'the record view of the zero-steps day',
+        20_000,
+      );
+    });
   });
 });

@@ -8,6 +8,7 @@ import { schemaFor } from '../validation';
 import { CLASSIFIERS } from './classifiers.generated';
 import { classifyByName } from './classify';
 import type { CoverageNote, CoverageReport, FieldCoverage, Overlap, SourceCoverage, ValueClass, Verdict } from './reportTypes';
+import { isUnusualZero } from './unusualZero';
 
 export const VERDICTS: readonly Verdict[] = ['provided', 'sometimes', 'never'];
 
@@ -80,10 +81,40 @@ interface SourceTally {
   noTzOffset: number;
   units: Map<string, number>;
   unknown: Map<string, number>;
+  /**
+   * Per numeric field (CoverageState.zeroFields), the day keys of its first UNUSUAL_ZERO_DAYS dated
+   * zeros, and how many dated zeros it had: the days a 0 that stands out falls on, known only
+   * once every record is counted.
+   */
+  zeroDays: Int32Array;
+  zeroDated: Int32Array;
 }
 
-function newTally(source: string | null, nFields: number): SourceTally {
-  return { source, records: 0, byHuman: new Map(), lastHuman: undefined, lastDays: undefined, undated: 0, counts: new Int32Array(nFields * 3), deprecated: new Int32Array(nFields), noTzOffset: 0, units: new Map(), unknown: new Map() };
+/** Days kept per source and numeric field for the note of zeros that stand out (19 in 20 of the others send the field: few of them). */
+export const UNUSUAL_ZERO_DAYS = 64;
+
+function newTally(source: string | null, nFields: number, nNumeric: number): SourceTally {
+  return {
+    source,
+    records: 0,
+    byHuman: new Map(),
+    lastHuman: undefined,
+    lastDays: undefined,
+    undated: 0,
+    counts: new Int32Array(nFields * 3),
+    deprecated: new Int32Array(nFields),
+    noTzOffset: 0,
+    units: new Map(),
+    unknown: new Map(),
+    zeroDays: new Int32Array(nNumeric * UNUSUAL_ZERO_DAYS),
+    zeroDated: new Int32Array(nNumeric),
+  };
+}
+
+/** Keeps the day of a dated 0 of numeric field `k` (the first UNUSUAL_ZERO_DAYS of them), counting it either way. */
+function keepZeroDay(t: SourceTally, k: number, day: number): void {
+  const n = t.zeroDated[k]++;
+  if (n < UNUSUAL_ZERO_DAYS) t.zeroDays[k * UNUSUAL_ZERO_DAYS + n] = day;
 }
 
 /**
@@ -192,6 +223,9 @@ interface CoverageState {
   /** Local dates that are not YYYY-MM-DD, each with its day key −1 − index. */
   otherDates: string[];
   otherIndex: Map<string, number>;
+  /** The schema's numeric fields, as indices into `fields`; and their zero counts before a record is classified. */
+  zeroFields: Int32Array;
+  zeroBefore: Int32Array;
 }
 
 function newCoverageState(kind: ResourceKind): CoverageState {
@@ -199,6 +233,8 @@ function newCoverageState(kind: ResourceKind): CoverageState {
   const deprecated = deprecatedFields(kind);
   let inherited = false;
   for (const key in {}) inherited = key !== undefined;
+  const numeric = numericFields(kind);
+  const zeroFields = fields.flatMap((f, i) => (numeric.has(f) ? [i] : []));
   return {
     kind,
     fields,
@@ -212,18 +248,21 @@ function newCoverageState(kind: ResourceKind): CoverageState {
     given: 0,
     reported: false,
     lastSource: undefined,
-    tally: newTally(null, fields.length),
+    tally: newTally(null, fields.length, zeroFields.length),
     unitRun: { unit: undefined, count: 0, tally: undefined },
     otherDates: [],
     otherIndex: new Map(),
+    zeroFields: Int32Array.from(zeroFields),
+    zeroBefore: new Int32Array(zeroFields.length),
   };
 }
 
 function addRecords(state: CoverageState, records: readonly unknown[]): void {
   if (state.reported) throw new Error('coverage: records added after the report');
   // The loop works on locals, written back at the end: a call may count a million records.
-  const { kind, fields, fieldIndex, isDeprecated, timestamped, inherited, namedReads, tallies, otherDates, otherIndex, unitRun } = state;
+  const { kind, fields, fieldIndex, isDeprecated, timestamped, inherited, namedReads, tallies, otherDates, otherIndex, unitRun, zeroFields, zeroBefore } = state;
   const nFields = fields.length;
+  const nNumeric = zeroFields.length;
   const classify = CLASSIFIERS[kind];
   let notRecords = state.notRecords;
   let lastSource = state.lastSource;
@@ -244,11 +283,14 @@ function addRecords(state: CoverageState, records: readonly unknown[]): void {
     const source = sourceKey(record);
     if (source !== lastSource || lastSource === undefined) {
       let found = tallies.get(source);
-      if (!found) tallies.set(source, (found = newTally(source, nFields)));
+      if (!found) tallies.set(source, (found = newTally(source, nFields, nNumeric)));
       t = found;
       lastSource = source;
     }
     t.records++;
+    // Which numeric fields are 0 is read off the counts the classifier adds to.
+    const counts = t.counts;
+    for (let k = 0; k < nNumeric; k++) zeroBefore[k] = counts[zeroFields[k] * 3 + 1];
     const proto = Object.getPrototypeOf(record);
     const present =
       namedReads && (proto === Object.prototype || proto === null)
@@ -308,6 +350,7 @@ function addRecords(state: CoverageState, records: readonly unknown[]): void {
       t.lastDays = days;
     }
     addDay(t.lastDays, day);
+    for (let k = 0; k < nNumeric; k++) if (counts[zeroFields[k] * 3 + 1] !== zeroBefore[k]) keepZeroDay(t, k, day);
   }
   state.given += records.length;
   state.notRecords = notRecords;
@@ -413,7 +456,7 @@ function reportOf(state: CoverageState, options: CoverageOptions): CoverageRepor
     records: state.given,
     sources,
     overlaps,
-    notes: notesOf(kind, ordered, notRecords, fields),
+    notes: notesOf(kind, ordered, notRecords, fields, state.zeroFields, textOf, before),
   };
 }
 
@@ -488,7 +531,15 @@ const itemsOf = (map: Map<string, number>): Array<{ name: string; count: number 
   [...map].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
 const listed = (items: Array<{ name: string; count: number }>): string => items.map((i) => `${i.name} (${i.count})`).join(', ');
 
-function notesOf(kind: ResourceKind, tallies: readonly SourceTally[], notRecords: number, fields: readonly string[]): CoverageNote[] {
+function notesOf(
+  kind: ResourceKind,
+  tallies: readonly SourceTally[],
+  notRecords: number,
+  fields: readonly string[],
+  zeroFields: Int32Array,
+  textOf: (day: number) => string,
+  before: (a: number, b: number) => boolean,
+): CoverageNote[] {
   const def = resource(kind);
   const notes: CoverageNote[] = [];
   if (notRecords) {
@@ -515,8 +566,54 @@ function notesOf(kind: ResourceKind, tallies: readonly SourceTally[], notRecords
       const items = itemsOf(deprecatedSent);
       notes.push({ kind: 'deprecatedFields', source: t.source, count: items.reduce((n, i) => Math.max(n, i.count), 0), items, message: `${who}: deprecated fields still sent: ${listed(items)}` });
     }
+    if (t.source !== null) {
+      const note = unusualZerosNote(t, fields, zeroFields, textOf, before);
+      if (note) notes.push(note);
+    }
   }
   return notes;
+}
+
+/** Days listed in the words of an unusualZeros note (all of them are in its `dates`). */
+const DAYS_SAID = 5;
+
+/**
+ * The note of a source's zeros that stand out: fields the source sends as another number on 19
+ * in 20 of its other records or more (isUnusualZero, as the Problems panel and the record view
+ * judge a 0), with the days those zeros fall on, each with its fields: a day the device was not
+ * worn shows as one day with several fields.
+ */
+function unusualZerosNote(t: SourceTally, fields: readonly string[], zeroFields: Int32Array, textOf: (day: number) => string, before: (a: number, b: number) => boolean): CoverageNote | undefined {
+  const items: Array<{ name: string; count: number }> = [];
+  const fieldsOfDay = new Map<number, string[]>();
+  let complete = true;
+  for (let k = 0; k < zeroFields.length; k++) {
+    const i = zeroFields[k];
+    const zero = t.counts[i * 3 + 1];
+    if (zero === 0 || !isUnusualZero(t.counts[i * 3], t.records - 1)) continue;
+    items.push({ name: fields[i], count: zero });
+    const dated = t.zeroDated[k];
+    if (dated > UNUSUAL_ZERO_DAYS) complete = false;
+    for (let j = 0; j < Math.min(dated, UNUSUAL_ZERO_DAYS); j++) {
+      const day = t.zeroDays[k * UNUSUAL_ZERO_DAYS + j];
+      const those = fieldsOfDay.get(day);
+      if (those === undefined) fieldsOfDay.set(day, [fields[i]]);
+      else if (!those.includes(fields[i])) those.push(fields[i]);
+    }
+  }
+  if (items.length === 0) return undefined;
+  const days = [...fieldsOfDay.keys()].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  const said = days.slice(0, DAYS_SAID).map((d) => `${textOf(d)} (${fieldsOfDay.get(d)!.join(', ')})`);
+  const more = days.length > DAYS_SAID ? `, and ${days.length - DAYS_SAID} more` : '';
+  const onDays = days.length === 0 ? 'on records without a day' : `on ${complete ? '' : 'at least '}${plural(days.length, 'day', 'days')}: ${said.join(', ')}${more}`;
+  return {
+    kind: 'unusualZeros',
+    source: t.source,
+    count: days.length,
+    items,
+    dates: days.map(textOf),
+    message: `${t.source}: unusual 0 ${onDays}; the source sends ${items.length === 1 ? 'this field' : 'these fields'} as another number on 19 in 20 of its other records or more`,
+  };
 }
 
 /** The records behind one cell, as indices into `records`: those whose field is of `which` class. */

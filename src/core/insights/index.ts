@@ -2,3 +2,4 @@ export * from './byKind';
 export * from './coverage';
 export * from './trends';
 export * from './reportTypes';
+export * from './unusualZero';

@@ -30,7 +30,7 @@ export interface Overlap {
   sources: string[];
 }
 
-export type NoteKind = 'notRecords' | 'undated' | 'noTzOffset' | 'units' | 'unknownFields' | 'deprecatedFields';
+export type NoteKind = 'notRecords' | 'undated' | 'noTzOffset' | 'units' | 'unknownFields' | 'deprecatedFields' | 'unusualZeros';
 
 export interface CoverageNote {
   kind: NoteKind;
@@ -41,6 +41,11 @@ export interface CoverageNote {
   /** Units, or field names, with how many records carry each: `percent ×12`. */
   items: Array<{ name: string; count: number }>;
   message: string;
+  /**
+   * unusualZeros: the days of the records with such a 0, ascending (at most UNUSUAL_ZERO_DAYS of
+   * each field are kept: more than that and `count` is a lower bound).
+   */
+  dates?: string[];
 }
 
 /** The `--json` shape of `health-data coverage`. */

@@ -42,6 +42,7 @@ export function coverageStrings(): InsightsStrings {
     cellMore: vscode.l10n.t('and {0} more'),
     open: vscode.l10n.t('Open'),
     cellHint: vscode.l10n.t('Choose a count in the matrix to list its records.'),
+    unusualZero: vscode.l10n.t('Unusual 0: the source sends this field on 19 in 20 of its other records or more (a day the device was not worn?)'),
     incomplete: vscode.l10n.t('Incomplete: {0}'),
   };
 }

@@ -11,6 +11,9 @@ const MAX_OVERLAP_ROWS = 500;
 const app = document.getElementById('app')!;
 let model: CoverageViewModel | undefined;
 let cellPanel: HTMLElement | undefined;
+/** `source \0 field` of the fields whose zeros stand out (the unusualZeros notes), marked in their cells. */
+let unusualZeros = new Set<string>();
+const unusualKey = (source: string | null, field: string): string => `${source ?? ''}\u0000${field}`;
 
 window.addEventListener('message', (event: MessageEvent<InsightsHostMessage>) => {
   const m = event.data;
@@ -43,6 +46,7 @@ function render(): void {
   if (model.incomplete) app.append(el('p', 'status status-error', t('incomplete', model.incomplete)));
   const report = model.report;
   if (!report) return;
+  unusualZeros = new Set(report.notes.filter((n) => n.kind === 'unusualZeros').flatMap((n) => n.items.map((i) => unusualKey(n.source, i.name))));
   if (report.sources.length === 0) {
     app.append(el('p', undefined, t('noRecords')));
   } else {
@@ -129,6 +133,7 @@ function cell(source: SourceCoverage, f: FieldCoverage, zeroDefault: boolean, nu
     const b = button(`${word} ×${n}`, () => post({ type: 'cell', source: source.source, field: f.field, which }), 'count');
     b.dataset.which = which;
     b.setAttribute('aria-label', tn('cellRecords', n, sourceName(source.source), f.field, word, n));
+    if (which === 'zero' && unusualZeros.has(unusualKey(source.source, f.field))) markUnusual(b);
     counts.append(b);
   }
   td.append(counts);
@@ -174,6 +179,16 @@ function overlaps(list: readonly Overlap[]): HTMLElement {
   return section;
 }
 
+/** A zero count whose zeros stand out: a warning's mark, and words that say why (not colour alone). */
+function markUnusual(b: HTMLElement): void {
+  b.classList.add('unusual');
+  const mark = el('span', 'unusual-mark', ' ⚠');
+  mark.setAttribute('aria-hidden', 'true');
+  b.append(mark);
+  b.title = t('unusualZero');
+  b.setAttribute('aria-label', `${b.getAttribute('aria-label') ?? ''} · ${t('unusualZero')}`);
+}
+
 function notes(list: readonly CoverageNote[]): HTMLElement {
   const section = el('section', 'notes');
   section.append(el('h2', undefined, t('notes')));
@@ -181,6 +196,17 @@ function notes(list: readonly CoverageNote[]): HTMLElement {
   const ul = el('ul');
   for (const n of list) {
     const li = el('li', `note note-${n.kind}`, n.message);
+    if (n.kind === 'unusualZeros' && cellPanel) {
+      // Each field's zeros listed as a cell's are, each record opening in the record view.
+      const counts = el('span', 'counts');
+      for (const item of n.items) {
+        const b = button(`${item.name}: ${t('zero')} ×${item.count}`, () => post({ type: 'cell', source: n.source, field: item.name, which: 'zero' }), 'count');
+        b.setAttribute('aria-label', tn('cellRecords', item.count, sourceName(n.source), item.name, t('zero'), item.count));
+        markUnusual(b);
+        counts.append(b);
+      }
+      li.append(counts);
+    }
     ul.append(li);
   }
   section.append(ul);

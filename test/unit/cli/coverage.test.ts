@@ -135,6 +135,30 @@ describe('health-data coverage', () => {
     assert.deepEqual(reports.find((r: { resource: string }) => r.resource === 'activity'), JSON.parse(JSON.stringify(computeCoverage('activity', data.activity.slice(0, 4)))));
   });
 
+  it('names the days of zeros that stand out in a note, in words and in --json, over NDJSON read as a stream', async () => {
+    const activity = use.sandbox.dataset.activity as unknown as Array<Record<string, unknown>>;
+    const fitbit = activity.filter((r) => r.source === 'fitbit');
+    assert.ok(fitbit.length >= 21, `${fitbit.length} fitbit days`);
+    const day = fitbit[4].date as string;
+    const notWorn = { ...fitbit[4], id: 'not-worn', steps: 0, distance: 0 };
+    const file = join(dir, 'not-worn.ndjson');
+    writeFileSync(file, `${[...activity, notWorn].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const json = await cli(['coverage', file, '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    const report = JSON.parse(json.stdout);
+    assert.deepEqual(report, JSON.parse(JSON.stringify(computeCoverage('activity', [...activity, notWorn]))));
+    const note = report.notes.find((n: { kind: string; source: string }) => n.kind === 'unusualZeros' && n.source === 'fitbit');
+    assert.ok(note, JSON.stringify(report.notes));
+    assert.ok(note.dates.includes(day), JSON.stringify(note));
+    assert.deepEqual(
+      note.items.filter((i: { name: string }) => i.name === 'steps' || i.name === 'distance'),
+      [{ name: 'distance', count: 1 }, { name: 'steps', count: 1 }],
+    );
+    const text = await cli(['coverage', file]);
+    assert.match(text.stdout, new RegExp(`\\n  - fitbit: unusual 0 on \\d+ days?: .*${day} \\(distance, steps[,)]`));
+    assert.match(text.stdout, /; the source sends these fields as another number on 19 in 20 of its other records or more\n/);
+  });
+
   it('a UTF-16 file (as PowerShell 5 writes them) is named as such by coverage and validate, and no record counts as valid', async () => {
     const file = join(dir, 'utf16.json');
     writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(use.sandbox.dataset.bodyFat.slice(0, 2)), 'utf16le')]));

@@ -7,6 +7,7 @@ import { CLASSIFIERS_PATH, classifierSource } from '../../../../scripts/coverage
 import { localDateOf } from '../../../../src/core/dates';
 import { CoverageCounter, ValueClass, cellRecords, computeCoverage, numericFields, schemaFields, splitByKind, verdictOf } from '../../../../src/core/insights';
 import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
+import { ZeroTally } from '../../../../src/core/views';
 import { schemaFor } from '../../../../src/core/validation';
 import { generateDataset } from '../../../../src/sandbox/data';
 import { assertPrototypesUnchanged, prototypeSnapshot, sharedHostileRecords } from '../../support/hostileRecords';
@@ -138,6 +139,68 @@ describe('insights: field coverage', () => {
     const moves = data.activity.filter((r) => r.source === 'moves').length;
     assert.deepEqual(activity.notes.find((n) => n.kind === 'unknownFields' && n.source === 'moves')?.items, [{ name: 'activeMinutes', count: moves }]);
     assert.equal(activity.notes.filter((n) => n.kind === 'unknownFields').length, 1, 'only the step counter adds a field');
+  });
+
+  it('notes the days of zeros that stand out, as a brute-force count and the Problems panel find them, for every resource', () => {
+    for (const def of RESOURCES) {
+      const records = [...(data[def.kind] as Obj[])];
+      const numeric = numericFields(def.kind);
+      // Days a device was not worn: a record of the busiest source with its numbers 0, twice, and one undated.
+      const counts = new Map<string, number>();
+      for (const r of records) counts.set(r.source as string, (counts.get(r.source as string) ?? 0) + 1);
+      const busiest = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+      const mine = records.filter((r) => r.source === busiest);
+      const zeroed = (r: Obj, id: string): Obj => ({ ...r, id, ...Object.fromEntries([...numeric].filter((f) => typeof r[f] === 'number').map((f) => [f, 0])) });
+      records.push(zeroed(mine[3], 'not-worn-1'), zeroed(mine[40], 'not-worn-2'), { ...zeroed(mine[7], 'undated'), date: 'soon', timestamp: 'soon' });
+      const report = computeCoverage(def.kind, records);
+      const notes = report.notes.filter((n) => n.kind === 'unusualZeros');
+      // By brute force: per source and numeric field, its zeros stand out when 19 in 20 of the other records or more have another value.
+      const expected = new Map<string, { items: Array<{ name: string; count: number }>; dates: string[] }>();
+      for (const source of [...counts.keys()].sort()) {
+        const theirs = records.filter((r) => r.source === source);
+        const items: Array<{ name: string; count: number }> = [];
+        const dates = new Set<string>();
+        for (const field of schemaFields(def.kind).filter((f) => numeric.has(f))) {
+          const zeros = theirs.filter((r) => r[field] === 0);
+          const sent = theirs.filter((r) => Object.prototype.hasOwnProperty.call(r, field) && r[field] !== null && r[field] !== 0).length;
+          const others = theirs.length - 1;
+          if (zeros.length === 0 || others < 20 || sent < 0.95 * others) continue;
+          items.push({ name: field, count: zeros.length });
+          for (const r of zeros) {
+            const date = localDateOf(r, def.kind);
+            if (date !== undefined) dates.add(date);
+          }
+        }
+        if (items.length) expected.set(source, { items, dates: [...dates].sort() });
+      }
+      assert.deepEqual(new Map(notes.map((n) => [n.source!, { items: n.items, dates: n.dates! }])), expected, def.kind);
+      assert.ok(expected.has(busiest), `${def.kind}: the not-worn days of ${busiest} stand out`);
+      const note = notes.find((n) => n.source === busiest)!;
+      assert.equal(note.count, note.dates!.length);
+      for (const id of ['not-worn-1', 'not-worn-2']) assert.ok(note.dates!.includes(localDateOf(records.find((r) => r.id === id)!, def.kind)!), id);
+      assert.match(note.message, new RegExp(`^${busiest}: unusual 0 on \\d+ days?: \\d{4}-\\d\\d-\\d\\d \\(`));
+      // The same zeros the Problems panel calls unusual, record by record.
+      const tally = new ZeroTally();
+      for (const r of records) tally.add(def.kind, r);
+      const pairs = (list: Array<[string, string]>) => list.map(([d, f]) => `${d} ${f}`).sort();
+      const panel: Array<[string, string]> = [];
+      for (const r of records) {
+        const date = localDateOf(r, def.kind);
+        if (r.source !== busiest || date === undefined) continue;
+        const zeros = [...numeric].filter((f) => r[f] === 0).map((f) => ({ kind: 'zero' as const, path: `/${f}`, message: '0' }));
+        for (const f of tally.unusual(def.kind, r, zeros)) panel.push([date, f]);
+      }
+      const noted: Array<[string, string]> = [];
+      for (const r of records) {
+        const date = localDateOf(r, def.kind);
+        if (r.source !== busiest || date === undefined) continue;
+        for (const item of note.items) if (r[item.name] === 0) noted.push([date, item.name]);
+      }
+      assert.deepEqual(pairs(noted), pairs(panel), def.kind);
+    }
+    // No source with fewer than 21 records has a 0 that stands out.
+    const few = computeCoverage('activity', data.activity.filter((r) => r.source === 'fitbit').slice(0, 20).map((r, i) => (i === 0 ? { ...r, steps: 0 } : r)));
+    assert.equal(few.notes.filter((n) => n.kind === 'unusualZeros').length, 0);
   });
 
   it('dates by day keys as it would by text: years before 100 and beyond 9999, unordered, repeated, undated', () => {
