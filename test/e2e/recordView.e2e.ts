@@ -576,5 +576,39 @@ describe('e2e: a 0 that stands out, in the Records view and the record view', fu
         20_000,
       );
     });
+
+    it('Show Trends marks the day with 0 steps as an unusual 0, under the chart and in its table', async () => {
+      await wb().runCommand('Health Data: Show Trends');
+      const human = String(zeroSteps.humanId);
+      const ready = (sel: string, what: string) =>
+        wb().webviewFrame(
+          (s: string) => document.getElementById('app')?.getAttribute('aria-busy') === 'false' && document.querySelector(s) !== null && document.visibilityState === 'visible',
+          sel,
+          what,
+          40_000,
+        );
+      let { frame } = await ready('figure[data-chart="steps"][data-gap-markers]', 'the trends charts');
+      await frame.locator('select#human').selectOption(human);
+      ({ frame } = await ready(`select#human option[value="${human}"]:checked`, 'the zero-steps day’s human'));
+      const steps = frame.locator('figure[data-chart="steps"]');
+      await steps.locator('.unusual-note').first().waitFor({ state: 'visible', timeout: 10_000 });
+      assert.deepEqual(await steps.locator('.unusual-note').allTextContents(), ['fitbit: unusual 0 of steps on 1 day: it sends steps on 19 in 20 of its other days or more']);
+      // On the canvas: the day's marker is the triangle of an unusual 0, not the ring of a 0 not provided.
+      assert.equal(await steps.getAttribute('data-unusual-markers'), '1');
+      await steps.locator('.table-view summary').click();
+      const marked = steps.locator('.table-view button.gap.unusual');
+      await marked.first().waitFor({ state: 'visible', timeout: 10_000 });
+      assert.deepEqual(await marked.allTextContents(), ['⚠ 0 sent: unusual']);
+      const row = await marked.first().evaluate((b) => b.closest('tr')?.querySelector('th')?.textContent);
+      assert.equal(row, DATE);
+      await steps.screenshot({ path: path.join(screenshotsDir(), `trends-unusual-zero-${theme.slug}.png`) });
+      await marked.first().click();
+      await wb().webviewFrame(
+        (id: string) => (document.body.textContent ?? '').includes(id) && document.querySelector('.heading .title') !== null,
+        String(zeroSteps.id),
+        'the record view of the zero-steps day',
+        20_000,
+      );
+    });
   });
 });

@@ -75,6 +75,13 @@ export interface TrendSeries {
   gaps: number[];
   /** The source sends no non-zero value of this field in these records (coverage's "never"). */
   never: boolean;
+  /**
+   * Its gaps (of a zero-default field) are zeros that stand out: the source sends the field as
+   * another number on 19 in 20 of its other records here or more (isUnusualZero, as the Problems
+   * panel judges a 0), so a gap is a day without the value (a device not worn), not a field the
+   * source lacks.
+   */
+  unusual: boolean;
 }
 
 export interface TrendChart {

@@ -8,6 +8,7 @@ import { TREND_READERS } from './classifiers.generated';
 import type { TrendReader } from './classify';
 import { isRecordObject } from './coverage';
 import type { TrendChart, TrendSeries } from './reportTypes';
+import { isUnusualZero } from './unusualZero';
 
 export interface HumanCount {
   humanId: string;
@@ -285,11 +286,11 @@ function chartOf(kind: ResourceKind, chart: TrendChartDefinition, axis: Axis, al
   for (const name of sources) {
     for (const field of fields) {
       const from = series.length * n;
-      series.push({ source: name, field, band: !chart.fields.includes(field), values: allValues.subarray(from, from + n), refs: allRefs.subarray(from, from + n), gaps: EMPTY, never: true });
+      series.push({ source: name, field, band: !chart.fields.includes(field), values: allValues.subarray(from, from + n), refs: allRefs.subarray(from, from + n), gaps: EMPTY, never: true, unusual: false });
     }
   }
   const zeros = new Int32Array(nSources);
-  const nonZero = new Uint8Array(nSources);
+  const nonZero = new Int32Array(nSources);
   // A 0 of a zero-default field is a gap wherever it is: its x is listed as the 0 is placed (no
   // scan of the series afterwards), each source in its own part of one buffer, as long as the
   // source has records.
@@ -317,7 +318,7 @@ function chartOf(kind: ResourceKind, chart: TrendChartDefinition, axis: Axis, al
       allRefs[place] = kept[k];
       if (v !== 0) {
         allValues[place] = v;
-        nonZero[si] = 1;
+        nonZero[si]++;
         continue;
       }
       zeros[si]++;
@@ -340,6 +341,7 @@ function chartOf(kind: ResourceKind, chart: TrendChartDefinition, axis: Axis, al
       s.never = nonZero[si] === 0;
       if (zeros[si] === 0) continue;
       if (defaulted) {
+        s.unusual = isUnusualZero(nonZero[si], axis.perSource[si] - 1);
         s.gaps = gapX.subarray(gapStart[si], gapStart[si] + zeros[si]);
         if (ascending) continue;
         if (descending) s.gaps.reverse();

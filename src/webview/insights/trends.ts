@@ -149,6 +149,8 @@ function chartFigure(chart: TrendChart, span: Span): HTMLElement {
   tooltip.setAttribute('role', 'status');
   figure.append(legend, holder, tooltip);
   for (const s of never) figure.append(el('p', 'never-note', t('never', s.source, s.field)));
+  // Gaps of a source that nearly always sends the field (only the activity's zero-default fields have gaps of days).
+  for (const s of chart.series) if (s.unusual && !s.band) figure.append(el('p', 'unusual-note', tn('unusual', s.gaps.length, s.source, s.field, s.gaps.length)));
 
   const opts: uPlot.Options = {
     width: Math.max(320, (app.clientWidth || 800) - 24),
@@ -217,7 +219,8 @@ function chartFigure(chart: TrendChart, span: Span): HTMLElement {
 
 /**
  * Marked gaps: where a source sent a defaulted 0, a hollow ring just above the x axis and a
- * dotted tick above it, in the series' colour, never a point at 0. Also writes the plot's geometry and scales
+ * dotted tick above it, in the series' colour, never a point at 0; a hollow triangle where the
+ * 0 stands out (a source that nearly always sends the value: a day without it). Also writes the plot's geometry and scales
  * on the figure, so a test can find a point's pixel.
  */
 function drawGaps(u: uPlot, chart: TrendChart, colourOf: (s: TrendSeries) => string, figure: HTMLElement): void {
@@ -227,6 +230,7 @@ function drawGaps(u: uPlot, chart: TrendChart, colourOf: (s: TrendSeries) => str
   const xMax = u.scales.x.max ?? 0;
   const bottom = u.bbox.top + u.bbox.height;
   let drawn = 0;
+  let triangles = 0;
   let row = 0;
   ctx.save();
   chart.series.forEach((s, i) => {
@@ -247,15 +251,24 @@ function drawGaps(u: uPlot, chart: TrendChart, colourOf: (s: TrendSeries) => str
       ctx.stroke();
       ctx.setLineDash([]);
       ctx.beginPath();
-      ctx.arc(px, bottom - lift - 4.5 * dpr, 3.5 * dpr, 0, 2 * Math.PI);
+      const cy = bottom - lift - 4.5 * dpr;
+      if (s.unusual) {
+        // A triangle, as a warning sign is: by its shape, not by a colour, and unlike a point.
+        ctx.moveTo(px, cy - 4.5 * dpr);
+        ctx.lineTo(px + 4.5 * dpr, cy + 3.5 * dpr);
+        ctx.lineTo(px - 4.5 * dpr, cy + 3.5 * dpr);
+        ctx.closePath();
+      } else ctx.arc(px, cy, 3.5 * dpr, 0, 2 * Math.PI);
       ctx.stroke();
       drawn++;
+      if (s.unusual) triangles++;
     }
   });
   ctx.restore();
   const y = u.scales.y;
   Object.assign(figure.dataset, {
     gapMarkers: String(drawn),
+    unusualMarkers: String(triangles),
     xMin: String(xMin),
     xMax: String(xMax),
     yMin: String(y.min ?? 0),
@@ -274,7 +287,7 @@ function showTooltip(u: uPlot, chart: TrendChart, tooltip: HTMLElement): void {
     if (!u.series[i + 1].show) return;
     const v = s.values[idx];
     if (v !== null) lines.push(t('hover', formatX(chart.xs[idx], chart.time), seriesLabel(s), formatValue(v), chart.unit));
-    else if (s.gaps.includes(idx)) lines.push(t('hoverGap', formatX(chart.xs[idx], chart.time), seriesLabel(s)));
+    else if (s.gaps.includes(idx)) lines.push(t(s.unusual ? 'hoverUnusual' : 'hoverGap', formatX(chart.xs[idx], chart.time), seriesLabel(s)));
   });
   tooltip.textContent = lines.join('\n');
 }
@@ -326,8 +339,8 @@ function tableView(chart: TrendChart): HTMLElement {
         const v = s.values[i];
         const ref = s.refs[i];
         if (v !== null || gapSets[k].has(i)) {
-          const text = v !== null ? `${formatValue(v)} ${chart.unit}` : `⊘ ${t('gap')}`;
-          const b = button(text, () => post({ type: 'open', kind: chart.kind, ref }), v !== null ? 'link' : 'link gap');
+          const text = v !== null ? `${formatValue(v)} ${chart.unit}` : s.unusual ? `⚠ ${t('unusualGap')}` : `⊘ ${t('gap')}`;
+          const b = button(text, () => post({ type: 'open', kind: chart.kind, ref }), v !== null ? 'link' : s.unusual ? 'link gap unusual' : 'link gap');
           b.title = t('open');
           td.append(b);
         } else td.textContent = '—';

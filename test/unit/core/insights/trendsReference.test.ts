@@ -49,7 +49,12 @@ function referenceTrends(kind: ResourceKind, records: readonly unknown[], humanI
         });
         const refs = xs.map((x) => first.get(x)?.index ?? -1);
         const gaps = defaulted ? xs.flatMap((x, i) => (first.get(x)?.v === 0 ? [i] : [])) : [];
-        series.push({ source, field, band: !chart.fields.includes(field), values, refs, gaps, never });
+        // Zeros that stand out: 19 in 20 of the source's other records drawn here, or more, have another number.
+        const zeros = [...first.values()].filter((e) => e.v === 0).length;
+        const sent = [...first.values()].filter((e) => e.v !== 0).length;
+        const others = placed.filter((p) => p.source === source).length - 1;
+        const unusual = def.zeroDefaultFields.includes(field) && zeros > 0 && others >= 20 && sent >= 0.95 * others;
+        series.push({ source, field, band: !chart.fields.includes(field), values, refs, gaps, never, unusual });
       }
     }
     const bands: Array<[number, number]> = [];
@@ -89,6 +94,25 @@ describe('insights: trend series against a straightforward computation', () => {
   it('gives the same charts for every resource and human of the sandbox, and for all humans at once', () => {
     for (const { kind } of RESOURCES) {
       for (const human of [...data.humans, undefined]) assertSame(kind, data[kind], human);
+    }
+  });
+
+  it('gives the same charts when a device was not worn on some days: its zeros stand out, and only its', () => {
+    // Only activity has zero-default fields: its gaps are the zeros that can stand out.
+    for (const { kind } of RESOURCES) {
+      const records = data[kind] as unknown as Obj[];
+      const human = data.humans[0];
+      const theirs = records.filter((r) => r.humanId === human);
+      const source = theirs[0].source;
+      const numbers = (r: Obj) => Object.fromEntries(Object.entries(r).filter(([, v]) => typeof v === 'number').map(([k]) => [k, 0]));
+      const days = theirs.filter((r) => r.source === source);
+      // Two of the source's days, their numbers all 0 (in place: the day's only record of the source).
+      const notWorn = records.map((r) => (r === days[2] || r === days[9] ? { ...r, id: `not-worn-${String(r.id)}`, ...numbers(r) } : r));
+      assertSame(kind, notWorn, human);
+      const charts = buildTrends(kind, notWorn, human);
+      const standing = charts.flatMap((c) => c.series.filter((s) => s.unusual));
+      if (kind === 'activity') assert.ok(standing.length > 0 && standing.every((s) => s.source === source), `${kind}: ${JSON.stringify(standing.map((s) => [s.source, s.field]))}`);
+      else assert.deepEqual(standing, [], `${kind} draws its zeros as zeros`);
     }
   });
 
