@@ -101,9 +101,9 @@ Output:
                       deprecated, unknown (comma-separated or repeated; errors always fail)
   --omit KINDS        validate: kinds of finding left out of the report and its counts: warning,
                       zero, deprecated, unknown (not errors, nor a kind --fail-on names)
-  --jobs N            validate: worker threads for files over 16 MB and NDJSON (default: the
-                      number of cores when the files add up to 128 MB on two cores, 43 MB on
-                      four; else 1); smaller files are validated whole, as the editor does
+  --jobs N            validate: worker threads for files over 16 MB (default: the number of
+                      cores when the files add up to 128 MB on two cores, 43 MB on four; else
+                      1); smaller files (NDJSON too) are validated whole, as the editor does
   --no-color          no colour (also NO_COLOR=1); colour is used only on a terminal
 
 Faults for the sandbox (--fault, repeatable): latency, 429, 500, 502, 503, html, malformed-json,

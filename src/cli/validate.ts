@@ -25,6 +25,7 @@ import {
   ReportTally,
   type ReportWriter,
   createReportWriter,
+  explainLineZeros,
   isBatchWriter,
   parseFailOn,
   parseOmit,
@@ -38,7 +39,7 @@ import {
 import type { ResourceKind } from '../core/resources';
 import { type FindingKind, KIND_LIST } from '../core/validation';
 import type { ZeroPlace } from '../core/views';
-import { RecordSplitter, RecordUnit, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
+import { RecordSplitter, type RecordReport, RecordUnit, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
 import { FileTargetError, checkWriteTarget, whyNotReadAfterName, whyNotWritten } from './fileTargets';
 import { ReadProgress, SMALL_FILE_BYTES, expandFolders, readAhead, statPayloadFile } from './payloadFiles';
 import { resolveResource } from './records';
@@ -161,6 +162,8 @@ async function openPayload(file: string, stdin: NodeJS.ReadableStream, progress:
 /** What a file's validation hands on: its records in order, then at most one problem. */
 interface FileSink {
   record(r: ReportRecord): void;
+  /** When given, records checked in this thread come here as checked, instead of to `record`. */
+  streamed?(r: RecordReport): void;
   /** Records the pool rendered for the JSON report (UnitPool reducing to 'json'). */
   rendered(batch: RenderedBatch): void;
   /** Records the pool gathered for the grouped text (UnitPool reducing to 'groups'). */
@@ -202,6 +205,7 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
     }
     for (const result of batch.results) {
       if ('syntaxError' in result) wholeError = result.syntaxError;
+      else if (sink.streamed) for (const r of result.records) sink.streamed(r);
       else for (const r of result.records) sink.record(streamedRecord(r));
     }
   };
@@ -269,25 +273,23 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
     return sink.problem(report.problem);
   }
   if (report.problem.range === undefined) return sink.problem(report.problem);
-  const records: ReportRecord[] = [];
-  const rendered: RenderedBatch[] = [];
-  const grouped: GroupedBatch[] = [];
-  const reported: ReportBatch[] = [];
+  // Checked in this thread, every record kept (the text is small), so that the zeros of NDJSON
+  // lines are said from the file's other records before any is reported.
+  const checked: RecordReport[] = [];
   let problem: FileProblem | undefined;
+  const unused = () => {
+    throw new Error('validateWhole: records checked in this thread come whole');
+  };
   await validateStream(
     (async function* () {
       yield bytes;
     })(),
-    pool,
-    { record: (r) => records.push(r), rendered: (b) => rendered.push(b), grouped: (b) => grouped.push(b), reported: (b) => reported.push(b), problem: (p) => (problem = p) },
+    pool.inThread(),
+    { record: unused, streamed: (r) => checked.push(r), rendered: unused, grouped: unused, reported: unused, problem: (p) => (problem = p) },
     context,
   );
-  const reduced = [...rendered, ...grouped, ...reported].some((b) => b.tally.records > 0);
-  if (records.length === 0 && !reduced) return sink.problem(report.problem);
-  for (const r of records) sink.record(r);
-  for (const b of rendered) sink.rendered(b);
-  for (const b of grouped) sink.grouped(b);
-  for (const b of reported) sink.reported(b);
+  if (checked.length === 0) return sink.problem(report.problem);
+  for (const r of explainLineZeros(checked, body, where)) sink.record(streamedRecord(r));
   // A text that breaks off (cut short, brackets that do not close): the records before the break
   // are reported, as they are from a large file, then the editor's message with its place.
   if (problem !== undefined) sink.problem(report.problem);

@@ -196,6 +196,11 @@ export class UnitPool {
     private readonly omit: OmitKinds = new Set(),
   ) {}
 
+  /** A pool like this one that checks in the calling thread and gives every record back, reduced to nothing. */
+  inThread(): UnitPool {
+    return new UnitPool(1, this.kind, this.places, undefined, this.omit);
+  }
+
   /** `context`: the report writer's context of the file, when batches are reduced to its text (`report`). */
   check(units: readonly RecordUnit[], context?: BatchContext): Promise<CheckedBatch> {
     if (this.jobs <= 1) {

@@ -8,7 +8,7 @@ import { schemaFor } from '../validation';
 import { CLASSIFIERS } from './classifiers.generated';
 import { classifyByName } from './classify';
 import type { CoverageNote, CoverageReport, FieldCoverage, Overlap, SourceCoverage, ValueClass, Verdict } from './reportTypes';
-import { isUnusualZero } from './unusualZero';
+import { isUnusualZero } from '../validation/unusualZero';
 
 export const VERDICTS: readonly Verdict[] = ['provided', 'sometimes', 'never'];
 

@@ -2,4 +2,3 @@ export * from './byKind';
 export * from './coverage';
 export * from './trends';
 export * from './reportTypes';
-export * from './unusualZero';

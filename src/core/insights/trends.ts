@@ -8,7 +8,7 @@ import { TREND_READERS } from './classifiers.generated';
 import type { TrendReader } from './classify';
 import { isRecordObject } from './coverage';
 import type { TrendChart, TrendSeries } from './reportTypes';
-import { isUnusualZero } from './unusualZero';
+import { isUnusualZero } from '../validation/unusualZero';
 
 export interface HumanCount {
   humanId: string;

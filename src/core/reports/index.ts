@@ -12,3 +12,4 @@ export * from './textPositions';
 export * from './writers';
 export * from './batches';
 export * from './streamedRecords';
+export * from './lineZeros';

@@ -23,7 +23,10 @@ export function streamedRecord(r: RecordReport): ReportRecord {
     id: r.id ?? undefined,
     date: r.date ?? undefined,
     valid: r.valid,
-    findings: r.findings.map((f) => ({ kind: f.kind, pointer: f.path, message: f.message, range: pointRange(f.line ?? r.line, f.column ?? r.column) })),
+    findings: r.findings.map((f) => {
+      const finding = { kind: f.kind, pointer: f.path, message: f.message, range: pointRange(f.line ?? r.line, f.column ?? r.column) };
+      return f.standsOut === true ? { ...finding, standsOut: true as const } : finding;
+    }),
   };
 }
 

@@ -31,6 +31,8 @@ export interface PositionedFinding {
    */
   readonly line?: number;
   readonly column?: number;
+  /** A 0 said from the other records of its source in the file, where it stands out (ReportFinding.standsOut). */
+  readonly standsOut?: true;
 }
 
 export interface RecordReport {

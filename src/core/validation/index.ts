@@ -7,3 +7,4 @@ export * from './plausibility';
 export * from './recordBytes';
 export * from './schemas';
 export * from './validator';
+export * from './unusualZero';

@@ -11,7 +11,7 @@ import { recordAt, type PayloadTextValidation, type PlacedFinding } from '../val
 import { payloadRecords } from '../validation/validator';
 import { tokenName } from '../json/pointers';
 import { textField } from './labels';
-import { isUnusualZero } from '../insights/unusualZero';
+import { isUnusualZero } from '../validation/unusualZero';
 
 /** Fewer other records than this: the source "may not" provide the field, not "does not". */
 export const ZERO_EVIDENCE = 3;
@@ -145,6 +145,16 @@ export class ZeroTally {
       const said = this.said(found, f);
       return said === undefined ? f : { kind: f.kind, path: f.path, message: said.message };
     });
+  }
+
+  /**
+   * What a zero finding of the record (which was added) says from the other records of its kind
+   * and source, and whether the 0 stands out; undefined for any other finding, or a record
+   * without a source or other records.
+   */
+  sayZero(kind: string | undefined, record: unknown, finding: Finding): { readonly message: string; readonly standsOut: boolean } | undefined {
+    const found = this.tallyOf(kind, record);
+    return found && found.tally.records >= 2 ? this.said(found, finding) : undefined;
   }
 
   /**

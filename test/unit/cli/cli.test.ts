@@ -442,7 +442,7 @@ describe('health-data CLI', function () {
       assert.deepEqual(Object.keys(badRecord.findings[0]).sort(), ['kind', 'message', 'path']);
     });
 
-    it("says each 0 of a file read whole from the file's other records of its source, as the Problems panel does, grouped by source in the text; NDJSON says each record's alone", async () => {
+    it("says each 0 of a file read whole (JSON or NDJSON) from the file's other records of its source, as the Problems panel does, grouped by source in the text", async () => {
       const activity = sandbox.dataset.activity as unknown as Array<Record<string, unknown>>;
       const googlefit = activity.filter((r) => r.source === 'googlefit');
       assert.ok(googlefit.length >= 4, `${googlefit.length} googlefit days`);
@@ -457,12 +457,22 @@ describe('health-data CLI', function () {
       const json = JSON.parse((await run(['validate', month, '--json'])).stdout).files[0];
       const at = activity.indexOf(googlefit[0]);
       assert.equal(json.records[at].findings.find((f: { path: string }) => f.path === `/${at}/steps`)?.message, said('in this file'));
-      const piped = JSON.parse((await run(['validate', '-', '--json'], {}, JSON.stringify(activity))).stdout).files[0];
-      assert.equal(piped.records[at].findings.find((f: { path: string }) => f.path === `/${at}/steps`)?.message, said('in standard input'));
-      // NDJSON is read a line at a time, as a stream: each record's zeros said alone.
-      const ndjson = file('month.ndjson', `${activity.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      const stdin = JSON.parse((await run(['validate', '-', '--json'], {}, JSON.stringify(activity))).stdout).files[0];
+      assert.equal(stdin.records[at].findings.find((f: { path: string }) => f.path === `/${at}/steps`)?.message, said('in standard input'));
+      // NDJSON of up to 16 MB says them the same way: with a byte-order mark, CRLF line ends, a
+      // blank line and a line that is no record among them, every record's words are the JSON file's.
+      const crlf = activity.map((r) => JSON.stringify(r));
+      crlf.splice(3, 0, '', '{"id": "cut short", "steps": 0');
+      const ndjson = file('month.ndjson', `\uFEFF${crlf.join('\r\n')}\r\n`);
       const lines = JSON.parse((await run(['validate', ndjson, '--json'])).stdout).files[0];
-      assert.equal(lines.records[at].findings.find((f: { path: string }) => f.path === '/steps')?.message, '0 — this source may not provide steps');
+      // The line that is no record is one of no id, with its error.
+      assert.equal(lines.records.filter((r: { id: string | null; valid: boolean }) => r.id === null && !r.valid).length, 1);
+      const wordsOf = (records: Array<{ id: string | null; findings: Array<{ kind: string; path: string; message: string; standsOut?: boolean }> }>) =>
+        records.filter((r) => r.id !== null).map((r) => r.findings.map((f) => `${r.id} ${f.kind} ${f.path.replace(/^\/\d+/, '')} ${f.message}${f.standsOut ? ' (stands out)' : ''}`));
+      assert.deepEqual(wordsOf(lines.records), wordsOf(json.records));
+      assert.equal(lines.records.find((r: { id: string }) => r.id === googlefit[0].id).findings.find((f: { path: string }) => f.path === '/steps')?.message, said('in this file'));
+      const piped = JSON.parse((await run(['validate', '-', '--json'], {}, `${activity.map((r) => JSON.stringify(r)).join('\n')}\n`)).stdout).files[0];
+      assert.equal(piped.records[at].findings.find((f: { path: string }) => f.path === '/steps')?.message, said('in standard input'));
     });
 
     it('a 0 that stands out among its source\'s records of a file is reported as a warning in every format (its kind stays zero) and counted in the closing line', async () => {
@@ -702,18 +712,26 @@ describe('health-data CLI', function () {
       assert.match(text.stdout, /#4 [^\n]*\n\s+\[error\] \(record\) \(line 7, column 1\)  the record is not valid JSON/);
     });
 
-    it('without --jobs, starts no worker thread for files that add up to less than workers save time on (128 MB on two cores); --jobs 2 starts them; the report is the same', async () => {
+    it('without --jobs, starts no worker thread for files that add up to less than workers save time on (128 MB on two cores); --jobs 2 starts them for a streamed file; the report is the same', async function () {
+      this.timeout(60_000);
       const lines = sandbox.dataset.activity.slice(0, 40).map((r) => JSON.stringify(r));
       const input = file('few.ndjson', `${lines.join('\n')}\n`);
+      // Over 16 MB: streamed (a smaller file is read whole, in the CLI's own thread, whatever --jobs says).
+      const block = `${lines.join('\n')}\n`;
+      const streamed = file('many.ndjson', block.repeat(Math.ceil((17 * 1024 * 1024) / Buffer.byteLength(block))));
       // The CLI runs in a process of its own: a preload notes each worker thread it starts.
       const started = join(dir, 'workers-started.txt');
       const preload = file('count-workers.js', `process.on('worker', () => require('node:fs').appendFileSync(${JSON.stringify(started)}, 'w'));`);
       const workers = (): number => (existsSync(started) ? readFileSync(started, 'utf8').length : 0);
       const env = { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` };
-      const byDefault = await run(['validate', input, '--json'], env);
-      assert.equal(workers(), 0, 'a worker started for a small file');
-      const two = await run(['validate', input, '--json', '--jobs', '2'], env);
+      const byDefault = await run(['validate', input, streamed, '--no-color'], env);
+      assert.equal(workers(), 0, 'a worker started for files under 128 MB');
+      const small = await run(['validate', input, '--json', '--jobs', '2'], env);
+      assert.equal(small.code, 0, small.stderr);
+      assert.equal(workers(), 0, 'a worker started for a file read whole');
+      const two = await run(['validate', input, streamed, '--no-color', '--jobs', '2'], env);
       assert.ok(workers() >= 1, 'no worker started with --jobs 2');
+      assert.match(two.stdout, /many\.ndjson: \d+ records/);
       assert.equal(byDefault.stdout, two.stdout);
       assert.equal(byDefault.code, two.code);
       // The sizes decide (files that would take long to write are sparse here: only their size is read).

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
 import { Finding, detectKind, validate, validatePayload, validatePayloadText } from '../../../../src/core/validation';
-import { UNUSUAL_EVIDENCE, UNUSUAL_SHARE } from '../../../../src/core/insights';
+import { UNUSUAL_EVIDENCE, UNUSUAL_SHARE } from '../../../../src/core/validation';
 import { ZERO_EVIDENCE, ZeroTally, compareZeros, explainDocumentZeros, standsOut } from '../../../../src/core/views';
 import { generateDataset } from '../../../../src/sandbox/data';
 import { assertPrototypesUnchanged, prototypeSnapshot, sharedHostileRecords } from '../../support/hostileRecords';

@@ -1,5 +1,5 @@
-// When a 0 stands out among a source's records: shared by the zeros' words (views/zeroContext)
-// and by the coverage's note of the days such zeros fall on.
+// When a 0 stands out among a source's records: shared by the zeros' words (views/zeroContext),
+// the coverage's note of the days such zeros fall on and the trend charts' markers (insights).
 
 /** Fewer other records than this: no 0 is called unusual ("19 in 20" needs twenty to mean anything). */
 export const UNUSUAL_EVIDENCE = 20;
