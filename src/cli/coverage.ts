@@ -187,9 +187,10 @@ function intactValues(text: string): { values: unknown[]; problem: string } | un
 }
 
 /** `provided 90/90`, `never 0/90 (0 ×90)`, `sometimes 84/90 (0 ×6)`: words, colour only helps. */
-export function coverageCell(o: Output, f: FieldCoverage, records: number): string {
+/** A cell of the matrix in words; `unusual`: its zeros stand out (the unusualZeros note names their days). */
+export function coverageCell(o: Output, f: FieldCoverage, records: number, unusual = false): string {
   const parts: string[] = [];
-  if (f.zero) parts.push(`0 ×${f.zero}`);
+  if (f.zero) parts.push(unusual ? paint(o, 'yellow', `0 ×${f.zero} unusual`) : `0 ×${f.zero}`);
   if (f.null) parts.push(`null ×${f.null}`);
   if (f.absent) parts.push(`absent ×${f.absent}`);
   const colour = f.verdict === 'provided' ? 'green' : f.verdict === 'never' ? 'red' : 'yellow';
@@ -211,9 +212,10 @@ export function printCoverage(o: Output, report: CoverageReport): void {
     }
     o.out();
     const headers = ['field', ...report.sources.map((s) => printable(s.source ?? '(no source)', 24))];
-    const rows = report.sources[0].fields.map((f, i) => [f.field, ...report.sources.map((s) => coverageCell(o, s.fields[i], s.records))]);
+    const unusual = new Set(report.notes.filter((n) => n.kind === 'unusualZeros').flatMap((n) => n.items.map((i) => `${n.source ?? ''}\u0000${i.name}`)));
+    const rows = report.sources[0].fields.map((f, i) => [f.field, ...report.sources.map((s) => coverageCell(o, s.fields[i], s.records, unusual.has(`${s.source ?? ''}\u0000${f.field}`)))]);
     for (const line of table(o, headers, rows)) o.out(line);
-    o.out(paint(o, 'dim', `provided: on every record, and not 0 or null; never: 0, null or absent on every record${def.zeroDefaultFields.length ? ` (for ${def.zeroDefaultFields.join(', ')}: the source does not provide it, the service sends 0)` : ''}; sometimes: in between.`));
+    o.out(paint(o, 'dim', `provided: on every record, and not 0 or null; never: 0, null or absent on every record${def.zeroDefaultFields.length ? ` (for ${def.zeroDefaultFields.join(', ')}: the source does not provide it, the service sends 0)` : ''}; sometimes: in between.${unusual.size ? ' unusual: 0 where the source sends the field on 19 in 20 of its other records or more (Notes names the days).' : ''}`));
   }
   o.out();
   if (report.overlaps.length === 0) {

@@ -155,6 +155,10 @@ describe('health-data coverage', () => {
       [{ name: 'distance', count: 1 }, { name: 'steps', count: 1 }],
     );
     const text = await cli(['coverage', file]);
+    // In the matrix: fitbit's steps cell counts the zero as unusual, and the legend says what that means.
+    const steps = text.stdout.split('\n').find((l) => l.startsWith('steps'))!;
+    assert.match(steps, /^steps\s+sometimes \d+\/\d+ \(0 ×1 unusual\)\s/);
+    assert.match(text.stdout, / unusual: 0 where the source sends the field on 19 in 20 of its other records or more \(Notes names the days\)\./);
     assert.match(text.stdout, new RegExp(`\\n  - fitbit: unusual 0 on \\d+ days?: .*${day} \\(distance, steps[,)]`));
     assert.match(text.stdout, /; the source sends these fields as another number on 19 in 20 of its other records or more\n/);
   });
