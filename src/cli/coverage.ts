@@ -186,8 +186,10 @@ function intactValues(text: string): { values: unknown[]; problem: string } | un
   return { values: validation.records.map((r) => recordAt(validation.payload, r.pointer)), problem: problem.message };
 }
 
-/** `provided 90/90`, `never 0/90 (0 ×90)`, `sometimes 84/90 (0 ×6)`: words, colour only helps. */
-/** A cell of the matrix in words; `unusual`: its zeros stand out (the unusualZeros note names their days). */
+/**
+ * `provided 90/90`, `never 0/90 (0 ×90)`, `sometimes 84/90 (0 ×6)`: words, colour only helps.
+ * `unusual`: the cell's zeros stand out (`0 ×1 unusual`; the unusualZeros note names their days).
+ */
 export function coverageCell(o: Output, f: FieldCoverage, records: number, unusual = false): string {
   const parts: string[] = [];
   if (f.zero) parts.push(unusual ? paint(o, 'yellow', `0 ×${f.zero} unusual`) : `0 ×${f.zero}`);
