@@ -249,7 +249,11 @@ function renderZones(zones: readonly ZoneRow[], s: RecordViewStrings): HTMLEleme
 function render(m: RecordViewModel, s: RecordViewStrings): void {
   const kept = keptFinding(model, m);
   // Where the reader was, when the same record's findings are said again: the page stays put.
-  const again = kept >= 0 ? { scrollY: window.scrollY, focused: (document.activeElement as HTMLElement | null)?.className } : undefined;
+  // The element with the focus, only while this document has it: an iframe keeps its activeElement
+  // when the focus goes elsewhere in VS Code (a picker, the tree), and focusing it again on a
+  // render would take the focus back from there (and close the picker).
+  const focused = document.hasFocus() ? (document.activeElement as HTMLElement | null)?.className : undefined;
+  const again = kept >= 0 ? { scrollY: window.scrollY, focused } : undefined;
   model = m;
   strings = s;
   setLegend(m.legend);
