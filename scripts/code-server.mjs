@@ -552,25 +552,35 @@ export async function waitForWorkbench(page, timeoutMs = 60_000) {
   await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: timeoutMs });
 }
 
-/** Runs a command from the palette by its full title, e.g. "Health Data: Show Version". */
+/**
+ * Runs a command from the palette by its full title, e.g. "Health Data: Show Version". The
+ * palette is opened again (up to four times) when it is hidden before the command is picked:
+ * F1 pressed while a webview has the focus reaches the workbench late, and a click that takes
+ * the focus from a webview is answered late too, either of which can close a palette just opened.
+ */
 export async function runPaletteCommand(page, title, timeoutMs = 20_000) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
-  await page.keyboard.press('F1');
-  try {
-    await input.waitFor({ state: 'visible', timeout: 3000 });
-  } catch {
-    // Focus was outside the workbench (e.g. in a webview): give it to the editor area, retry.
-    await page.locator('.part.editor').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (attempt > 1) {
+        // Focus was outside the workbench (e.g. in a webview): give it to the editor area, and
+        // let the webview's late answer to that come before the palette is opened again.
+        await page.keyboard.press('Escape');
+        await page.locator('.part.editor').click({ position: { x: 5, y: 5 } });
+        await page.waitForTimeout(1_000);
+      }
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: attempt === 1 ? 3000 : timeoutMs });
+      await input.fill(`>${title}`, { timeout: 5000 });
+      // Wait until the entry is listed, so Enter does not pick a stale first row.
+      await row.waitFor({ state: 'visible', timeout: timeoutMs });
+      await input.press('Enter', { timeout: 5000 });
+      return;
+    } catch (err) {
+      if (attempt === 4) throw err;
+    }
   }
-  await input.fill(`>${title}`);
-  // Wait until the entry is listed, so Enter does not pick a stale first row.
-  await page
-    .locator('.quick-input-widget .monaco-list-row', { hasText: title })
-    .first()
-    .waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.press('Enter');
 }
 
 /** Saves a full-page screenshot under test-results/ and returns its path. */
