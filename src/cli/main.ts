@@ -98,9 +98,12 @@ Output:
   --out FILE          list --format: write FILE (via a temporary name, renamed when complete);
                       validate, run: write the report to FILE and print only the closing line
   --fail-on KINDS     validate, run: kinds of finding that fail the run besides errors: warning, zero,
-                      deprecated, unknown (comma-separated or repeated; errors always fail)
+                      deprecated, unknown, unusual (comma-separated or repeated; errors always fail);
+                      unusual: a 0 that stands out (its source sends the field as another number
+                      on nearly all of its other records in the file, or in the reply)
   --omit KINDS        validate: kinds of finding left out of the report and its counts: warning,
-                      zero, deprecated, unknown (not errors, nor a kind --fail-on names)
+                      zero (not those that stand out), deprecated, unknown, unusual (not errors,
+                      nor a kind --fail-on names)
   --jobs N            validate: worker threads for files over 16 MB (default: the number of
                       cores when the files add up to 128 MB on two cores, 43 MB on four; else
                       1); smaller files (NDJSON too) are validated whole, as the editor does

@@ -285,6 +285,24 @@ export class TextReportWriter implements ReportWriter {
   }
 }
 
+/** The findings that fail the run besides errors, counted: `3 zero`, `1 unusual` (a 0 that stands out, counted with the zeros when --fail-on names both). */
+function failingCounts(tally: ReportTally): string[] {
+  const counted = FINDING_KINDS.filter((k) => k !== 'error' && tally.failOn.has(k) && tally.counts[k] > 0).map((k) => `${tally.counts[k]} ${k}`);
+  if (tally.failOn.has('unusual') && !tally.failOn.has('zero') && tally.standingOut > 0) counted.push(`${tally.standingOut} unusual zero${tally.standingOut === 1 ? '' : 's'}`);
+  return counted;
+}
+
+/** What --omit left out, in words: `zero and unknown findings left out (--omit; the 2 zeros that stand out kept)`; undefined for nothing. */
+function omittedLine(tally: ReportTally): string | undefined {
+  const { omitted } = tally;
+  const kinds: string[] = FINDING_KINDS.filter((k) => omitted.has(k));
+  // --omit zero,unusual leaves every zero out: "zero" says it.
+  if (omitted.has('unusual') && !omitted.has('zero')) kinds.push('unusual zero');
+  if (kinds.length === 0) return undefined;
+  const kept = omitted.has('zero') && !omitted.has('unusual') && tally.standingOut > 0 ? `; ${tally.standingOut === 1 ? 'the zero that stands out' : `the ${thousands(tally.standingOut)} zeros that stand out`} kept` : '';
+  return `${andList(kinds)} findings left out (--omit${kept})`;
+}
+
 /** `12 records in 3 files, 1 invalid, 1 file not validated, 1 file validated only in part`, with the findings that fail the run. */
 export function summaryLine(p: Paint, tally: ReportTally): string {
   const o = p;
@@ -294,15 +312,13 @@ export function summaryLine(p: Paint, tally: ReportTally): string {
   if (invalid) tail.push(paint(o, 'red', `${invalid} invalid`));
   else if (records > 0) tail.push(paint(o, 'green', 'all valid'));
   if (tally.standingOut > 0) tail.push(paint(o, 'yellow', `${thousands(tally.standingOut)} zero${tally.standingOut === 1 ? ' stands' : 's stand'} out`));
-  const failingKinds = FINDING_KINDS.filter((k) => k !== 'error' && tally.failOn.has(k) && tally.counts[k] > 0);
-  if (failingKinds.length > 0) {
-    tail.push(paint(o, 'red', `${tally.failing} failing on ${failingKinds.map((k) => `${tally.counts[k]} ${k}`).join(', ')}`));
-  }
+  const failingOn = failingCounts(tally);
+  if (failingOn.length > 0) tail.push(paint(o, 'red', `${tally.failing} failing on ${failingOn.join(', ')}`));
   // A file whose records were validated before it broke off is not one "not validated".
   const unread = problems - tally.partial;
   if (unread) tail.push(paint(o, 'red', `${unread} file${unread === 1 ? '' : 's'} not validated`));
   if (tally.partial) tail.push(paint(o, 'red', `${tally.partial} file${tally.partial === 1 ? '' : 's'} validated only in part`));
-  const omitted = FINDING_KINDS.filter((k) => tally.omitted.has(k));
-  if (omitted.length > 0) tail.push(`${andList(omitted)} findings left out (--omit)`);
+  const omitted = omittedLine(tally);
+  if (omitted !== undefined) tail.push(omitted);
   return tail.join(', ');
 }

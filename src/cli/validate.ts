@@ -37,7 +37,7 @@ import {
   withoutOmitted,
 } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
-import { type FindingKind, KIND_LIST } from '../core/validation';
+import { KIND_LIST } from '../core/validation';
 import type { ZeroPlace } from '../core/views';
 import { RecordSplitter, type RecordReport, RecordUnit, UTF16_MESSAGE, startsAsUtf16 } from '../core/streaming';
 import { FileTargetError, checkWriteTarget, whyNotReadAfterName, whyNotWritten } from './fileTargets';
@@ -362,8 +362,11 @@ const ANNOTATIONS_PER_LEVEL = 10;
 const NOTE_KINDS = ['zero', 'deprecated', 'unknown'] as const;
 
 
+/** The findings of a note kind reported as notes: a 0 that stands out is reported as a warning (and `--omit zero` keeps it). */
+const notesOf = (tally: ReportTally, kind: (typeof NOTE_KINDS)[number]): number => (kind === 'zero' ? tally.counts.zero - tally.standingOut : tally.counts[kind]);
+
 /** The note kinds the run found and `--omit` could leave out (none that fails the run). */
-const omittableNotes = (tally: ReportTally): FindingKind[] => NOTE_KINDS.filter((k) => tally.counts[k] > 0 && !tally.failOn.has(k));
+const omittableNotes = (tally: ReportTally): Array<(typeof NOTE_KINDS)[number]> => NOTE_KINDS.filter((k) => notesOf(tally, k) > 0 && !tally.failOn.has(k));
 
 /** What GitHub Actions does not show of a `--format github` run's annotations, when it drops some. */
 function annotationsBeyondLimit(tally: ReportTally): string | undefined {
@@ -372,7 +375,7 @@ function annotationsBeyondLimit(tally: ReportTally): string | undefined {
     ['error', counts.error + tally.problems],
     // A 0 that stands out is written as a warning.
     ['warning', counts.warning + tally.standingOut],
-    ['notice', NOTE_KINDS.reduce((sum, k) => sum + counts[k], 0) - tally.standingOut],
+    ['notice', NOTE_KINDS.reduce((sum, k) => sum + notesOf(tally, k), 0)],
   ];
   const over = levels.filter(([, n]) => n > ANNOTATIONS_PER_LEVEL);
   if (over.length === 0) return undefined;
@@ -385,7 +388,7 @@ function annotationsBeyondLimit(tally: ReportTally): string | undefined {
 /** What to do about a SARIF report that GitHub code scanning would reject. */
 function sarifTooLarge(results: number, tally: ReportTally): string {
   const notes = omittableNotes(tally);
-  const left = results - notes.reduce((sum, k) => sum + tally.counts[k], 0);
+  const left = results - notes.reduce((sum, k) => sum + notesOf(tally, k), 0);
   const advice =
     notes.length > 0 && left <= GITHUB_SARIF_RESULTS_LIMIT
       ? `--omit ${notes.join(',')} leaves out the ${notes.length === 1 ? 'notes of that kind' : 'notes'} (${thousands(results - left)} results); ${thousands(left)} ${left === 1 ? 'remains' : 'remain'}`

@@ -6,10 +6,9 @@
 // The same file is the workers' script: in the bundle that is dist/cli.js itself.
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { type BatchContext, type FailOn, batchBuffers, type OmitKinds, type ReportRecord, ReportTally, type TallyCounts, type WrittenBatch, streamedJsonBytes, streamedRecord, withoutOmitted, writeBatch } from '../core/reports';
+import { type BatchContext, type FailOn, batchBuffers, type OmitKinds, type ReportRecord, type RuleKind, ReportTally, type TallyCounts, type WrittenBatch, streamedJsonBytes, streamedRecord, withoutOmitted, writeBatch } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import { type PositionedFinding, RecordReport, RecordUnit, UnitResult, checkUnit } from '../core/streaming';
-import type { FindingKind } from '../core/validation';
 import { FindingGroups, type GroupedRecords } from './textReport';
 
 const ROLE = 'health-data-validate';
@@ -19,9 +18,9 @@ interface WorkerSetup {
   kind: ResourceKind | undefined;
   places: boolean;
   /** Kinds of finding left out (`--omit`). */
-  omit: FindingKind[];
+  omit: RuleKind[];
   /** How batches come back reduced, and the kinds that fail the run; undefined: as records. */
-  reduce: { as: Reduction; failOn: FindingKind[] } | undefined;
+  reduce: { as: Reduction; failOn: RuleKind[] } | undefined;
 }
 
 /**
@@ -196,9 +195,13 @@ export class UnitPool {
     private readonly omit: OmitKinds = new Set(),
   ) {}
 
-  /** A pool like this one that checks in the calling thread and gives every record back, reduced to nothing. */
+  /**
+   * A pool like this one that checks in the calling thread and gives every record back, reduced
+   * to nothing and with every finding: its zeros are said from the file's other records (which
+   * tells a 0 that stands out, one `--omit zero` keeps) before the caller leaves any out.
+   */
   inThread(): UnitPool {
-    return new UnitPool(1, this.kind, this.places, undefined, this.omit);
+    return new UnitPool(1, this.kind, this.places);
   }
 
   /** `context`: the report writer's context of the file, when batches are reduced to its text (`report`). */

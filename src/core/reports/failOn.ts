@@ -5,15 +5,24 @@
 import { FINDING_KINDS, type FindingKind, isUndetectedKind } from '../validation';
 import type { ReportFinding, ReportRecord } from './model';
 
-export type FailOn = ReadonlySet<FindingKind>;
-export const DEFAULT_FAIL_ON: FailOn = new Set<FindingKind>(['error']);
+/**
+ * What `--fail-on` and `--omit` name: a kind of finding, or `unusual`, a 0 that stands out among
+ * its source's other records (ReportFinding.standsOut). A zero that stands out is a `zero` to
+ * `--fail-on zero`, but `--omit zero` keeps it: it is reported at a warning's level, and only
+ * `--omit unusual` leaves it out.
+ */
+export type RuleKind = FindingKind | 'unusual';
+export const RULE_KINDS: readonly RuleKind[] = [...FINDING_KINDS, 'unusual'];
 
-/** The finding kinds named by a repeatable, comma-separated flag; throws an Error naming `allowed` for anything else. */
-function kindsOf(flag: string, values: readonly string[] | undefined, allowed: readonly FindingKind[], check?: (kind: FindingKind) => void): Set<FindingKind> {
-  const kinds = new Set<FindingKind>();
+export type FailOn = ReadonlySet<RuleKind>;
+export const DEFAULT_FAIL_ON: FailOn = new Set<RuleKind>(['error']);
+
+/** The rule kinds named by a repeatable, comma-separated flag; throws an Error naming `allowed` for anything else. */
+function kindsOf(flag: string, values: readonly string[] | undefined, allowed: readonly RuleKind[], check?: (kind: RuleKind) => void): Set<RuleKind> {
+  const kinds = new Set<RuleKind>();
   for (const value of values ?? []) {
     for (const part of value.split(',')) {
-      const name = part.trim().toLowerCase() as FindingKind;
+      const name = part.trim().toLowerCase() as RuleKind;
       check?.(name);
       if (!allowed.includes(name)) throw new Error(`${flag} takes ${allowed.join(', ')} (one or more, comma-separated), not "${part.trim().slice(0, 30)}"`);
       kinds.add(name);
@@ -22,13 +31,13 @@ function kindsOf(flag: string, values: readonly string[] | undefined, allowed: r
   return kinds;
 }
 
-/** `['warning,deprecated']`, `['zero', 'unknown']` → the kinds; throws an Error naming the kinds for anything else. */
+/** `['warning,deprecated']`, `['zero', 'unknown']`, `['unusual']` → the kinds; throws an Error naming the kinds for anything else. */
 export function parseFailOn(values: readonly string[] | undefined): FailOn {
-  return new Set<FindingKind>(['error', ...kindsOf('--fail-on', values, FINDING_KINDS)]);
+  return new Set<RuleKind>(['error', ...kindsOf('--fail-on', values, RULE_KINDS)]);
 }
 
 /** Kinds of finding left out of a report (`--omit`): never errors, never a kind that fails the run. */
-export type OmitKinds = ReadonlySet<FindingKind>;
+export type OmitKinds = ReadonlySet<RuleKind>;
 
 /**
  * `['zero,unknown']` → the kinds; throws an Error in words for an unknown kind, for `error` (an
@@ -39,25 +48,36 @@ export function parseOmit(values: readonly string[] | undefined, failOn: FailOn 
   return kindsOf(
     '--omit',
     values,
-    FINDING_KINDS.filter((k) => k !== 'error'),
+    RULE_KINDS.filter((k) => k !== 'error'),
     (name) => {
       if (name === 'error') throw new Error('--omit cannot leave errors out: an invalid record is always reported');
       if (failOn.has(name)) throw new Error(`--omit ${name} and --fail-on ${name} cannot go together: the run would fail on findings the report leaves out`);
+      if (name === 'unusual' && failOn.has('zero')) {
+        throw new Error('--omit unusual and --fail-on zero cannot go together: a 0 that stands out is a zero, so the run would fail on findings the report leaves out');
+      }
     },
   );
 }
 
-/** A record's findings without the omitted kinds (the same list when none is omitted). */
-export function withoutOmitted<F extends { readonly kind: FindingKind }>(findings: readonly F[], omit: OmitKinds): readonly F[] {
-  if (omit.size === 0) return findings;
-  let keep = 0;
-  for (const f of findings) if (!omit.has(f.kind)) keep++;
-  return keep === findings.length ? findings : findings.filter((f) => !omit.has(f.kind));
+/** What a rule reads of a finding: its kind, and whether it is a 0 that stands out. */
+type RuledFinding = { readonly kind: FindingKind; readonly standsOut?: boolean };
+
+/** Whether `--omit` leaves a finding out: a 0 that stands out only with `unusual`, any other by its kind. */
+export function isOmitted(finding: RuledFinding, omit: OmitKinds): boolean {
+  return finding.standsOut === true ? omit.has('unusual') : omit.has(finding.kind);
 }
 
-/** Whether a finding fails the run: an error, or a kind --fail-on names. */
-export function findingFails(finding: Pick<ReportFinding, 'kind'>, failOn: FailOn): boolean {
-  return finding.kind === 'error' || failOn.has(finding.kind);
+/** A record's findings without the omitted kinds (the same list when none is omitted). */
+export function withoutOmitted<F extends RuledFinding>(findings: readonly F[], omit: OmitKinds): readonly F[] {
+  if (omit.size === 0) return findings;
+  let keep = 0;
+  for (const f of findings) if (!isOmitted(f, omit)) keep++;
+  return keep === findings.length ? findings : findings.filter((f) => !isOmitted(f, omit));
+}
+
+/** Whether a finding fails the run: an error, a kind --fail-on names, or a 0 that stands out with `--fail-on unusual`. */
+export function findingFails(finding: RuledFinding, failOn: FailOn): boolean {
+  return finding.kind === 'error' || failOn.has(finding.kind) || (finding.standsOut === true && failOn.has('unusual'));
 }
 
 /** What a tally reads of a record: a report's record, or a streamed one (core/streaming, whose kind is null when unknown). */
@@ -118,10 +138,10 @@ export class ReportTally {
       if (record.kind == null && findings.length === 1 && isUndetectedKind(findings[0])) this.undetected++;
     }
     for (let i = 0; i < findings.length; i++) {
-      const kind = findings[i].kind;
-      this.counts[kind]++;
-      if (findings[i].standsOut === true) this.standingOut++;
-      if (kind === 'error' || this.failOn.has(kind)) fails = true;
+      const f = findings[i];
+      this.counts[f.kind]++;
+      if (f.standsOut === true) this.standingOut++;
+      if (findingFails(f, this.failOn)) fails = true;
     }
     if (fails) this.failing++;
     return fails;

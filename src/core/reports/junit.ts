@@ -5,8 +5,7 @@
 // SUITE_CASES records is written as suites of that many (named by their records' range), so a
 // report of any size holds a bounded number of cases.
 
-import type { FindingKind } from '../validation';
-import { DEFAULT_FAIL_ON, type FailOn, findingFails, recordFails } from './failOn';
+import { DEFAULT_FAIL_ON, type FailOn, findingFails, recordFails, type RuleKind } from './failOn';
 import type { FileProblem, ReportFile, ReportFinding, ReportRecord, ReportWriter } from './model';
 import { lineColumn, recordName } from './place';
 import { xmlText } from './safeText';
@@ -28,7 +27,7 @@ export const SUITE_CASES = 10_000;
 export interface JunitFileContext {
   readonly format: 'junit';
   readonly className: string;
-  readonly failOn: readonly FindingKind[];
+  readonly failOn: readonly RuleKind[];
 }
 
 /**

@@ -8,7 +8,9 @@
 import { checkClientTokenReply, validate } from '../validation';
 import type { Finding, FindingKind } from '../validation';
 import { FINDING_KINDS } from '../validation/findings';
-import { DEFAULT_FAIL_ON, type FailOn } from '../reports/failOn';
+import { DEFAULT_FAIL_ON, type FailOn, findingFails } from '../reports/failOn';
+import { ZeroTally } from '../views/zeroContext';
+import type { ResourceKind } from '../resources';
 import { xmlText } from '../reports/safeText';
 import { redact } from '../errors';
 import { looksLikeHtml, msFigure, parseJson, serviceMessageOf, statusLine, unwrapList, type Exchange } from '../service';
@@ -53,6 +55,8 @@ export interface SavedRunResult {
   readonly failingRecords?: number;
   /** Findings of the reply's records (or the token reply's), by kind. */
   readonly counts?: Readonly<Record<FindingKind, number>>;
+  /** Of `counts.zero`, the zeros that stand out among the other records of their source in the reply (a list page); absent when none does. */
+  readonly unusual?: number;
   readonly requestId?: string;
   /** The id of the exchange the request made (the extension opens it). */
   readonly exchangeId?: string;
@@ -132,15 +136,20 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
   if ('problem' in reply) return fail('reply', reply.problem);
   const counts = Object.fromEntries(FINDING_KINDS.map((k) => [k, 0])) as Record<FindingKind, number>;
   let failingRecords = 0;
+  let unusual = 0;
   for (const findings of reply.findings) {
-    for (const f of findings) counts[f.kind]++;
-    if (findings.some((f) => failOn.has(f.kind))) failingRecords++;
+    for (const f of findings) {
+      counts[f.kind]++;
+      if (f.standsOut === true) unusual++;
+    }
+    if (findings.some((f) => findingFails(f, failOn))) failingRecords++;
   }
   const records = reply.findings.length;
-  const result = { ...sent, ...(draft.endpoint === 'token' ? {} : { records }), failingRecords, counts };
+  const result = { ...sent, ...(draft.endpoint === 'token' ? {} : { records }), failingRecords, counts, ...(unusual > 0 ? { unusual } : {}) };
   if (failingRecords > 0) {
     const what = draft.endpoint === 'token' ? 'The token reply breaks' : records === 1 ? 'The record breaks' : `${failingRecords} of ${records} records break`;
     const kinds = FINDING_KINDS.filter((k) => failOn.has(k) && counts[k] > 0).map((k) => kindCount(k, counts[k]));
+    if (failOn.has('unusual') && !failOn.has('zero') && unusual > 0) kinds.push(unusualCount(unusual));
     return { ...result, verdict: 'failed', failure: 'findings', problem: `${what} the rules that fail the run: ${kinds.join(', ')}.` };
   }
   return passed(result);
@@ -180,8 +189,20 @@ export function errorReplyProblem(exchange: Pick<Exchange, 'responseBody' | 'con
   return faults.length ? `${reply} breaks the service's error form ${form}: ${faults.join(', ')}.` : undefined;
 }
 
+/** A finding of a reply's record; `standsOut` on a 0 that stands out among the page's other records of its source. */
+type ReplyFinding = Finding & { readonly standsOut?: true };
+
+/** The findings of each record of a list page, its zeros compared with the page's other records of their source (as the exchange view says them). */
+function pageFindings(records: readonly unknown[], kind: ResourceKind | undefined): ReplyFinding[][] {
+  const tally = new ZeroTally('in this reply');
+  for (const r of records) tally.add(kind, r);
+  return records.map((r) =>
+    validate(r, kind).findings.map((f): ReplyFinding => (f.kind === 'zero' && tally.sayZero(kind, r, f)?.standsOut === true ? { ...f, standsOut: true } : f)),
+  );
+}
+
 /** The findings of each record of a 2xx reply (the token reply's for a mint), or why there are none to check. */
-function replyFindings(exchange: Exchange, draft: RequestDraft): { findings: Finding[][] } | { problem: string } {
+function replyFindings(exchange: Exchange, draft: RequestDraft): { findings: ReplyFinding[][] } | { problem: string } {
   const body = exchange.responseBody;
   if (body === undefined || body === '') return { problem: 'The reply has no body.' };
   let parsed: unknown;
@@ -198,7 +219,7 @@ function replyFindings(exchange: Exchange, draft: RequestDraft): { findings: Fin
     } catch (err) {
       return { problem: `The reply is not a list of records: ${err instanceof Error ? err.message : String(err)}` };
     }
-    return { findings: records.map((r) => validate(r, draft.kind).findings) };
+    return { findings: pageFindings(records, draft.kind) };
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { problem: 'The reply is not a record (a JSON object).' };
   return { findings: [validate(parsed, draft.kind).findings] };
@@ -257,7 +278,7 @@ export function outLine(r: SavedRunResult): string {
   if (r.status !== undefined) parts.push(`${r.status}${r.statusText ? ` ${r.statusText}` : ''}${r.status === r.expectedStatus ? ', as expected' : ''}`);
   if (r.records !== undefined) parts.push(r.records === 1 ? '1 record' : `${r.records} records`);
   if (r.counts) {
-    const found = FINDING_KINDS.filter((k) => r.counts![k] > 0).map((k) => kindCount(k, r.counts![k]));
+    const found = FINDING_KINDS.filter((k) => r.counts![k] > 0).map((k) => (k === 'zero' && r.unusual ? `${kindCount(k, r.counts![k])} (${r.unusual} unusual)` : kindCount(k, r.counts![k])));
     if (found.length) parts.push(found.join(', '));
   }
   if (r.durationMs !== undefined) parts.push(`${Math.round(r.durationMs)} ms`);
@@ -265,6 +286,11 @@ export function outLine(r: SavedRunResult): string {
   if (r.attempts !== undefined && r.attempts > 1) parts.push(`${r.attempts} attempts`);
   if (r.requestId) parts.push(`request id ${r.requestId}`);
   return parts.join(' · ');
+}
+
+/** `1 unusual zero`, `2 unusual zeros`: zeros that stand out. */
+function unusualCount(n: number): string {
+  return `${n} unusual zero${n === 1 ? '' : 's'}`;
 }
 
 /** `1 error`, `3 errors`, `2 warnings`, `4 zero`, `1 deprecated`: a count of findings of one kind. */

@@ -527,6 +527,66 @@ describe('health-data CLI', function () {
       assert.match(github.stderr, new RegExp(`${notices.toLocaleString('en-US')} notices written as annotations`));
     });
 
+    it('--fail-on unusual fails on a 0 that stands out alone; --omit zero keeps it, --omit unusual leaves it out; the flags that disagree are refused', async () => {
+      const activity = sandbox.dataset.activity as unknown as Array<Record<string, unknown>>;
+      const fitbit = activity.filter((r) => r.source === 'fitbit');
+      const records = [...activity, { ...fitbit[3], id: 'not-worn', steps: 0 }];
+      const at = records.length - 1;
+      const month = file('not-worn-rules.json', JSON.stringify(records, null, 2));
+      const ndjson = file('not-worn-rules.ndjson', `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      type Report = { files: Array<{ records: Array<{ findings: Array<{ kind: string; path: string; standsOut?: boolean }> }> }> };
+      const unusualOf = (report: Report) => report.files[0].records.flatMap((r, i) => r.findings.filter((f) => f.standsOut === true).map((f) => `${i} ${f.path.replace(/^\/\d+/, '')}`));
+      const zerosOf = (report: Report) => report.files[0].records.flatMap((r) => r.findings).filter((f) => f.kind === 'zero').length;
+      const all = JSON.parse((await run(['validate', month, '--json'])).stdout) as Report;
+      const standing = unusualOf(all);
+      assert.ok(standing.includes(`${at} /steps`), standing.join(', '));
+      const n = standing.length;
+      const records1 = new Set(standing.map((s) => s.split(' ')[0])).size;
+
+      for (const payload of [month, ndjson]) {
+        // Without the flag the run passes; with it, only the records with such a 0 fail it.
+        assert.equal((await run(['validate', payload, '--no-color'])).code, 0);
+        const fails = await run(['validate', payload, '--no-color', '--fail-on', 'unusual']);
+        assert.equal(fails.code, 1, fails.stdout);
+        assert.ok(fails.stdout.trimEnd().split('\n').at(-1)!.endsWith(`, ${records1} failing on ${n} unusual zero${n === 1 ? '' : 's'}`), fails.stdout);
+        // --omit zero leaves out the zeros that say what a source provides, not those that stand out (warnings in every format).
+        const omitZero = JSON.parse((await run(['validate', payload, '--json', '--omit', 'zero', '--fail-on', 'unusual'])).stdout) as Report;
+        assert.deepEqual(unusualOf(omitZero), standing);
+        assert.equal(zerosOf(omitZero), n);
+        const text = await run(['validate', payload, '--no-color', '--omit', 'zero']);
+        assert.equal(text.code, 0);
+        assert.match(text.stdout, /\[zero\] \/steps {2}0 — unusual for fitbit: steps is not 0 on all its \d+ other records in this file — /);
+        assert.doesNotMatch(text.stdout, /does not provide/);
+        const the = n === 1 ? 'the zero that stands out' : `the ${n} zeros that stand out`;
+        assert.ok(text.stdout.trimEnd().endsWith(`zero findings left out (--omit; ${the} kept)`), text.stdout);
+        const sarif = JSON.parse((await run(['validate', payload, '--format', 'sarif', '--omit', 'zero'])).stdout);
+        assert.deepEqual(
+          (sarif.runs[0].results as Array<{ ruleId: string; level: string }>).filter((r) => r.ruleId === 'zero-value').map((r) => r.level),
+          standing.map(() => 'warning'),
+        );
+        // --omit unusual leaves them out and keeps the others; with zero, every 0 goes.
+        const omitUnusual = JSON.parse((await run(['validate', payload, '--json', '--omit', 'unusual'])).stdout) as Report;
+        assert.deepEqual([unusualOf(omitUnusual), zerosOf(omitUnusual)], [[], zerosOf(all) - n]);
+        assert.ok((await run(['validate', payload, '--no-color', '--omit', 'deprecated,unusual'])).stdout.trimEnd().endsWith(', deprecated and unusual zero findings left out (--omit)'));
+        const none = await run(['validate', payload, '--no-color', '--omit', 'zero,unusual']);
+        assert.ok(none.stdout.trimEnd().endsWith('all valid, zero findings left out (--omit)'), none.stdout);
+      }
+      // --fail-on zero counts a 0 that stands out as a zero.
+      const zero = await run(['validate', month, '--no-color', '--fail-on', 'zero,unusual']);
+      assert.match(zero.stdout.trimEnd().split('\n').at(-1)!, new RegExp(`failing on ${zerosOf(all)} zero$`));
+      for (const [flags, says] of [
+        [['--omit', 'unusual', '--fail-on', 'unusual'], '--omit unusual and --fail-on unusual cannot go together: the run would fail on findings the report leaves out.'],
+        [['--omit', 'unusual', '--fail-on', 'zero'], '--omit unusual and --fail-on zero cannot go together: a 0 that stands out is a zero, so the run would fail on findings the report leaves out.'],
+        [['--omit', 'zero', '--fail-on', 'zero'], '--omit zero and --fail-on zero cannot go together: the run would fail on findings the report leaves out.'],
+        [['--fail-on', 'unusal'], '--fail-on takes error, warning, zero, deprecated, unknown, unusual (one or more, comma-separated), not "unusal".'],
+        [['--omit', 'odd'], '--omit takes warning, zero, deprecated, unknown, unusual (one or more, comma-separated), not "odd".'],
+      ] as const) {
+        const r = await run(['validate', month, ...flags]);
+        assert.equal(r.code, 2, flags.join(' '));
+        assert.equal(r.stderr.split('\n')[0], `health-data: ${says}`);
+      }
+    });
+
     it('a folder stands for its .json, .ndjson and .jsonl files at any depth, in name order, not for the report written into it', async () => {
       const folder = join(dir, 'fixtures');
       const at = (path: string, content: string) => {

@@ -256,6 +256,54 @@ describe('health-data run: saved requests as checks', function () {
     assert.match(xml, /<testcase name="A summary that is gone" [^>]*>\n {6}<failure message="[^"]*404[^"]*" type="status">/);
   });
 
+  it("fails a list reply on a 0 that stands out among the page's records of its source with --fail-on unusual, and counts it without", async () => {
+    // A day the tracker was not worn: a fitbit summary with steps 0, served among the generated ones.
+    const plain = await startSandbox({ port: 0, days: 30, seed: 'run-tests', clientSecret: SECRET });
+    const fitbit = (plain.dataset.activity as unknown as Array<Record<string, unknown>>).filter((r) => r.source === 'fitbit');
+    const notWorn = { ...fitbit[3], id: 'not-worn', steps: 0 };
+    const served = await startSandbox({ port: 0, days: 30, seed: 'run-tests', clientSecret: SECRET, extraRecords: { activity: [notWorn] } });
+    try {
+      const dates = fitbit.map((r) => String(r.date)).sort();
+      const exchanges: Exchange[] = [];
+      const client = new HealthDataClient({ authUrl: served.authUrl, baseUrl: served.baseUrl, clientId: served.clientId, clientSecret: SECRET, retryBaseDelayMs: 5, onExchange: (e) => exchanges.push(e) });
+      const page = await client.list('activity', { startDate: dates[0], endDate: dates.at(-1)!, limit: 100, all: false });
+      const onPage = page.records.filter((r) => (r as { source?: string }).source === 'fitbit').length;
+      assert.ok(onPage >= 21 && page.records.some((r) => (r as { id?: string }).id === 'not-worn'), `${onPage} fitbit summaries on the page`);
+      const token = client.currentToken!.token;
+      const list = { ...toHistoryEntry(exchanges.find((e) => e.endpoint === 'list')!, { secrets: [SECRET, token], bodyLimit: 1 << 16 }), savedAs: 'A month of activity' };
+      const saved = join(dir, 'not-worn.json');
+      writeFileSync(saved, savedRequestsFileText([list], { replies: false, secrets: [SECRET, token], exportedAt: '2026-03-15T00:00:00Z' }));
+      type Report = { requests: Array<{ verdict: string; failingRecords: number; unusual?: number; counts: Record<string, number>; problem?: string }> };
+      const report = async (sandbox: Sandbox, ...flags: string[]) => {
+        const r = await cli(['run', saved, '--json', ...flags], { ...env, HEALTH_DATA_BASE_URL: sandbox.baseUrl });
+        return { code: r.code, request: (JSON.parse(r.stdout) as Report).requests[0] };
+      };
+      // The same request to the sandbox without that day: its own zeros that stand out (a quiet day's minutes), if any.
+      const before = (await report(plain, '--fail-on', 'unusual')).request;
+      const failingBefore = before.failingRecords;
+      const unusual = (before.unusual ?? 0) + 1;
+
+      // Without the flag it passes, and says how many of the zeros stand out.
+      const passes = await cli(['run', saved, '--no-color'], { ...env, HEALTH_DATA_BASE_URL: served.baseUrl });
+      assert.equal(passes.code, 0, passes.stdout + passes.stderr);
+      assert.match(passes.stdout, new RegExp(`^PASS {2}A month of activity {2}GET .*\\n {6}200 OK · \\d+ records · (.* · )?\\d+ zero \\(${unusual} unusual\\)`));
+      // With it, the run fails on those records, in words, in text and JSON.
+      const fails = await cli(['run', saved, '--no-color', '--fail-on', 'unusual'], { ...env, HEALTH_DATA_BASE_URL: served.baseUrl });
+      assert.equal(fails.code, 1, fails.stdout);
+      const zeros = `${unusual} unusual zero${unusual === 1 ? '' : 's'}`;
+      assert.match(fails.stdout, new RegExp(`\\n {6}${failingBefore + 1} of \\d+ records? breaks? the rules that fail the run: ${zeros}\\.\\n`));
+      const json = await report(served, '--fail-on', 'unusual');
+      assert.deepEqual([json.code, json.request.verdict, json.request.failingRecords, json.request.unusual], [1, 'failed', failingBefore + 1, unusual]);
+      assert.ok(json.request.counts.zero > unusual);
+      // --fail-on zero fails on every record with a 0, the unusual ones among them.
+      const zero = (await report(served, '--fail-on', 'zero')).request;
+      assert.ok(zero.failingRecords > failingBefore + 1 && !zero.problem!.includes('unusual'), zero.problem);
+    } finally {
+      await served.close();
+      await plain.close();
+    }
+  });
+
   it('names a wrong file or flag before the address and the credentials, and exits 2', async () => {
     writeFileSync(join(dir, 'recording.har'), JSON.stringify({ log: { entries: [] } }));
     writeFileSync(join(dir, 'empty.json'), JSON.stringify({ kind: 'health-data-explorer.saved-requests', version: 1, requests: [] }));
@@ -267,7 +315,7 @@ describe('health-data run: saved requests as checks', function () {
       [['run', join(dir, 'empty.json')], /^health-data: .*empty\.json holds no saved request: nothing to run\.$/],
       [['run', file, '--only', 'Nothing by that name'], /^health-data: --only "Nothing by that name": .*saved\.json has no saved request of that name \(it has "Heart rate of a day", "Heart rate by date", "Latest body fat", "Token mint"\)\.$/],
       [['run', file, '--format', 'sarif'], /^health-data: --format for run is text, json or junit, not "sarif"\.$/],
-      [['run', file, '--fail-on', 'everything'], /^health-data: --fail-on takes error, warning, zero, deprecated, unknown/],
+      [['run', file, '--fail-on', 'everything'], /^health-data: --fail-on takes error, warning, zero, deprecated, unknown, unusual \(one or more, comma-separated\), not "everything"/],
       [['run', file, '--out', join(dir, 'no-folder', 'r.xml')], /^health-data: --out .*r\.xml: no such folder/],
       [['run', file, '--format', 'junit', '--out', file], /^health-data: --out .*saved\.json is the file of saved requests: write the report elsewhere\.$/],
     ] as const) {
