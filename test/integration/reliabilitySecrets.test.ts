@@ -196,6 +196,10 @@ describe('reliability: no secret or token in any sink', function () {
       'healthData.setTimeLimit': async () => {
         assert.equal(await run('healthData.setTimeLimit', { exchangeId: api.history.saved()[0].id, ms: 1 }), 1);
       },
+      // Findings that fail it too: the token reply's unknown fields, said in the verdict and the row, never with the token.
+      'healthData.setFailOn': async () => {
+        assert.deepEqual(await run('healthData.setFailOn', { exchangeId: api.history.saved()[0].id, failOn: ['unknown', 'warning'] }), ['warning', 'unknown']);
+      },
       'healthData.runSavedRequest': async () => {
         const [result] = (await run('healthData.runSavedRequest', { exchangeId: api.history.saved()[0].id, showResults: false })) as Array<{ problem?: string }>;
         note('run result', result);
@@ -203,6 +207,7 @@ describe('reliability: no secret or token in any sink', function () {
         await api.savedTests.run(new vscode.TestRunRequest(), new vscode.CancellationTokenSource().token);
         await run('healthData.setExpectedStatus', { exchangeId: api.history.saved()[0].id, status: null });
         await run('healthData.setTimeLimit', { exchangeId: api.history.saved()[0].id, ms: null });
+        await run('healthData.setFailOn', { exchangeId: api.history.saved()[0].id, failOn: null });
       },
       'healthData.exportSavedRequests': async () => {
         const file = (savedFile = join(mkdtempSync(join(tmpdir(), 'hde-sweep-saved-')), 'saved.json'));

@@ -1018,6 +1018,89 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     api.history.removeSaved(sent.id);
   });
 
+  it('Set Findings That Fail makes findings of the kinds picked fail a run as errors do: the pick, the row, the run, the file and back', async () => {
+    const dates = records('activity').map((r) => r.date!).sort();
+    const sent = (await vscode.commands.executeCommand('healthData.newRequest', {
+      draft: { endpoint: 'list', kind: 'activity', params: { start_date: dates[0], end_date: dates.at(-1)!, limit: '5' } },
+    })) as HistoryEntry;
+    assert.equal(sent.status, 200);
+    api.history.saveRequest(sent.id, 'Five activity summaries');
+    const row = () => api.historyView.getTreeItem(api.historyView.getChildren(api.historyView.getChildren()[0]).find((r) => r.type === 'exchange' && r.entry.id === sent.id)!);
+    const run = async () => ((await vscode.commands.executeCommand('healthData.runSavedRequest', { exchangeId: sent.id, showResults: false })) as SavedRunResult[])[0];
+    try {
+      // By default a run fails on errors alone: the sandbox's records pass, userId and all.
+      const plain = await run();
+      assert.equal(plain.verdict, 'passed', plain.problem);
+      assert.ok((plain.counts?.deprecated ?? 0) > 0);
+
+      // The pick: every kind --fail-on names, with what it catches; none checked yet. Two are taken.
+      const win = vscode.window as unknown as { showQuickPick: (items: readonly vscode.QuickPickItem[], options: vscode.QuickPickOptions) => Thenable<unknown> };
+      const show = win.showQuickPick;
+      let offered: readonly vscode.QuickPickItem[] = [];
+      let options: vscode.QuickPickOptions | undefined;
+      const answer = (labels: string[] | undefined) => {
+        win.showQuickPick = (items, o) => {
+          offered = items;
+          options = o;
+          return Promise.resolve(labels && items.filter((i) => labels.includes(i.label)));
+        };
+      };
+      try {
+        answer(['deprecated', 'unusual']);
+        assert.deepEqual(await vscode.commands.executeCommand('healthData.setFailOn', { exchangeId: sent.id }), ['unusual', 'deprecated']);
+        assert.deepEqual(offered.map((i) => [i.label, i.description, i.picked]), [
+          ['warning', 'a warning', false],
+          ['zero', 'any 0', false],
+          ['unusual', 'a 0 that stands out', false],
+          ['deprecated', 'a deprecated field', false],
+          ['unknown', 'a field the schema does not define', false],
+        ]);
+        assert.ok(offered.every((i) => (i.detail ?? '').length > 0));
+        assert.equal(options?.canPickMany, true);
+        assert.equal(options?.placeHolder, 'What fails a run of "Five activity summaries" besides an error? None checked: errors alone');
+        // Asked again, those set are checked; dismissed, nothing changes.
+        answer(undefined);
+        assert.equal(await vscode.commands.executeCommand('healthData.setFailOn', { exchangeId: sent.id }), undefined);
+        assert.deepEqual(offered.filter((i) => i.picked).map((i) => i.label), ['unusual', 'deprecated']);
+      } finally {
+        win.showQuickPick = show;
+      }
+      assert.deepEqual(api.history.get(sent.id)?.failOn, ['unusual', 'deprecated']);
+
+      // The row, its tooltip and the Testing view's item say it.
+      assert.equal(row().description, `200 (fails on unusual, deprecated) · GET ${pathAndQuery(sent.url)}`);
+      assert.match(String(row().tooltip), /\nA run also fails on: a 0 that stands out, a deprecated field\n/);
+      assert.equal(api.savedTests.controller.items.get(sent.id)?.description, `GET ${pathAndQuery(sent.url)} · fails on unusual, deprecated`);
+
+      // The run fails on the deprecated userId of every record, and says so.
+      const failed = await run();
+      assert.deepEqual([failed.verdict, failed.failure, failed.failOn], ['failed', 'findings', ['unusual', 'deprecated']]);
+      assert.equal(failed.problem, `${failed.records} of ${failed.records} records break the rules that fail the run: ${failed.counts!.deprecated} deprecated.`);
+
+      // Exported, the file keeps them; `health-data run` reads them from it (the CLI's own tests run it).
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hde-fail-on-')), 'saved.json');
+      assert.ok(await vscode.commands.executeCommand('healthData.exportSavedRequests', { uri: file, replies: false }));
+      const exported = JSON.parse(fs.readFileSync(file, 'utf8')) as { requests: Array<{ savedAs: string; failOn?: string[] }> };
+      assert.deepEqual(exported.requests.find((r) => r.savedAs === 'Five activity summaries')?.failOn, ['unusual', 'deprecated']);
+
+      // Errors alone again, by argument; what will not do says why.
+      assert.deepEqual(await vscode.commands.executeCommand('healthData.setFailOn', { exchangeId: sent.id, failOn: null }), []);
+      assert.equal(api.history.get(sent.id)?.failOn, undefined);
+      assert.equal(row().description, `200 · GET ${pathAndQuery(sent.url)}`);
+      assert.equal((await run()).verdict, 'passed');
+      await vscode.commands.executeCommand('healthData.setFailOn', { exchangeId: sent.id, failOn: ['errors'] });
+      const unsaved = api.history.all().find((e) => e.savedAs === undefined)!;
+      await vscode.commands.executeCommand('healthData.setFailOn', { exchangeId: unsaved.id, failOn: ['zero'] });
+      assert.deepEqual(errors().slice(-2), [
+        'failOn must be a list of warning, zero, unusual, deprecated, unknown, or null for errors alone.',
+        'Only a saved request has findings that fail it: Save Request… first.',
+      ]);
+    } finally {
+      api.history.removeSaved(sent.id);
+    }
+    assert.equal(api.history.get(sent.id)?.failOn, undefined);
+  });
+
   it('the Testing view lists the saved requests by name and runs them: passed, failed with why (a diff of the statuses), skipped when cancelled', async () => {
     const end = records('activity')[0].date!;
     const list = (await vscode.commands.executeCommand('healthData.newRequest', { draft: { endpoint: 'list', kind: 'activity', params: { start_date: addDays(end, -3), end_date: end, limit: '2' } } })) as HistoryEntry;

@@ -3,15 +3,12 @@
 // record through is no check.
 
 import { FINDING_KINDS, type FindingKind, isUndetectedKind } from '../validation';
+import type { RuleKind } from '../validation/failRules';
 import type { ReportFinding, ReportRecord } from './model';
 
-/**
- * What `--fail-on` and `--omit` name: a kind of finding, or `unusual`, a 0 that stands out among
- * its source's other records (ReportFinding.standsOut). A zero that stands out is a `zero` to
- * `--fail-on zero`, but `--omit zero` keeps it: it is reported at a warning's level, and only
- * `--omit unusual` leaves it out.
- */
-export type RuleKind = FindingKind | 'unusual';
+export { FAIL_RULES, type FailRule, type RuleKind, failRulesOf } from '../validation/failRules';
+
+/** What `--fail-on` and `--omit` take: every kind of finding and `unusual` (RuleKind). */
 export const RULE_KINDS: readonly RuleKind[] = [...FINDING_KINDS, 'unusual'];
 
 export type FailOn = ReadonlySet<RuleKind>;

@@ -5,6 +5,7 @@
 
 import { redact } from '../errors';
 import { isResourceKind } from '../resources';
+import { type FailRule, failRulesOf } from '../validation/failRules';
 import { hasInvisibleControls } from '../views/labels';
 import { attemptTimingsOf, type Exchange, type ExchangeAttempt, type ExchangeEndpoint } from '../service';
 
@@ -29,6 +30,11 @@ export interface HistoryEntry extends Exchange {
    * Time Limit…): a whole number from 1 to MAX_TIME_LIMIT_MS. Absent, no limit.
    */
   readonly timeLimitMs?: number;
+  /**
+   * The findings that also fail a run of this saved request besides errors (Set Findings That
+   * Fail…), as `health-data run --fail-on` names them, added to the run's own. Absent: errors only.
+   */
+  readonly failOn?: readonly FailRule[];
 }
 
 /** The longest time limit a saved request can have: ten minutes. */
@@ -231,6 +237,8 @@ export function historyEntryOf(v: unknown): HistoryEntry | undefined {
     entry.savedAs = e.savedAs;
     if (isExpectableStatus(e.expectStatus)) entry.expectStatus = e.expectStatus;
     if (isTimeLimit(e.timeLimitMs)) entry.timeLimitMs = e.timeLimitMs;
+    const rules = failRulesOf(e.failOn);
+    if (rules) entry.failOn = rules;
   }
   return entry;
 }
@@ -248,7 +256,7 @@ export function readHistory(stored: unknown): HistoryEntry[] {
     .filter((e): e is HistoryEntry => e !== undefined)
     .map((e) => {
       if (e.savedAs === undefined || ++saved <= MAX_SAVED_REQUESTS) return e;
-      const { savedAs: _dropped, expectStatus: _expect, timeLimitMs: _limit, ...plain } = e;
+      const { savedAs: _dropped, expectStatus: _expect, timeLimitMs: _limit, failOn: _rules, ...plain } = e;
       return plain;
     });
 }

@@ -8,7 +8,7 @@
 import { checkClientTokenReply, validate } from '../validation';
 import type { Finding, FindingKind } from '../validation';
 import { FINDING_KINDS } from '../validation/findings';
-import { DEFAULT_FAIL_ON, type FailOn, findingFails } from '../reports/failOn';
+import { DEFAULT_FAIL_ON, type FailOn, type FailRule, findingFails } from '../reports/failOn';
 import { ZeroTally } from '../views/zeroContext';
 import type { ResourceKind } from '../resources';
 import { xmlText } from '../reports/safeText';
@@ -43,6 +43,8 @@ export interface SavedRunResult {
   readonly expectedStatus?: number;
   /** The longest the saved request may wait for the first byte, ms (Set Time Limit…); absent, no limit. */
   readonly timeLimitMs?: number;
+  /** The findings that fail the saved request besides errors and the run's own (Set Findings That Fail…); absent, none. */
+  readonly failOn?: readonly FailRule[];
   /** How long the service took to its first byte on the answered attempt, ms to a tenth. */
   readonly firstByteMs?: number;
   readonly status?: number;
@@ -75,7 +77,8 @@ export interface RunOptions {
 
 /** Runs one saved request and says how it went. Never throws: a failure is a verdict. */
 export async function runSavedRequest(entry: HistoryEntry, options: RunOptions): Promise<SavedRunResult> {
-  const failOn = options.failOn ?? DEFAULT_FAIL_ON;
+  // The run's rules (--fail-on) and the request's own (Set Findings That Fail…).
+  const failOn: FailOn = entry.failOn?.length ? new Set([...(options.failOn ?? DEFAULT_FAIL_ON), ...entry.failOn]) : (options.failOn ?? DEFAULT_FAIL_ON);
   const expected = entry.expectStatus;
   const limit = entry.timeLimitMs;
   const base = {
@@ -84,6 +87,7 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
     path: pathAndQuery(entry.url),
     ...(expected !== undefined ? { expectedStatus: expected } : {}),
     ...(limit !== undefined ? { timeLimitMs: limit } : {}),
+    ...(entry.failOn?.length ? { failOn: entry.failOn } : {}),
   };
   const draft = draftFromExchange(entry);
   if (!draft) return { ...base, verdict: 'failed', failure: 'request', problem: `${base.method} ${base.path} is not one of the service's endpoints, so it cannot be sent.` };

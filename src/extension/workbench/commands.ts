@@ -17,7 +17,7 @@ import { type ExchangeHistory, savedNameProblem } from './history';
 import { draftProblems, promptDraft, readPasted } from './requestForm';
 import { exportSavedRequests, importSavedRequests } from './savedFileCommands';
 import { runSavedRequests } from './runSavedCommand';
-import { setExpectedStatus, setTimeLimit } from './expectedStatus';
+import { setExpectedStatus, setFailOn, setTimeLimit } from './expectedStatus';
 import { EXCHANGE_MESSAGE } from './savedTests';
 
 /**
@@ -207,6 +207,11 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
         const title = vscode.l10n.t('Health Data: Set Time Limit');
         const entry = await entryFor(savedArg(arg).exchange, title, history.saved());
         return entry ? setTimeLimit(history, entry, arg, title) : undefined;
+      },
+      'healthData.setFailOn': async (arg?: unknown) => {
+        const title = vscode.l10n.t('Health Data: Set Findings That Fail');
+        const entry = await entryFor(savedArg(arg).exchange, title, history.saved());
+        return entry ? setFailOn(history, entry, arg, title) : undefined;
       },
       'healthData.exportSavedRequests': (arg?: unknown) => exportSavedRequests(session, history, arg),
       'healthData.importSavedRequests': (arg?: unknown) => importSavedRequests(session, history, arg),

@@ -1,14 +1,17 @@
-// Set Expected Status… and Set Time Limit…: what Run Saved Requests, the Testing view and
-// `health-data run` expect of a saved request. By default a 2xx whose records break no rule; a
-// request meant to be refused (an id that is not there, a day with no record) can expect its
-// status instead, and then passes only on that status with the service's error body
-// {statusCode, error, message}. A time limit fails a run whose first byte comes later.
+// Set Expected Status…, Set Time Limit… and Set Findings That Fail…: what Run Saved Requests,
+// the Testing view and `health-data run` expect of a saved request. By default a 2xx whose
+// records have no error; a request meant to be refused (an id that is not there, a day with no
+// record) can expect its status instead, and then passes only on that status with the service's
+// error body {statusCode, error, message}. A time limit fails a run whose first byte comes later;
+// findings of the kinds set (a 0 that stands out, a deprecated field…) fail it as errors do.
 
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { statusLine } from '../../core/service';
 import { HistoryEntry, MAX_TIME_LIMIT_MS, isExpectableStatus, isTimeLimit, typedStatus, typedTimeLimit } from '../../core/workbench';
+import { FAIL_RULES, type FailRule } from '../../core/validation/failRules';
 import { type TypedReading, pickOrType } from '../shared/typedPick';
+import { failRuleDetail, failRuleWords } from './failRules';
 import type { ExchangeHistory } from './history';
 
 /** The refusals the service's conventions name, offered first. */
@@ -99,4 +102,39 @@ export async function setTimeLimit(history: ExchangeHistory, entry: HistoryEntry
   }
   history.setTimeLimit(entry.id, ms ?? undefined);
   return ms;
+}
+
+/** The rules an argument gives: `{ failOn: ['unusual'] }`, `{ failOn: [] }` or `{ failOn: null }` for none; undefined when it gives none. */
+function givenRules(arg: unknown): FailRule[] | undefined {
+  if (!arg || typeof arg !== 'object' || !('failOn' in arg)) return undefined;
+  const { failOn } = arg as { failOn: unknown };
+  if (failOn === null) return [];
+  if (Array.isArray(failOn) && failOn.every((r) => (FAIL_RULES as readonly unknown[]).includes(r))) return FAIL_RULES.filter((r) => failOn.includes(r));
+  throw new HealthDataError('usage', vscode.l10n.t('failOn must be a list of {0}, or null for errors alone.', FAIL_RULES.join(', ')));
+}
+
+type RuleItem = vscode.QuickPickItem & { readonly rule: FailRule };
+
+/**
+ * Health Data: Set Findings That Fail…, on a saved request: the findings that fail a run of it
+ * besides errors, as `health-data run --fail-on` names them (a run's own --fail-on adds to them).
+ * `{ exchangeId, failOn }` sets them (null or []: errors alone); without them, a pick of several
+ * with those set now checked. The rules set, or undefined when dismissed.
+ */
+export async function setFailOn(history: ExchangeHistory, entry: HistoryEntry, arg: unknown, title: string): Promise<FailRule[] | undefined> {
+  if (entry.savedAs === undefined) throw new HealthDataError('usage', vscode.l10n.t('Only a saved request has findings that fail it: Save Request… first.'));
+  let rules = givenRules(arg);
+  if (rules === undefined) {
+    const now = new Set(entry.failOn ?? []);
+    const items: RuleItem[] = FAIL_RULES.map((rule) => ({ label: rule, description: failRuleWords(rule), detail: failRuleDetail(rule), picked: now.has(rule), rule }));
+    const picked = await vscode.window.showQuickPick(items, {
+      title,
+      canPickMany: true,
+      placeHolder: vscode.l10n.t('What fails a run of "{0}" besides an error? None checked: errors alone', entry.savedAs),
+    });
+    if (picked === undefined) return undefined;
+    rules = FAIL_RULES.filter((r) => picked.some((p) => p.rule === r));
+  }
+  history.setFailOn(entry.id, rules);
+  return rules;
 }

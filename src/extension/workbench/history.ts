@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, SavedMerge, addToHistory, forStorage, historySize, mergeSavedRequests, readHistory, requestLine, savedNameFault, trimHistory } from '../../core/workbench';
 import { ResourceKind } from '../../core/resources';
+import type { FailRule } from '../../core/validation/failRules';
 import { unwrapList } from '../../core/service';
 import { textField } from '../../core/views';
 import type { Session } from '../account/session';
@@ -99,6 +100,14 @@ export class ExchangeHistory implements vscode.Disposable {
     return this.changeSaved(id, ({ timeLimitMs: _old, ...rest }) => (ms === undefined ? rest : { ...rest, timeLimitMs: ms }));
   }
 
+  /**
+   * Sets the findings that also fail a run of a saved request (undefined or empty: errors only).
+   * Throws a sentence for people when the exchange is gone or not saved.
+   */
+  setFailOn(id: string, rules: readonly FailRule[] | undefined): HistoryEntry {
+    return this.changeSaved(id, ({ failOn: _old, ...rest }) => (rules === undefined || rules.length === 0 ? rest : { ...rest, failOn: rules }));
+  }
+
   /** A saved request changed by `change`; throws a sentence for people when it is gone or not saved. */
   private changeSaved(id: string, change: (entry: HistoryEntry) => HistoryEntry): HistoryEntry {
     const entry = this.get(id);
@@ -111,7 +120,7 @@ export class ExchangeHistory implements vscode.Disposable {
   removeSaved(id: string): HistoryEntry | undefined {
     const entry = this.get(id);
     if (!entry || entry.savedAs === undefined) return entry;
-    const { savedAs: _removed, expectStatus: _expect, timeLimitMs: _limit, ...plain } = entry;
+    const { savedAs: _removed, expectStatus: _expect, timeLimitMs: _limit, failOn: _rules, ...plain } = entry;
     const kept = this.replace(entry, plain);
     this.entries = trimHistory(this.entries, this.size);
     return kept;

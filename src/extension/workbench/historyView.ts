@@ -8,6 +8,7 @@ import { localToday } from '../requests/prompts';
 import { addDays } from '../../core/dates';
 import type { ExchangeHistory } from './history';
 import { statusLine } from '../../core/service';
+import { failRuleWords } from './failRules';
 
 /**
  * A row of the History view. An exchange's row carries `exchangeId`, so that any command given
@@ -19,13 +20,15 @@ export type HistoryNode =
   | { readonly type: 'exchange'; readonly entry: HistoryEntry; readonly exchangeId: string };
 
 /**
- * `expects 404, first byte ≤ 500 ms`, or undefined when the request expects any 2xx in any time
- * (Set Expected Status…, Set Time Limit…): the History row's and the Testing view's words.
+ * `expects 404, first byte ≤ 500 ms, fails on unusual`, or undefined when the request expects any
+ * 2xx in any time and fails on errors alone (Set Expected Status…, Set Time Limit…, Set Findings
+ * That Fail…): the History row's and the Testing view's words.
  */
 export function expectationWords(entry: HistoryEntry): string | undefined {
   const words = [
     entry.expectStatus === undefined ? '' : vscode.l10n.t('expects {0}', entry.expectStatus),
     entry.timeLimitMs === undefined ? '' : vscode.l10n.t('first byte ≤ {0} ms', entry.timeLimitMs),
+    entry.failOn?.length ? vscode.l10n.t('fails on {0}', entry.failOn.join(', ')) : '',
   ].filter(Boolean);
   return words.length ? words.join(', ') : undefined;
 }
@@ -134,6 +137,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     item.tooltip = [
       e.savedAs !== undefined ? `${vscode.l10n.t('Saved as')}: ${e.savedAs}` : '',
       e.savedAs !== undefined ? `${vscode.l10n.t('A run expects')}: ${e.expectStatus !== undefined ? statusLine(e.expectStatus) : vscode.l10n.t('a 2xx whose records break no rule')}${e.timeLimitMs !== undefined ? `, ${vscode.l10n.t('the first byte within {0} ms', e.timeLimitMs)}` : ''}` : '',
+      e.savedAs !== undefined && e.failOn?.length ? `${vscode.l10n.t('A run also fails on')}: ${e.failOn.map(failRuleWords).join(', ')}` : '',
       `${e.method} ${e.url}`,
       `${status} ${e.statusText ?? ''} · ${e.durationMs} ms · ${e.startedAt}`,
       firstByte !== undefined ? vscode.l10n.t('First byte after {0} ms', firstByte) : '',

@@ -44,7 +44,7 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
   describe();
   const commands = new LazyFeature({
     name: 'workbench',
-    commands: ['healthData.showExchange', 'healthData.clearHistory', 'healthData.newRequest', 'healthData.editAndResend', 'healthData.sendAgain', 'healthData.saveRequest', 'healthData.renameSavedRequest', 'healthData.removeSavedRequest', 'healthData.exportSavedRequests', 'healthData.importSavedRequests', 'healthData.runSavedRequests', 'healthData.runSavedRequest', 'healthData.setExpectedStatus', 'healthData.setTimeLimit'],
+    commands: ['healthData.showExchange', 'healthData.clearHistory', 'healthData.newRequest', 'healthData.editAndResend', 'healthData.sendAgain', 'healthData.saveRequest', 'healthData.renameSavedRequest', 'healthData.removeSavedRequest', 'healthData.exportSavedRequests', 'healthData.importSavedRequests', 'healthData.runSavedRequests', 'healthData.runSavedRequest', 'healthData.setExpectedStatus', 'healthData.setTimeLimit', 'healthData.setFailOn'],
     load: () => (require('./commands') as typeof import('./commands')).registerWorkbenchCommands({ session, history, views: exchangeViews }),
     disposables: (d) => d,
   });

@@ -256,6 +256,32 @@ describe('health-data run: saved requests as checks', function () {
     assert.match(xml, /<testcase name="A summary that is gone" [^>]*>\n {6}<failure message="[^"]*404[^"]*" type="status">/);
   });
 
+  it("adds a saved request's own findings that fail it (Set Findings That Fail…) to --fail-on, and reads no rule it does not know", async () => {
+    const text = readFileSync(file, 'utf8');
+    const parsed = JSON.parse(text) as { requests: Array<Record<string, unknown>> };
+    const latest = parsed.requests.find((r) => r.savedAs === 'Latest body fat')!;
+    // The file a newer or hand-edited version wrote: an unknown rule and errors (which always fail) are left out.
+    latest.failOn = ['deprecated', 'bogus', 'error', 'deprecated'];
+    const own = join(dir, 'own-rules.json');
+    writeFileSync(own, JSON.stringify(parsed));
+    const r = await cli(['run', own, '--no-color']);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stdout, /\nFAIL {2}Latest body fat .*\n.*\d+ deprecated.*\n {6}The record breaks the rules that fail the run: 1 deprecated\.\n/);
+    assert.match(r.stdout, /\nPASS {2}Heart rate by date /);
+    const json = JSON.parse((await cli(['run', own, '--json'])).stdout) as { requests: Array<{ name: string; failOn?: string[] }> };
+    assert.deepEqual(json.requests.map((q) => [q.name, q.failOn]), [
+      ['Heart rate of a day', undefined],
+      ['Heart rate by date', undefined],
+      ['Latest body fat', ['deprecated']],
+      ['Token mint', undefined],
+    ]);
+    // --fail-on adds to them: the heart rate summaries' own zeros fail the run too.
+    const both = JSON.parse((await cli(['run', own, '--json', '--fail-on', 'zero'])).stdout) as { requests: Array<{ name: string; verdict: string; counts?: Record<string, number> }> };
+    const withZeros = both.requests.filter((q) => (q.counts?.zero ?? 0) > 0);
+    assert.ok(withZeros.length > 0, JSON.stringify(both.requests.map((q) => q.counts)));
+    for (const q of withZeros) assert.equal(q.verdict, 'failed', q.name);
+  });
+
   it("fails a list reply on a 0 that stands out among the page's records of its source with --fail-on unusual, and counts it without", async () => {
     // A day the tracker was not worn: a fitbit summary with steps 0, served among the generated ones.
     const plain = await startSandbox({ port: 0, days: 30, seed: 'run-tests', clientSecret: SECRET });

@@ -124,6 +124,16 @@ describe('request history', () => {
     assert.deepEqual(Object.keys(readHistory(many).at(-1)!).filter((k) => k === 'timeLimitMs'), []);
   });
 
+  it("reads a saved request's findings that fail it back: known rules only, each once, in their order, only on a saved request", () => {
+    const stored = JSON.parse(JSON.stringify(forStorage([{ ...makeEntry('a'), savedAs: 'strict', failOn: ['unusual', 'deprecated'] }, { ...makeEntry('b'), failOn: ['zero'] }])));
+    assert.deepEqual(readHistory(stored).map((e) => e.failOn), [['unusual', 'deprecated'], undefined]);
+    const read = (failOn: unknown) => readHistory([{ ...stored[0], failOn }])[0].failOn;
+    assert.deepEqual(read(['unknown', 'zero', 'zero', 'error', 'bogus', 3, null, 'warning']), ['warning', 'zero', 'unknown']);
+    for (const none of [[], ['error'], 'zero', { zero: true }, null, 5]) assert.equal(read(none), undefined, JSON.stringify(none));
+    const many = Array.from({ length: MAX_SAVED_REQUESTS + 1 }, (_, i) => ({ ...stored[0], id: `s${i}`, savedAs: `n${i}` }));
+    assert.deepEqual(Object.keys(readHistory(many).at(-1)!).filter((k) => k === 'failOn'), []);
+  });
+
   it('reads a typed time limit: ms, with or without the unit, seconds, and what is none', () => {
     assert.equal(typedTimeLimit('500'), 500);
     assert.equal(typedTimeLimit(' 500 ms '), 500);
