@@ -285,7 +285,7 @@ export class TextReportWriter implements ReportWriter {
   }
 }
 
-/** The findings that fail the run besides errors, counted: `3 zero`, `1 unusual` (a 0 that stands out, counted with the zeros when --fail-on names both). */
+/** The findings that fail the run besides errors, counted: `3 zero`, `1 unusual zero` (zeros that stand out; counted with the zeros when --fail-on names both). */
 function failingCounts(tally: ReportTally): string[] {
   const counted = FINDING_KINDS.filter((k) => k !== 'error' && tally.failOn.has(k) && tally.counts[k] > 0).map((k) => `${tally.counts[k]} ${k}`);
   if (tally.failOn.has('unusual') && !tally.failOn.has('zero') && tally.standingOut > 0) counted.push(`${tally.standingOut} unusual zero${tally.standingOut === 1 ? '' : 's'}`);

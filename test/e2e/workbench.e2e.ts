@@ -420,6 +420,18 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           await test.locator('.action-label[aria-label^="Run Test"]').click();
           await test.locator('.codicon-testing-passed-icon').waitFor({ state: 'visible', timeout: 20_000 });
           await page.locator('.part.panel .xterm-rows', { hasText: /first byte after [\d.]+ ms \(limit 2000 ms\)/ }).first().waitFor({ state: 'visible', timeout: 20_000 });
+          // Set Findings That Fail…, from the same menu: a pick of several, each kind with what it
+          // catches, none checked; two checked and accepted are said on the test's row.
+          await wb!.runContextMenuEntry(test, 'Set Findings That Fail…');
+          await rows.first().filter({ hasText: /^warning/ }).waitFor({ state: 'visible', timeout: 10_000 });
+          const labels = await rows.evaluateAll((els) => els.map((e) => e.querySelector('.label-name')?.textContent ?? ''));
+          assert.deepEqual(labels, ['warning', 'zero', 'unusual', 'deprecated', 'unknown']);
+          assert.equal(await page.locator('.quick-input-widget .quick-input-list .monaco-checkbox.checked').count(), 0);
+          for (const kind of ['unusual', 'deprecated']) await rows.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${kind}$`) }) }).locator('.monaco-checkbox').click();
+          await page.locator('.quick-input-widget .quick-input-list .monaco-checkbox.checked').nth(1).waitFor({ state: 'visible', timeout: 10_000 });
+          await page.locator('.quick-input-widget').screenshot({ path: path.join(shotsDir(), `fail-on-${theme.slug}.png`) });
+          await page.keyboard.press('Enter');
+          await page.waitForFunction(() => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => /Mint for the sandbox\s*POST \/v1\/admin\/token · first byte ≤ 2000 ms, fails on unusual, deprecated/.test(r.textContent ?? '')), undefined, { timeout: 10_000 });
           await wb!.activityBarItem('Health Data').click();
           await saved.waitFor({ state: 'visible', timeout: 10_000 });
         }

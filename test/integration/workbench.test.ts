@@ -1057,7 +1057,7 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
         ]);
         assert.ok(offered.every((i) => (i.detail ?? '').length > 0));
         assert.equal(options?.canPickMany, true);
-        assert.equal(options?.placeHolder, 'What fails a run of "Five activity summaries" besides an error? None checked: errors alone');
+        assert.equal(options?.placeHolder, 'What fails "Five activity summaries" besides errors? None: errors alone');
         // Asked again, those set are checked; dismissed, nothing changes.
         answer(undefined);
         assert.equal(await vscode.commands.executeCommand('healthData.setFailOn', { exchangeId: sent.id }), undefined);

@@ -130,7 +130,7 @@ export async function setFailOn(history: ExchangeHistory, entry: HistoryEntry, a
     const picked = await vscode.window.showQuickPick(items, {
       title,
       canPickMany: true,
-      placeHolder: vscode.l10n.t('What fails a run of "{0}" besides an error? None checked: errors alone', entry.savedAs),
+      placeHolder: vscode.l10n.t('What fails "{0}" besides errors? None: errors alone', entry.savedAs),
     });
     if (picked === undefined) return undefined;
     rules = FAIL_RULES.filter((r) => picked.some((p) => p.rule === r));

@@ -6,9 +6,9 @@ import type { FailRule } from '../../core/validation/failRules';
 
 /** Each rule: what it fails on, as a sentence names it, and what it catches (the pick's detail). Made when asked: the words follow the display language. */
 const WORDS: Record<FailRule, () => readonly [words: string, detail: string]> = {
-  warning: () => [vscode.l10n.t('a warning'), vscode.l10n.t('Well-formed but implausible: minHR above maxHR, a heart rate outside 20–250 bpm, a date in the future.')],
-  zero: () => [vscode.l10n.t('any 0'), vscode.l10n.t('Every field that is 0, those a source does not provide too.')],
-  unusual: () => [vscode.l10n.t('a 0 that stands out'), vscode.l10n.t("A 0 where the source sends the field as another number on nearly all of the page's other records (a tracker not worn).")],
+  warning: () => [vscode.l10n.t('a warning'), vscode.l10n.t('Implausible values: minHR above maxHR, a date in the future.')],
+  zero: () => [vscode.l10n.t('any 0'), vscode.l10n.t('Every 0, those a source does not provide too.')],
+  unusual: () => [vscode.l10n.t('a 0 that stands out'), vscode.l10n.t('A 0 where its source nearly always sends a number (a tracker not worn).')],
   deprecated: () => [vscode.l10n.t('a deprecated field'), vscode.l10n.t('userId (use humanId).')],
   unknown: () => [vscode.l10n.t('a field the schema does not define'), vscode.l10n.t("A field the schema does not define (a source's own).")],
 };
