@@ -295,6 +295,13 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
   if (problem !== undefined) sink.problem(report.problem);
 }
 
+/** Said on stderr when `rule` (--fail-on or --omit unusual) met files read as a stream, whose zeros are not compared with their other records. */
+function streamedZeros(names: readonly string[], rule: string): string {
+  const which = names.length === 1 ? `${names[0]} is` : `${names.length} payloads (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}) are`;
+  const their = names.length === 1 ? 'its' : 'their';
+  return `health-data: ${which} over ${SMALL_FILE_BYTES / 1024 / 1024} MB and read as a stream: ${their} zeros are said record by record, not from the other records of their source, so none stands out and ${rule} finds none there.`;
+}
+
 /** Said on stderr when records of no detectable kind were checked against no schema: --kind names their kind. */
 function undetectedKinds(count: number): string {
   const records = count === 1 ? '1 record of no detectable kind was' : `${count} records of no detectable kind were`;
@@ -416,6 +423,8 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     throw new FileTargetError(`--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);
   }
   const jobs = asked ?? (await defaultJobs(files));
+  /** The files (and standard input) read as a stream: their zeros are not compared, so none stands out. */
+  const streamed: string[] = [];
   const tally = new ReportTally(failOn, omit);
   const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;
   const progress = new ReadProgress(o, 'validating');
@@ -478,7 +487,10 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
         const payload = await openPayload(file, stdin, progress);
         const context = batchWriter?.batchContext();
         if ('whole' in payload) await validateWhole(payload.whole, kind, pool, sink, file === '-' ? 'in standard input' : 'in this file', context);
-        else await validateStream(payload.chunks, pool, sink, context);
+        else {
+          streamed.push(file === '-' ? 'standard input' : printable(file, 60));
+          await validateStream(payload.chunks, pool, sink, context);
+        }
       } catch (err) {
         sink.problem({ message: whyNotReadAfterName(err) });
       }
@@ -501,5 +513,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     if (beyond) o.err(beyond);
   }
   if (tally.undetected > 0) o.err(undetectedKinds(tally.undetected));
+  const unusualRule = failOn.has('unusual') ? '--fail-on unusual' : omit.has('unusual') ? '--omit unusual' : undefined;
+  if (unusualRule && streamed.length > 0) o.err(streamedZeros(streamed, unusualRule));
   return tally.failed ? 1 : 0;
 }

@@ -533,7 +533,8 @@ describe('health-data CLI', function () {
       const records = [...activity, { ...fitbit[3], id: 'not-worn', steps: 0 }];
       const at = records.length - 1;
       const month = file('not-worn-rules.json', JSON.stringify(records, null, 2));
-      const ndjson = file('not-worn-rules.ndjson', `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      const ndjsonText = (list: readonly unknown[]) => `${list.map((r) => JSON.stringify(r)).join('\n')}\n`;
+      const ndjson = file('not-worn-rules.ndjson', ndjsonText(records));
       type Report = { files: Array<{ records: Array<{ findings: Array<{ kind: string; path: string; standsOut?: boolean }> }> }> };
       const unusualOf = (report: Report) => report.files[0].records.flatMap((r, i) => r.findings.filter((f) => f.standsOut === true).map((f) => `${i} ${f.path.replace(/^\/\d+/, '')}`));
       const zerosOf = (report: Report) => report.files[0].records.flatMap((r) => r.findings).filter((f) => f.kind === 'zero').length;
@@ -571,6 +572,15 @@ describe('health-data CLI', function () {
         const none = await run(['validate', payload, '--no-color', '--omit', 'zero,unusual']);
         assert.ok(none.stdout.trimEnd().endsWith('all valid, zero findings left out (--omit)'), none.stdout);
       }
+      // A file over 16 MB is read as a stream: its zeros are not compared, and the run says so rather than pass in silence.
+      const big = file('not-worn-big.ndjson', ndjsonText(records).repeat(Math.ceil((17 * 1024 * 1024) / Buffer.byteLength(ndjsonText(records)))));
+      const streamed = await run(['validate', big, month, '--no-color', '--fail-on', 'unusual']);
+      assert.equal(streamed.code, 1, streamed.stdout);
+      assert.match(
+        streamed.stderr.trim(),
+        /^health-data: \S*not-worn-big\.ndjson is over 16 MB and read as a stream: its zeros are said record by record, not from the other records of their source, so none stands out and --fail-on unusual finds none there\.$/,
+      );
+      assert.equal((await run(['validate', big, '--no-color'])).stderr, '');
       // --fail-on zero counts a 0 that stands out as a zero.
       const zero = await run(['validate', month, '--no-color', '--fail-on', 'zero,unusual']);
       assert.match(zero.stdout.trimEnd().split('\n').at(-1)!, new RegExp(`failing on ${zerosOf(all)} zero$`));
