@@ -227,7 +227,11 @@ const wristTrackerProfile: Profile = {
     const { rng, human } = day;
     const steps = Math.round(clamp(human.steps * (day.weekend ? 1.15 : 1) * (1 + 0.35 * rng.wobble()) + 1500 * wave(day, 29), 2000, 20000));
     const vigorous = rng.chance(0.45) ? rng.int(5, 60) : rng.int(0, 4);
-    const moderate = rng.int(0, 45);
+    // A quiet day has no moderate minutes (about 1 day in 5, as trackers report them): a 0 the
+    // source measured, common enough that it never stands out among the source's days. (One draw,
+    // as before: the days after it keep their values.)
+    const drawn = rng.int(0, 45);
+    const moderate = drawn < 10 ? 0 : drawn;
     const light = Math.round(clamp(steps / 40 + rng.int(-40, 60), 60, 420));
     const sleep = rng.int(380, 540);
     const floors = rng.int(0, 25);
