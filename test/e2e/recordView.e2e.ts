@@ -504,7 +504,8 @@ describe('e2e: a 0 that stands out, in the Records view and the record view', fu
     // A wrist tracker's day with 0 steps (the device not worn) beside its usual day of that date.
     const usual = (generateDataset({ seed: SEED, days: ZERO_DAYS }).activity as unknown as Obj[]).find((r) => r.date === DATE && r.source === 'fitbit');
     assert.ok(usual, `no fitbit activity on ${DATE}`);
-    zeroSteps = { ...usual, id: 'e2e-zero-steps-day', steps: 0 };
+    // Its other numbers sent (a quiet day's 0 moderate minutes would be a second zero).
+    zeroSteps = { ...usual, id: 'e2e-zero-steps-day', steps: 0, moderate: (usual.moderate as number) || 20 };
     sandbox = await startSandbox({ seed: SEED, days: ZERO_DAYS, extraRecords: { activity: [zeroSteps] } });
   });
 
