@@ -4,7 +4,7 @@
 // 56 readings that all send `userId` give one line with the count, not 56.
 
 import type { FileProblem, ReportFile, ReportRecord, ReportTally, ReportWriter } from '../core/reports';
-import { lineColumn, recordName, streamedRecord } from '../core/reports';
+import { lineColumn, recordName, streamedRecord, unusualZeros } from '../core/reports';
 import type { RecordReport } from '../core/streaming';
 import { FINDING_KINDS, type FindingKind } from '../core/validation';
 import { type Output, andList, countFindings, mark, paint, printable, thousands } from './output';
@@ -288,7 +288,7 @@ export class TextReportWriter implements ReportWriter {
 /** The findings that fail the run besides errors, counted: `3 zero`, `1 unusual zero` (zeros that stand out; counted with the zeros when --fail-on names both). */
 function failingCounts(tally: ReportTally): string[] {
   const counted = FINDING_KINDS.filter((k) => k !== 'error' && tally.failOn.has(k) && tally.counts[k] > 0).map((k) => `${tally.counts[k]} ${k}`);
-  if (tally.failOn.has('unusual') && !tally.failOn.has('zero') && tally.standingOut > 0) counted.push(`${tally.standingOut} unusual zero${tally.standingOut === 1 ? '' : 's'}`);
+  if (tally.failOn.has('unusual') && !tally.failOn.has('zero') && tally.standingOut > 0) counted.push(unusualZeros(tally.standingOut));
   return counted;
 }
 

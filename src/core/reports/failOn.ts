@@ -56,6 +56,11 @@ export function parseOmit(values: readonly string[] | undefined, failOn: FailOn 
   );
 }
 
+/** `1 unusual zero`, `2 unusual zeros`: zeros that stand out, as the closing lines count them. */
+export function unusualZeros(n: number): string {
+  return `${n} unusual zero${n === 1 ? '' : 's'}`;
+}
+
 /** What a rule reads of a finding: its kind, and whether it is a 0 that stands out. */
 type RuledFinding = { readonly kind: FindingKind; readonly standsOut?: boolean };
 

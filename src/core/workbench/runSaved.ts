@@ -8,7 +8,7 @@
 import { checkClientTokenReply, validate } from '../validation';
 import type { Finding, FindingKind } from '../validation';
 import { FINDING_KINDS } from '../validation/findings';
-import { DEFAULT_FAIL_ON, type FailOn, type FailRule, findingFails } from '../reports/failOn';
+import { DEFAULT_FAIL_ON, type FailOn, type FailRule, findingFails, unusualZeros } from '../reports/failOn';
 import { ZeroTally } from '../views/zeroContext';
 import type { ResourceKind } from '../resources';
 import { xmlText } from '../reports/safeText';
@@ -153,7 +153,7 @@ export async function runSavedRequest(entry: HistoryEntry, options: RunOptions):
   if (failingRecords > 0) {
     const what = draft.endpoint === 'token' ? 'The token reply breaks' : records === 1 ? 'The record breaks' : `${failingRecords} of ${records} records break`;
     const kinds = FINDING_KINDS.filter((k) => failOn.has(k) && counts[k] > 0).map((k) => kindCount(k, counts[k]));
-    if (failOn.has('unusual') && !failOn.has('zero') && unusual > 0) kinds.push(unusualCount(unusual));
+    if (failOn.has('unusual') && !failOn.has('zero') && unusual > 0) kinds.push(unusualZeros(unusual));
     return { ...result, verdict: 'failed', failure: 'findings', problem: `${what} the rules that fail the run: ${kinds.join(', ')}.` };
   }
   return passed(result);
@@ -290,11 +290,6 @@ export function outLine(r: SavedRunResult): string {
   if (r.attempts !== undefined && r.attempts > 1) parts.push(`${r.attempts} attempts`);
   if (r.requestId) parts.push(`request id ${r.requestId}`);
   return parts.join(' · ');
-}
-
-/** `1 unusual zero`, `2 unusual zeros`: zeros that stand out. */
-function unusualCount(n: number): string {
-  return `${n} unusual zero${n === 1 ? '' : 's'}`;
 }
 
 /** `1 error`, `3 errors`, `2 warnings`, `4 zero`, `1 deprecated`: a count of findings of one kind. */

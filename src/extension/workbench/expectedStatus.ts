@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { statusLine } from '../../core/service';
 import { HistoryEntry, MAX_TIME_LIMIT_MS, isExpectableStatus, isTimeLimit, typedStatus, typedTimeLimit } from '../../core/workbench';
-import { FAIL_RULES, type FailRule } from '../../core/validation/failRules';
+import { FAIL_RULES, type FailRule, failRulesOf } from '../../core/validation/failRules';
 import { type TypedReading, pickOrType } from '../shared/typedPick';
 import { failRuleDetail, failRuleWords } from './failRules';
 import type { ExchangeHistory } from './history';
@@ -109,7 +109,7 @@ function givenRules(arg: unknown): FailRule[] | undefined {
   if (!arg || typeof arg !== 'object' || !('failOn' in arg)) return undefined;
   const { failOn } = arg as { failOn: unknown };
   if (failOn === null) return [];
-  if (Array.isArray(failOn) && failOn.every((r) => (FAIL_RULES as readonly unknown[]).includes(r))) return FAIL_RULES.filter((r) => failOn.includes(r));
+  if (Array.isArray(failOn) && failOn.every((r) => (FAIL_RULES as readonly unknown[]).includes(r))) return failRulesOf(failOn) ?? [];
   throw new HealthDataError('usage', vscode.l10n.t('failOn must be a list of {0}, or null for errors alone.', FAIL_RULES.join(', ')));
 }
 
