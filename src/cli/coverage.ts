@@ -10,7 +10,7 @@ import { RecordSplitter, unitValues } from '../core/streaming';
 import { isFileSystemError, whyNotReadAfterName } from './fileTargets';
 import type { Connection } from './connection';
 import { Output, paint, printable, table } from './output';
-import { datesOfFlags, otherSourcesHint, resolveResource } from './records';
+import { datesOfFlags, emptyListHint, resolveResource } from './records';
 import { ReadProgress, SMALL_FILE_BYTES, expandFolders, payloadChunks } from './payloadFiles';
 import { withoutBom } from '../core/json';
 
@@ -60,7 +60,7 @@ export async function serviceCoverageCommand(conn: Connection, o: Output, def: R
   }
   printCoverage(o, report);
   if (result.records.length === 0) {
-    const hint = await otherSourcesHint(conn, def, query);
+    const hint = await emptyListHint(conn, def, query);
     if (hint) o.err(paint(o, 'yellow', hint));
   }
   if (!result.complete) o.out(paint(o, 'yellow', 'The list is incomplete: paging stopped early, so the counts cover part of the range.'));

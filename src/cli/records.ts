@@ -224,23 +224,48 @@ export function rangeProblemText(problem: DateRangeProblem): string {
   }
 }
 
-/** Records of the query without its source that the hint below looks at. */
-const SOURCE_HINT_RECORDS = 200;
+/** Records of the query without its filter that the hint below looks at. */
+const HINT_RECORDS = 200;
+/** Humans named in the hint: ids are long, and the first few show whether one was mistyped. */
+const HINT_HUMANS = 5;
 
 /**
- * When a source filter left nothing: the sources the same query has records from without it (its
- * first page), so that a misspelt or wrongly cased source shows at once. Undefined when the query
- * has no source or the lookup fails: the empty result then stands on its own.
+ * When a source or human filter left nothing: what the same query has without it (its first
+ * page), so that a misspelt or wrongly cased source, or a human id pasted short, shows at once.
+ * The source is dropped first (the human kept); when that finds nothing either and a human was
+ * asked for, the human too. Undefined when the query has neither filter or a lookup fails: the
+ * empty result then stands on its own.
  */
-export async function otherSourcesHint(conn: Connection, def: ResourceDefinition, query: ListQuery, signal?: AbortSignal): Promise<string | undefined> {
-  if (query.source === undefined) return undefined;
-  const none = `No ${def.label.toLowerCase()} from source "${printable(query.source, 30)}".`;
+export async function emptyListHint(conn: Connection, def: ResourceDefinition, query: ListQuery, signal?: AbortSignal): Promise<string | undefined> {
+  const { source, humanId } = query;
+  if (source === undefined && humanId === undefined) return undefined;
+  const label = def.label.toLowerCase();
+  const firstPage = (q: ListQuery) => conn.client.list(def.kind, { ...q, all: false, limit: HINT_RECORDS }, { signal });
+  const among = (page: { complete: boolean; records: unknown[] }) => (page.complete ? '' : ` (among the first ${page.records.length} records)`);
   try {
-    const page = await conn.client.list(def.kind, { ...query, source: undefined, all: false, limit: SOURCE_HINT_RECORDS }, { signal });
-    const sources = [...new Set(page.records.map((r) => textField(r, 'source')).filter((s): s is string => s !== undefined))].sort();
-    if (sources.length === 0) return `${none} Without --source there are none either.`;
-    const among = page.complete ? '' : ` (among the first ${page.records.length} records)`;
-    return `${none} Without --source, the same query has records from${among}: ${sources.map((s) => printable(s, 30)).join(', ')}.`;
+    if (source !== undefined) {
+      const ofHuman = humanId === undefined ? '' : ` of human "${printable(humanId, 40)}"`;
+      const none = `No ${label}${ofHuman} from source "${printable(source, 30)}".`;
+      const page = await firstPage({ ...query, source: undefined });
+      const sources = [...new Set(page.records.map((r) => textField(r, 'source')).filter((s): s is string => s !== undefined))].sort();
+      if (sources.length > 0) return `${none} Without --source, the same query has records from${among(page)}: ${sources.map((s) => printable(s, 30)).join(', ')}.`;
+      if (humanId === undefined) return `${none} Without --source there are none either.`;
+    }
+    const human = printable(humanId!, 40);
+    const none = source === undefined ? `No ${label} of human "${human}".` : `No ${label} of human "${human}" from source "${printable(source, 30)}" or any other.`;
+    const dropped = source === undefined ? '--human' : '--human and --source';
+    const page = await firstPage({ ...query, source: undefined, humanId: undefined });
+    const counts = new Map<string, number>();
+    for (const r of page.records) {
+      const id = textField(r, 'humanId');
+      if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    if (counts.size === 0) return `${none} Without ${dropped} there are none either.`;
+    const humans = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id);
+    const named = humans.slice(0, HINT_HUMANS).map((id) => printable(id, 40));
+    const more = humans.length > HINT_HUMANS ? `, and ${humans.length - HINT_HUMANS} more` : '';
+    const whom = humans.length === 1 ? 'one human' : `${humans.length} humans`;
+    return `${none} Without ${dropped}, the same query has records of ${whom}${among(page)}, most records first: ${named.join(', ')}${more}.`;
   } catch {
     return undefined;
   }
@@ -359,7 +384,7 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
   o.out(parts.join(', '));
   if (unusualRows) o.out(paint(o, 'yellow', `[unusual 0]: a 0 where at least 19 in 20 of the source's other records listed here have the field (${unusualRows} ${unusualRows === 1 ? 'row' : 'rows'}).`));
   if (result.records.length === 0) {
-    const hint = await otherSourcesHint(conn, def, query, io.signal);
+    const hint = await emptyListHint(conn, def, query, io.signal);
     if (hint) o.err(paint(o, 'yellow', hint));
   }
   if (idsCut) {

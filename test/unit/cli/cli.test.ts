@@ -406,6 +406,32 @@ describe('health-data CLI', function () {
       assert.doesNotMatch(found.stderr, /Without --source/);
     });
 
+    it('when a human filter leaves nothing, names the humans the same query has without it, most records first', async () => {
+      const counts = new Map<string, number>();
+      for (const a of sandbox.dataset.activity) counts.set(a.humanId, (counts.get(a.humanId) ?? 0) + 1);
+      const humans = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id);
+      const short = humans[0].slice(0, 12);
+      const r = await run(['list', 'activity', '--human', short, '--all', '--no-color'], env);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^0 activity summaries/m, r.stdout);
+      const line = `No activity summaries of human "${short}". Without --human, the same query has records of ${humans.length} humans`;
+      assert.ok(r.stderr.includes(line), r.stderr);
+      assert.ok(r.stderr.includes(`most records first: ${humans.slice(0, 5).join(', ')}`), r.stderr);
+      // Its source exists, the human does not: the source is dropped first, then both.
+      const both = await run(['list', 'activity', '--human', short, '--source', 'fitbit', '--no-color'], env);
+      assert.match(both.stderr, new RegExp(`No activity summaries of human "${short}" from source "fitbit" or any other\\. Without --human and --source, the same query has records of ${humans.length} humans`));
+      // The human exists, the source is misspelt: the sources of that human's records.
+      const mine = [...new Set(sandbox.dataset.activity.filter((a) => a.humanId === humans[0]).map((a) => a.source))].sort();
+      const misspelt = await run(['list', 'activity', '--human', humans[0], '--source', 'nope', '--no-color'], env);
+      assert.ok(misspelt.stderr.includes(`No activity summaries of human "${humans[0]}" from source "nope". Without --source, the same query has records from: ${mine.join(', ')}.`), misspelt.stderr);
+      // A date range with nothing in it at all.
+      const empty = await run(['list', 'activity', '--human', short, '--from', '2001-01-01', '--to', '2001-01-05', '--no-color'], env);
+      assert.match(empty.stderr, /No activity summaries of human "[0-9a-f]+"\. Without --human there are none either\./);
+      // A human who has records gets no such line.
+      const found = await run(['list', 'activity', '--human', humans[0], '--limit', '5', '--no-color'], env);
+      assert.doesNotMatch(found.stderr, /Without --human/);
+    });
+
     it('reports a failing service in one line with the status and request id', async () => {
       sandbox.addFault({ fault: '500', path: '/body_fat', times: 1 });
       const r = await run(['get', 'body-fat'], env);
