@@ -18,6 +18,7 @@ export interface CoverageFlags {
   from?: string;
   to?: string;
   source?: string;
+  human?: string;
   kind?: string;
   json?: boolean;
 }
@@ -35,13 +36,14 @@ export function coverageOfService(positionals: readonly string[], flags: Coverag
 export function checkServiceCoverageFlags(flags: CoverageFlags): { from?: string; to?: string } {
   const dates = datesOfFlags(flags);
   if (flags.source !== undefined && !flags.source.trim()) throw new HealthDataError('usage', '--source is empty.');
+  if (flags.human !== undefined && !flags.human.trim()) throw new HealthDataError('usage', '--human is empty.');
   return dates;
 }
 
 /** Coverage over the service, for the dates checkServiceCoverageFlags made of `flags`. */
 export async function serviceCoverageCommand(conn: Connection, o: Output, def: ResourceDefinition, { from, to }: ReturnType<typeof checkServiceCoverageFlags>, flags: CoverageFlags): Promise<number> {
   let fetched = 0;
-  const query = { startDate: from, endDate: to, source: flags.source?.trim(), all: true };
+  const query = { startDate: from, endDate: to, source: flags.source?.trim(), humanId: flags.human?.trim(), all: true };
   const result = await conn.client.list(
     def.kind,
     query,
@@ -58,7 +60,7 @@ export async function serviceCoverageCommand(conn: Connection, o: Output, def: R
     o.out(inertJson(JSON.stringify(report, null, 2)));
     return 0;
   }
-  printCoverage(o, report);
+  printCoverage(o, report, query.humanId);
   if (result.records.length === 0) {
     const hint = await emptyListHint(conn, def, query);
     if (hint) o.err(paint(o, 'yellow', hint));
@@ -69,7 +71,7 @@ export async function serviceCoverageCommand(conn: Connection, o: Output, def: R
 
 export async function fileCoverageCommand(o: Output, files: readonly string[], flags: CoverageFlags, stdin: NodeJS.ReadableStream): Promise<number> {
   if (files.length === 0) throw new HealthDataError('usage', 'Name a resource (heart-rate, activity, body-fat) or at least one file (- for standard input).');
-  for (const flag of ['from', 'to', 'source'] as const) {
+  for (const flag of ['from', 'to', 'source', 'human'] as const) {
     if (flags[flag] !== undefined) throw new HealthDataError('usage', `--${flag} works with a resource from the service, not with files.`);
   }
   const kind = flags.kind !== undefined ? resolveResource(flags.kind).kind : undefined;
@@ -201,10 +203,12 @@ export function coverageCell(o: Output, f: FieldCoverage, records: number, unusu
 
 const MAX_OVERLAP_LINES = 20;
 
-export function printCoverage(o: Output, report: CoverageReport): void {
+/** The matrix of a report in words; `human`, when the records are one human's (`--human`), named in the heading. */
+export function printCoverage(o: Output, report: CoverageReport, human?: string): void {
   const def = findResource(report.resource)!;
   const range = report.from && report.to ? `${report.from} – ${report.to}` : 'no dates';
-  o.out(paint(o, 'bold', `${def.label}: ${report.records} record${report.records === 1 ? '' : 's'}, ${range}`));
+  const whose = human === undefined ? '' : `, human ${printable(human, 40)}`;
+  o.out(paint(o, 'bold', `${def.label}: ${report.records} record${report.records === 1 ? '' : 's'}, ${range}${whose}`));
   if (report.sources.length === 0) {
     o.out('No records from any source.');
   } else {

@@ -48,9 +48,10 @@ Usage:
                                                      a file over 16 MB shows its progress on stderr on a terminal
   health-data schemas [--out DIR]                    the records' JSON Schemas (2020-12); without --out, one JSON object
   health-data types [--out FILE]                     TypeScript declarations of the records, made from the schemas
-  health-data coverage <resource> [--from D] [--to D] [--source S]
+  health-data coverage <resource> [--from D] [--to D] [--source S] [--human ID]
                                                      which fields each source sends, over every page
-                                                     (--from D alone: from D to today)
+                                                     (--from D alone: from D to today; --human: one
+                                                     human's records, as the Records view's filter)
   health-data coverage <file|folder...> [--kind K]   the same over payload files (./activity for a file so named)
   health-data run FILE [--only NAME]... [--format text|json|junit] [--out FILE] [--fail-on KINDS]
                                                      send the saved requests of FILE (the extension's
@@ -160,6 +161,7 @@ const COMMANDS = {
     from: { type: 'string' },
     to: { type: 'string' },
     source: { type: 'string' },
+    human: { type: 'string' },
     kind: { type: 'string' },
   },
   sandbox: {

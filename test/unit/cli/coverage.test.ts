@@ -79,6 +79,29 @@ describe('health-data coverage', () => {
     assert.equal(report.records, expected.length);
   });
 
+  it('takes --human: one human’s records, as the Records view’s human filter, named in the heading', async () => {
+    const human = use.sandbox.dataset.humans[1];
+    const mine = use.sandbox.dataset.activity.filter((r) => r.humanId === human);
+    const json = await cli(['coverage', 'activity', '--human', human, '--json'], env());
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout), JSON.parse(JSON.stringify(computeCoverage('activity', mine))));
+    const text = await cli(['coverage', 'activity', '--human', ` ${human} `], env());
+    assert.match(text.stdout, new RegExp(`^Activity summaries: ${mine.length} records, [0-9-]+ – [0-9-]+, human ${human}$`, 'm'));
+    // Nobody's: the humans the same query has, as `list` names them.
+    const none = await cli(['coverage', 'activity', '--human', human.slice(0, 8)], env());
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(none.stderr, new RegExp(`No activity summaries of human "${human.slice(0, 8)}"\\. Without --human, the same query has records of ${use.sandbox.dataset.humans.length} humans`));
+    // Not with files, and not empty.
+    for (const [args, says] of [
+      [['coverage', join(dir, 'any.json'), '--human', human], /--human works with a resource from the service, not with files\./],
+      [['coverage', 'activity', '--human', ' '], /--human is empty\./],
+    ] as const) {
+      const refused = await cli([...args], env());
+      assert.equal(refused.code, 2, refused.stdout);
+      assert.match(refused.stderr, says);
+    }
+  });
+
   it('prints a matrix in words: verdicts, counts, overlaps and notes, no colour off a terminal', async () => {
     const run = await cli(['coverage', 'activity'], env());
     assert.equal(run.code, 0, run.stderr);
