@@ -30,18 +30,18 @@ export function coverageOfService(positionals: readonly string[], flags: Coverag
 }
 
 /**
- * The dates coverage over the service asks for (`--from` alone runs to today); a usage error for
- * the first wrong flag. Checked before the connection is made.
+ * The dates coverage or trends over the service ask for (`--from` alone runs to today); a usage
+ * error for the first wrong flag. Checked before the connection is made.
  */
-export function checkServiceCoverageFlags(flags: CoverageFlags): { from?: string; to?: string } {
+export function checkInsightFlags(flags: Pick<CoverageFlags, 'from' | 'to' | 'source' | 'human'>): { from?: string; to?: string } {
   const dates = datesOfFlags(flags);
   if (flags.source !== undefined && !flags.source.trim()) throw new HealthDataError('usage', '--source is empty.');
   if (flags.human !== undefined && !flags.human.trim()) throw new HealthDataError('usage', '--human is empty.');
   return dates;
 }
 
-/** Coverage over the service, for the dates checkServiceCoverageFlags made of `flags`. */
-export async function serviceCoverageCommand(conn: Connection, o: Output, def: ResourceDefinition, { from, to }: ReturnType<typeof checkServiceCoverageFlags>, flags: CoverageFlags): Promise<number> {
+/** Coverage over the service, for the dates checkInsightFlags made of `flags`. */
+export async function serviceCoverageCommand(conn: Connection, o: Output, def: ResourceDefinition, { from, to }: ReturnType<typeof checkInsightFlags>, flags: CoverageFlags): Promise<number> {
   let fetched = 0;
   const query = { startDate: from, endDate: to, source: flags.source?.trim(), humanId: flags.human?.trim(), all: true };
   const result = await conn.client.list(

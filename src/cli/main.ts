@@ -8,7 +8,7 @@ import { argsProblem } from './argsProblems';
 import { HealthDataError, redact } from '../core/errors';
 import type { Exchange } from '../core/service';
 import { CONNECTION_OPTIONS, Connection, ConnectOptions, connect } from './connection';
-import { checkServiceCoverageFlags, coverageOfService, fileCoverageCommand, serviceCoverageCommand } from './coverage';
+import { checkInsightFlags, coverageOfService, fileCoverageCommand, serviceCoverageCommand } from './coverage';
 import { Output, makeOutput, printable } from './output';
 import { exchangeOptions } from './exchanges';
 import { checkGetTarget, getCommand, listCommand, listQueryOf, resolveResource, tokenCommand } from './records';
@@ -16,6 +16,7 @@ import { sandboxCommand } from './sandbox';
 import { schemasCommand, typesCommand } from './schemas';
 import { CliRecording, RECORD_OPTIONS, recordingFrom } from './recording';
 import { runCommand, runPlanOf } from './run';
+import { trendsCommand } from './trends';
 import { validateCommand } from './validate';
 import { FileTargetError } from './fileTargets';
 import { VERSION } from './version';
@@ -53,6 +54,11 @@ Usage:
                                                      (--from D alone: from D to today; --human: one
                                                      human's records, as the Records view's filter)
   health-data coverage <file|folder...> [--kind K]   the same over payload files (./activity for a file so named)
+  health-data trends <resource> [--from D] [--to D] [--source S] [--human ID]
+                                                     the charts of Show Trends over every page, one human's
+                                                     (--human, or the one with the most records): per chart
+                                                     and source a line of blocks and its figures, a 0 the
+                                                     source sent for a value it lacks marked as a gap
   health-data run FILE [--only NAME]... [--format text|json|junit] [--out FILE] [--fail-on KINDS]
                                                      send the saved requests of FILE (the extension's
                                                      Export Saved Requests…, or an .http file or a Postman
@@ -74,7 +80,7 @@ Recording (get, list):
   --shift-dates DAYS  move every date and timestamp by DAYS days (negative: back)
   --keep-weekdays     with --shift-dates: round to whole weeks, so each date keeps its weekday
 
-Connection (token, get, list, run, coverage of a resource):
+Connection (token, get, list, run, trends, coverage of a resource):
   --base-url URL      data host (or HEALTH_DATA_BASE_URL)
   --auth-url URL      token host (or HEALTH_DATA_AUTH_URL; defaults to the base URL)
   --auth-header NAME  header that carries the token (default Authorization)
@@ -89,6 +95,8 @@ Output:
   --json              get: the record; list: a JSON array (= --format json); validate: a report object;
                       token: expiry and claims; coverage: {resource, from, to, records, sources,
                       overlaps, notes} (an array of them when files hold several kinds);
+                      trends: {resource, from, to, human, humans, records, charts: [{id, title,
+                      unit, time, xs, series: [{source, field, band, never, unusual, values, gaps}]}]};
                       run: {requests: [{name, method, path, verdict, problem, status, records,
                       counts, ...}], passed, failed} (= --format json)
   --format F          list: json, ndjson (a record a line) or csv (schema field order, nested values as
@@ -116,7 +124,7 @@ Faults for the sandbox (--fault, repeatable): latency, 429, 500, 502, 503, html,
   503:times=2:path=/activities
 
 Exit codes: 0 ok, 1 a request failed, a file could not be read or a record is invalid
-(coverage: never for records), 2 usage error.`;
+(coverage, trends: never for records), 2 usage error.`;
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -131,22 +139,27 @@ const COMMON = { json: { type: 'boolean' }, 'no-color': { type: 'boolean' }, hel
 /** get and list: show the exchanges (`--verbose`), or print the request as cURL instead (`--curl`). */
 const EXCHANGE_OPTIONS = { verbose: { type: 'boolean' }, curl: { type: 'boolean' } } as const;
 
+/** list, coverage and trends over the service: a range, a source, a human, as the Records view's filters. */
+const FILTER_OPTIONS = {
+  ...COMMON,
+  ...CONNECTION_OPTIONS,
+  from: { type: 'string' },
+  to: { type: 'string' },
+  source: { type: 'string' },
+  human: { type: 'string' },
+} as const;
+
 const COMMANDS = {
   token: { ...COMMON, ...CONNECTION_OPTIONS, show: { type: 'boolean' } },
   get: { ...COMMON, ...CONNECTION_OPTIONS, ...EXCHANGE_OPTIONS, ...RECORD_OPTIONS, all: { type: 'boolean' } },
   list: {
-    ...COMMON,
-    ...CONNECTION_OPTIONS,
+    ...FILTER_OPTIONS,
     ...EXCHANGE_OPTIONS,
     ...RECORD_OPTIONS,
-    from: { type: 'string' },
-    to: { type: 'string' },
-    source: { type: 'string' },
     limit: { type: 'string' },
     offset: { type: 'string' },
     'updated-since': { type: 'string' },
     'created-since': { type: 'string' },
-    human: { type: 'string' },
     all: { type: 'boolean' },
     format: { type: 'string' },
     out: { type: 'string' },
@@ -155,15 +168,8 @@ const COMMANDS = {
   run: { ...COMMON, ...CONNECTION_OPTIONS, only: { type: 'string', multiple: true }, format: { type: 'string' }, out: { type: 'string' }, 'fail-on': { type: 'string', multiple: true } },
   schemas: { ...COMMON, out: { type: 'string' } },
   types: { ...COMMON, out: { type: 'string' } },
-  coverage: {
-    ...COMMON,
-    ...CONNECTION_OPTIONS,
-    from: { type: 'string' },
-    to: { type: 'string' },
-    source: { type: 'string' },
-    human: { type: 'string' },
-    kind: { type: 'string' },
-  },
+  coverage: { ...FILTER_OPTIONS, kind: { type: 'string' } },
+  trends: FILTER_OPTIONS,
   sandbox: {
     ...COMMON,
     port: { type: 'string' },
@@ -245,10 +251,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'coverage': {
         const def = coverageOfService(positionals, values);
         if (!def) return await fileCoverageCommand(o, positionals, values, io.stdin);
-        const dates = checkServiceCoverageFlags(values);
+        const dates = checkInsightFlags(values);
         const conn = connect(values, io.env, o);
         secrets = conn.secrets;
         return await serviceCoverageCommand(conn, o, def, dates, values);
+      }
+      case 'trends': {
+        tooMany(1);
+        const def = resolveResource(positionals[0]);
+        const dates = checkInsightFlags(values);
+        const conn = connect(values, io.env, o);
+        secrets = conn.secrets;
+        return await withInterrupt(io.signals, (signal) => trendsCommand(conn, o, def, dates, values, signal));
       }
       case 'run': {
         const plan = runPlanOf(positionals, values);

@@ -104,7 +104,7 @@ describe('health-data CLI', function () {
       assert.equal(await said(['list', 'activity', '--form', 'csv']), 'health-data: Unknown option --form for list: did you mean --format?');
       assert.equal(await said(['list', 'activity', '--lmit', '3']), 'health-data: Unknown option --lmit for list: did you mean --limit?');
       assert.equal(await said(['validate', 'x.json', '--fail', 'zero']), 'health-data: Unknown option --fail for validate: did you mean --fail-on?');
-      assert.equal(await said(['validate', 'x.json', '--from', '2026-01-01']), 'health-data: Unknown option --from for validate: it is an option of list and coverage.');
+      assert.equal(await said(['validate', 'x.json', '--from', '2026-01-01']), 'health-data: Unknown option --from for validate: it is an option of list, coverage and trends.');
       assert.equal(await said(['list', 'activity', '--bogus']), 'health-data: Unknown option --bogus for list.');
       assert.equal(await said(['validate', 'x.json', '-x']), 'health-data: Unknown option -x for validate.');
       assert.equal(await said(['validate', 'x.json', '--kind']), 'health-data: --kind needs a value.');
