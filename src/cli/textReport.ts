@@ -5,7 +5,11 @@
 
 import type { FileProblem, ReportFile, ReportRecord, ReportTally, ReportWriter } from '../core/reports';
 import { lineColumn, recordName, streamedRecord, unusualZeros } from '../core/reports';
-import type { RecordReport } from '../core/streaming';
+import type { PositionedFinding, RecordReport } from '../core/streaming';
+import { tokenName } from '../core/json';
+import { type ResourceKind, isResourceKind } from '../core/resources';
+import { numericFieldsOf } from '../core/validation/sentFields';
+import { type ZeroPlace, zeroWords } from '../core/views';
 import { FINDING_KINDS, type FindingKind } from '../core/validation';
 import { type Output, andList, countFindings, mark, paint, printable, thousands } from './output';
 
@@ -20,6 +24,35 @@ export interface FindingGroup {
   records: number;
   /** Zeros that stand out among their source's other records (ReportFinding.standsOut): listed and marked as warnings are. */
   readonly standsOut?: true;
+  /**
+   * A streamed record's 0 of a top-level numeric field: the group holds that source's zeros of the
+   * field, and its words are said from the file's count of the source (`SourceCount`) when the
+   * file ends, as a file read whole says them.
+   */
+  readonly zeroOf?: { readonly kind: string; readonly source: string; readonly field: string };
+}
+
+/** A kind and source of a streamed file, counted: its records, and per numeric field (sentFields.ts order) how many send it as a number other than 0. */
+export interface SourceCount {
+  readonly kind: string;
+  readonly source: string;
+  records: number;
+  readonly sent: number[];
+}
+
+/** A kind and source of streamed records: its count, its numeric fields, the groups of the findings lists its records share. */
+interface StreamedSource {
+  readonly count: SourceCount;
+  readonly fields: readonly string[];
+  readonly groupsOfShared: Map<readonly unknown[], FindingGroup[]>;
+  /**
+   * The records' `sent` masks, each with how many records had it since the count was last brought
+   * up to date (`flush`): a source's records have a handful of masks, so a record costs a compare
+   * and an increment, not one per field.
+   */
+  readonly masks: number[];
+  readonly maskRecords: number[];
+  last: number;
 }
 
 /** What the grouped text keeps of records, as plain data: a worker thread's batch crosses as this. */
@@ -32,6 +65,8 @@ export interface GroupedRecords {
   readonly invalidRecords: readonly ReportRecord[];
   /** In the order first met. */
   readonly groups: readonly FindingGroup[];
+  /** The streamed records counted by kind and source, to say their zeros from (empty for records read whole). */
+  readonly sources: readonly SourceCount[];
 }
 
 const MAX_PLACES = 5;
@@ -43,7 +78,9 @@ const MAX_INVALID_LINES = 20;
  */
 const MESSAGE_CHARS = 400;
 
-const groupKey = (kind: FindingKind, path: string, message: string): string => `${kind}\u0000${path}\u0000${message}`;
+const groupKey = (kind: FindingKind, path: string, message: string, zeroOf?: FindingGroup['zeroOf']): string =>
+  zeroOf === undefined ? `${kind}\u0000${path}\u0000${message}` : `${kind}\u0000${path}\u0000${message}\u0000${zeroOf.kind}\u0000${zeroOf.source}`;
+const sourceKey = (kind: string, source: string): string => `${kind}\u0000${source}`;
 
 /**
  * The grouped form's memory of a file: counts, the first records, each distinct finding once
@@ -58,23 +95,118 @@ export class FindingGroups {
   private readonly groups = new Map<string, FindingGroup>();
   /**
    * The groups of a list of findings the validator shares between records (an NDJSON line's, whose
-   * pointers are the record's own): worked out once, not per record.
+   * pointers are the record's own), by the records' kind and source: worked out once, not per record.
    */
   private readonly groupsOfShared = new Map<readonly unknown[], FindingGroup[]>();
+  /** Streamed records by kind and source. */
+  private readonly sources = new Map<string, SourceCount>();
+  /** The same by kind, then source (no key made per record), with each one's shared groups. */
+  private readonly byKind = new Map<string, Map<string, StreamedSource>>();
+  /** The kind and source of the last streamed record, and theirs (undefined: a kind the service does not have). */
+  private lastKind: string | undefined;
+  private lastSource: string | undefined;
+  private lastFrom: StreamedSource | undefined;
 
-  /** A streamed record as checkUnit gives it: as `add(streamedRecord(r))`, with less work per record. */
+  /**
+   * A streamed record as checkUnit gives it: as `add(streamedRecord(r))`, with less work per
+   * record, and counted by kind and source, its zeros of top-level numeric fields grouped by
+   * source, so that `said` can word them from the file's other records of the source.
+   */
   addStreamed(r: RecordReport): void {
     this.count(r.valid, () => streamedRecord(r));
+    let from: StreamedSource | undefined;
+    if (r.kind !== null && r.source !== null) {
+      from = r.source === this.lastSource && r.kind === this.lastKind ? this.lastFrom : this.streamedSource(r.kind, r.source);
+      if (from !== undefined) {
+        from.count.records++;
+        const mask = r.sent;
+        let at = from.last;
+        if (from.masks[at] !== mask) {
+          at = from.masks.indexOf(mask);
+          if (at < 0) {
+            at = from.masks.length;
+            from.masks.push(mask);
+            from.maskRecords.push(0);
+          }
+          from.last = at;
+        }
+        from.maskRecords[at]++;
+      }
+    }
     const findings = r.findings;
     if (findings.length === 0) return;
     const shared = r.pointer === '' && Object.isFrozen(findings);
-    let targets = shared ? this.groupsOfShared.get(findings) : undefined;
+    const cache = from === undefined ? this.groupsOfShared : from.groupsOfShared;
+    let targets = shared ? cache.get(findings) : undefined;
     if (targets === undefined) {
       const index = r.index ?? undefined;
-      targets = this.groupsOf(findings, (f) => pointerInRecord(f.path, index, r.pointer));
-      if (shared) this.groupsOfShared.set(findings, targets);
+      const fields = from?.fields;
+      const zeroOf = (f: PositionedFinding, path: string): FindingGroup['zeroOf'] => {
+        if (f.kind !== 'zero' || fields === undefined || path.charCodeAt(0) !== SLASH || path.indexOf('/', 1) >= 0) return undefined;
+        const field = tokenName(path.slice(1));
+        return fields.includes(field) ? { kind: r.kind!, source: r.source!, field } : undefined;
+      };
+      targets = this.groupsOf(findings, (f) => pointerInRecord(f.path, index, r.pointer), zeroOf);
+      if (shared) cache.set(findings, targets);
     }
     this.place(targets, () => (r.index === null ? 'the record' : `#${r.index}`));
+  }
+
+  /** The counts of each source brought up to date with the masks of its records (addStreamed). */
+  private flush(): void {
+    for (const sources of this.byKind.values()) {
+      for (const from of sources.values()) {
+        const sent = from.count.sent;
+        from.masks.forEach((mask, at) => {
+          const n = from.maskRecords[at];
+          for (let i = 0; mask !== 0; i++, mask >>>= 1) if (mask & 1) sent[i] += n;
+          from.maskRecords[at] = 0;
+        });
+      }
+    }
+  }
+
+  /** A kind's and source's count and shared groups; undefined for a kind the service does not have. */
+  private streamedSource(kind: string, source: string): StreamedSource | undefined {
+    this.lastKind = kind;
+    this.lastSource = source;
+    this.lastFrom = undefined;
+    let sources = this.byKind.get(kind);
+    if (sources === undefined) {
+      if (!isResourceKind(kind)) return undefined;
+      this.byKind.set(kind, (sources = new Map()));
+    }
+    let from = sources.get(source);
+    if (from === undefined) {
+      const fields = numericFieldsOf(kind as ResourceKind);
+      const key = sourceKey(kind, source);
+      let count = this.sources.get(key);
+      if (count === undefined) this.sources.set(key, (count = { kind, source, records: 0, sent: new Array<number>(fields.length).fill(0) }));
+      sources.set(source, (from = { count, fields, groupsOfShared: new Map(), masks: [], maskRecords: [], last: 0 }));
+    }
+    return (this.lastFrom = from);
+  }
+
+  /**
+   * The groups, the zeros of streamed records worded from their source's count in the file
+   * (`where`: `in this file`, `in standard input`), as a file read whole words them, and marked
+   * when they stand out; a source with no other record keeps the record's own words.
+   */
+  said(where: ZeroPlace): FindingGroup[] {
+    this.flush();
+    const out: FindingGroup[] = [];
+    for (const g of this.groups.values()) {
+      const of = g.zeroOf;
+      const count = of && this.sources.get(sourceKey(of.kind, of.source));
+      const bit = of && isResourceKind(of.kind) ? numericFieldsOf(of.kind).indexOf(of.field) : -1;
+      if (of === undefined || count === undefined || count.records < 2 || bit < 0) {
+        out.push(g);
+        continue;
+      }
+      const words = zeroWords(of.source, of.field, count.sent[bit], count.records - 1, where);
+      out.push(words.standsOut ? { ...g, message: words.message, standsOut: true } : { ...g, message: words.message });
+    }
+    return out;
   }
 
   add(record: ReportRecord): void {
@@ -97,10 +229,15 @@ export class FindingGroups {
   }
 
   /** A record's groups, each once: a record counts once in a group, however many of its findings fall in it. */
-  private groupsOf<F extends { readonly kind: FindingKind; readonly message: string; readonly standsOut?: true }>(findings: readonly F[], pathOf: (f: F) => string): FindingGroup[] {
+  private groupsOf<F extends { readonly kind: FindingKind; readonly message: string; readonly standsOut?: true }>(
+    findings: readonly F[],
+    pathOf: (f: F) => string,
+    zeroOf?: (f: F, path: string) => FindingGroup['zeroOf'],
+  ): FindingGroup[] {
     const groups: FindingGroup[] = [];
     for (const f of findings) {
-      const group = this.groupOf(f.kind, pathOf(f), f.message, f.standsOut);
+      const path = pathOf(f);
+      const group = this.groupOf(f.kind, path, f.message, f.standsOut, zeroOf?.(f, path));
       if (!groups.includes(group)) groups.push(group);
     }
     return groups;
@@ -115,12 +252,14 @@ export class FindingGroups {
     }
   }
 
-  private groupOf(kind: FindingKind, path: string, message: string, standsOut: true | undefined): FindingGroup {
+  private groupOf(kind: FindingKind, path: string, message: string, standsOut: true | undefined, zeroOf: FindingGroup['zeroOf']): FindingGroup {
     // A 0 that stands out has words of its own ("unusual for …"), so a group is one or the other.
-    const key = groupKey(kind, path, message);
+    const key = groupKey(kind, path, message, zeroOf);
     let group = this.groups.get(key);
     if (group === undefined) {
-      group = standsOut ? { kind, path, message, places: [], records: 0, standsOut } : { kind, path, message, places: [], records: 0 };
+      group = { kind, path, message, places: [], records: 0 };
+      if (standsOut) group = { ...group, standsOut };
+      if (zeroOf) group = { ...group, zeroOf };
       this.groups.set(key, group);
     }
     return group;
@@ -132,8 +271,17 @@ export class FindingGroups {
     this.invalid += other.invalid;
     this.first ??= other.first;
     for (const r of other.invalidRecords) if (this.invalidRecords.length < MAX_INVALID_LINES) this.invalidRecords.push(r);
+    for (const s of other.sources) {
+      const key = sourceKey(s.kind, s.source);
+      const count = this.sources.get(key);
+      if (count === undefined) this.sources.set(key, { ...s, sent: [...s.sent] });
+      else {
+        count.records += s.records;
+        s.sent.forEach((n, i) => (count.sent[i] += n));
+      }
+    }
     for (const g of other.groups) {
-      const key = groupKey(g.kind, g.path, g.message);
+      const key = groupKey(g.kind, g.path, g.message, g.zeroOf);
       const group = this.groups.get(key);
       if (group === undefined) {
         this.groups.set(key, { ...g, places: [...g.places] });
@@ -145,7 +293,8 @@ export class FindingGroups {
   }
 
   data(): GroupedRecords {
-    return { records: this.records, invalid: this.invalid, first: this.first, invalidRecords: this.invalidRecords, groups: [...this.groups.values()] };
+    this.flush();
+    return { records: this.records, invalid: this.invalid, first: this.first, invalidRecords: this.invalidRecords, groups: [...this.groups.values()], sources: [...this.sources.values()] };
   }
 
   get size(): number {
@@ -261,15 +410,17 @@ export class TextReportWriter implements ReportWriter {
     const o = this.o;
     const { records: n, invalid, first, invalidRecords } = this.groups;
     const counts = invalid ? paint(o, 'red', `${invalid} invalid`) : paint(o, 'green', 'all valid');
+    // Standard input is the file without a path.
+    const groups = this.groups.said(this.file_ !== undefined && this.file_.path === undefined ? 'in standard input' : 'in this file');
     let standing = 0;
-    for (const g of this.groups.values()) if (g.standsOut) standing += g.records;
+    for (const g of groups) if (g.standsOut) standing += g.records;
     const unusual = standing === 0 ? '' : `, ${paint(o, 'yellow', `${standing} zero${standing === 1 ? ' stands' : 's stand'} out`)}`;
     const lines = [`${paint(o, 'bold', printable(this.file_?.name ?? 'payload', 120))}: ${n} record${n === 1 ? '' : 's'}, ${counts}${unusual}`];
     lines.push(...(n === 1 && first ? [first] : invalidRecords).map((r) => this.recordLine(r)));
     if (n > 1 && invalid > MAX_INVALID_LINES) lines.push(`  … and ${invalid - MAX_INVALID_LINES} more invalid records`);
     // Zeros that stand out right after the warnings, as the Problems panel ranks them.
     const order = (g: FindingGroup): number => (g.standsOut ? FINDING_KINDS.indexOf('warning') + 0.5 : FINDING_KINDS.indexOf(g.kind));
-    const sorted = [...this.groups.values()].sort((a, b) => order(a) - order(b) || b.records - a.records);
+    const sorted = groups.sort((a, b) => order(a) - order(b) || b.records - a.records);
     for (const g of sorted) {
       const k = g.records;
       const shown = g.places.slice(0, MAX_PLACES).join(', ');

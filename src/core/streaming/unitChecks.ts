@@ -18,6 +18,7 @@ import {
   validateRecordAt,
 } from '../validation';
 import { recordPlaces } from './recordPlaces';
+import { sentMaskOf } from '../validation/sentFields';
 import { type RecordUnit, isBlankLine } from './recordSplitter';
 
 export interface PositionedFinding {
@@ -48,6 +49,10 @@ export interface RecordReport {
   readonly line: number;
   readonly column: number;
   readonly findings: readonly PositionedFinding[];
+  /** The record's `source` when it is a string; null otherwise (or no record). */
+  readonly source: string | null;
+  /** Its numeric fields sent as a number other than 0 (validation/sentFields.ts); 0 when its kind is unknown. */
+  readonly sent: number;
 }
 
 /** The result of one unit: its records, or (for a payload kept whole) why it is no JSON. */
@@ -87,15 +92,17 @@ function checkElement(text: string, unit: RecordPlace, kind: ResourceKind | unde
     const message = syntaxMessage(text, at) ?? 'not valid JSON (nested too deeply)';
     const [line, column] = at(0);
     const finding: PositionedFinding = { kind: 'error', path: unit.pointer, message: `the record is ${message}`, line, column };
-    return { index, pointer: unit.pointer, kind: null, id: null, date: null, valid: false, line: unit.line, column: unit.column, findings: [finding] };
+    return { index, pointer: unit.pointer, kind: null, id: null, date: null, valid: false, line: unit.line, column: unit.column, findings: [finding], source: null, sent: 0 };
   }
   const r = validateRecordAt(value, kind, { now }, unit.index, unit.pointer);
   const date = r.kind === undefined ? null : (localDateOf(value, r.kind) ?? null);
+  const source = sourceOfValue(value);
+  const sent = r.kind === undefined ? 0 : sentMaskOf(value, r.kind);
   if (!places) {
     // The validator's own findings, shared by every record that has the same ones (frozen): an
     // NDJSON line's pointers are the record's own.
     const findings = unit.pointer === '' ? r.findings : r.findings.map((f): PositionedFinding => ({ kind: f.kind, path: unit.pointer + f.path, message: f.message }));
-    return { index, pointer: unit.pointer, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
+    return { index, pointer: unit.pointer, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings, source, sent };
   }
   const at = positioner(text, unit);
   let offsets: Map<string, number> | undefined;
@@ -110,7 +117,14 @@ function checkElement(text: string, unit: RecordPlace, kind: ResourceKind | unde
     const [line, column] = offsets === undefined ? [unit.line, unit.column] : at(offsets.get(f.path) ?? 0);
     return { kind: f.kind, path: unit.pointer + f.path, message: f.message, line, column };
   });
-  return { index, pointer: unit.pointer, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
+  return { index, pointer: unit.pointer, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings, source, sent };
+}
+
+/** A parsed record's `source` when it is a string. */
+function sourceOfValue(value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const source = (value as { source?: unknown }).source;
+  return typeof source === 'string' ? source : null;
 }
 
 const codeAt =
@@ -156,7 +170,7 @@ function fastRecord(bytes: Buffer, from: number, to: number, unit: Readonly<Reco
       return { kind: f.kind, path: unit.pointer + f.path, message: f.message, line, column };
     });
   }
-  return { index: unit.index ?? null, pointer: unit.pointer, kind: r.kind, id: r.id, date: r.date, valid: true, line: unit.line, column: unit.column, findings };
+  return { index: unit.index ?? null, pointer: unit.pointer, kind: r.kind, id: r.id, date: r.date, valid: true, line: unit.line, column: unit.column, findings, source: r.source, sent: r.sent };
 }
 
 const NEWLINE = 0x0a;
@@ -228,8 +242,10 @@ export function checkUnit(unit: RecordUnit, kind: ResourceKind | undefined, now?
   const records: RecordReport[] = result.records.map((r, i) => {
     const findings: PositionedFinding[] = [];
     findingsByRecord.set(i, findings);
-    const date = r.kind === undefined ? null : (localDateOf(recordAt(result.payload, r.pointer), r.kind) ?? null);
-    return { index: r.index ?? null, pointer: r.pointer, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings };
+    const value = recordAt(result.payload, r.pointer);
+    const date = r.kind === undefined ? null : (localDateOf(value, r.kind) ?? null);
+    const sent = r.kind === undefined ? 0 : sentMaskOf(value, r.kind);
+    return { index: r.index ?? null, pointer: r.pointer, kind: r.kind ?? null, id: r.id ?? null, date, valid: r.valid, line: unit.line, column: unit.column, findings, source: sourceOfValue(value), sent };
   });
   for (const f of result.findings) {
     const [line, column] = at(f.offset);

@@ -16,6 +16,7 @@ import { unknownFieldFinding } from './fieldFindings';
 import { Finding } from './findings';
 import { BODY_FAT_MAX, BODY_FAT_MIN, Clock, HEART_RATE_FIELDS, HEART_RATE_MAX, HEART_RATE_MIN } from './plausibility';
 import { SCHEMA_DOCUMENTS, ZONE_SCHEMA_ID, schemaFor, shapeFor } from './schemas';
+import { numericFieldsOf } from './sentFields';
 
 /**
  * What the fast path found: the record's kind, id, day and findings (all but errors, of which it
@@ -31,6 +32,10 @@ export interface ByteRecord {
   offset(i: number): number;
   /** Where the record ends: `to`, or for a line read with `to` unknown, its newline (see checkRecordBytes). */
   end: number;
+  /** The record's `source`. */
+  source: string;
+  /** Its numeric fields sent as a number other than 0 (sentFields.ts: bit i is numericFieldsOf(kind)[i]). */
+  sent: number;
 }
 
 // Value types as the scanner records them.
@@ -56,6 +61,8 @@ interface FieldRule {
   readonly minimum?: number;
   readonly deprecated?: Finding;
   readonly zero?: Finding;
+  /** A numeric field's bit in a record's `sent` mask (sentFields.ts); 0 for a field past the mask's width. */
+  readonly sentBit: number;
   /** The field holds the kind's zones (an array of objects of the zone schema). */
   readonly zones?: boolean;
 }
@@ -137,7 +144,7 @@ let zoneSlot: Int8Array;
 const zoneZero: Finding[][] = [];
 let zoneZeroMessages: string[] = [];
 
-function ruleOf(prop: Record<string, unknown>, field: string, zeroMessage: string, deprecatedMessage: string | undefined): FieldRule | undefined {
+function ruleOf(prop: Record<string, unknown>, field: string, zeroMessage: string, deprecatedMessage: string | undefined, sentBit: number): FieldRule | undefined {
   for (const k of Object.keys(prop)) if (!HANDLED.has(k)) return undefined;
   const type = prop.type;
   if (type !== 'string' && type !== 'number' && type !== 'integer' && type !== 'object' && type !== 'array') return undefined;
@@ -154,6 +161,7 @@ function ruleOf(prop: Record<string, unknown>, field: string, zeroMessage: strin
     minimum: typeof prop.minimum === 'number' ? prop.minimum : undefined,
     deprecated: deprecatedMessage === undefined ? undefined : frozen({ kind: 'deprecated', path, message: deprecatedMessage }),
     zero: numeric ? frozen({ kind: 'zero', path, message: zeroMessage }) : undefined,
+    sentBit,
     zones: items !== undefined,
   };
 }
@@ -186,9 +194,11 @@ function rulesOf(kind: ResourceKind): KindRules | null {
   // Every slot filled: a packed array, not a sparse one (a dictionary to V8).
   const fields = new Array<FieldRule | undefined>(TABLE_SIZE_LIMIT).fill(undefined);
   if (names.length > TABLE_SIZE_LIMIT) handled = false;
+  const numeric = numericFieldsOf(kind);
   for (const [field, prop] of Object.entries(props)) {
     const info = shape.fields.get(field)!;
-    const rule = ruleOf(prop, field, info.zeroMessage, info.deprecatedMessage);
+    const bit = numeric.indexOf(field);
+    const rule = ruleOf(prop, field, info.zeroMessage, info.deprecatedMessage, bit < 0 ? 0 : 1 << bit);
     if (rule === undefined || (rule.zones && !zoneSchemaHandled())) handled = false;
     fields[idOf(field)] = rule;
   }
@@ -657,7 +667,7 @@ function compareText(k: number, s: string): number {
 let signatureIds: ReadonlyArray<{ kind: ResourceKind; ids: number[] }> = [];
 let heartRateIds: number[] = [];
 /** Fields read by name below. */
-const NAMED = ['id', 'date', 'timestamp', 'tzOffset', 'createdAt', 'updatedAt', 'minHR', 'maxHR', 'value', 'zones'] as const;
+const NAMED = ['id', 'source', 'date', 'timestamp', 'tzOffset', 'createdAt', 'updatedAt', 'minHR', 'maxHR', 'value', 'zones'] as const;
 const ids = {} as Record<(typeof NAMED)[number], number>;
 
 function detect(): ResourceKind | undefined {
@@ -846,6 +856,8 @@ function checked(kind: ResourceKind | undefined, clock: Clock): ByteRecord | und
   const idKey = fieldKey[ids.id];
   if (idKey < 0 || keyPlain[idKey] !== 1) return undefined;
   const id = textOf(idKey);
+  const source = sourceOf();
+  if (source === undefined) return undefined;
   let day: string | undefined;
   if (r.datingField === 'date') {
     const k = fieldKey[ids.date];
@@ -861,6 +873,7 @@ function checked(kind: ResourceKind | undefined, clock: Clock): ByteRecord | und
   }
   // The findings in the walk's order: the record's keys in order, a zone's where its key is.
   found = 0;
+  let sent = 0;
   for (let k = 0; k < keys; k++) {
     const id = keyField[k];
     const rule = id < 0 ? undefined : r.fields[id];
@@ -877,7 +890,7 @@ function checked(kind: ResourceKind | undefined, clock: Clock): ByteRecord | und
       if (keyNum[k] === 0) {
         scratchAt[found] = keyAt[k];
         scratch[found++] = rule.zero;
-      }
+      } else sent |= rule.sentBit;
     } else if (rule.zones) {
       for (let e = 0; e < zeroEvents; e++) {
         scratchAt[found] = zeroAt[e];
@@ -889,10 +902,34 @@ function checked(kind: ResourceKind | undefined, clock: Clock): ByteRecord | und
   result.id = id;
   result.date = day ?? null;
   result.findings = sharedList();
+  result.source = source;
+  result.sent = sent;
   return result;
 }
 
-const result: ByteRecord = { kind: 'heartRate', id: '', date: null, findings: [], offset: (i) => scratchAt[i], end: 0 };
+const result: ByteRecord = { kind: 'heartRate', id: '', date: null, findings: [], offset: (i) => scratchAt[i], end: 0, source: '', sent: 0 };
+
+/** Sources met lately, as bytes and text: a file has a handful, so a record's is found by a compare, not decoded. */
+const recentSources: Array<{ bytes: Buffer; text: string }> = [];
+const RECENT_SOURCES = 16;
+
+/** The record's `source` as a plain string (the schema held: it is a string); undefined when not plain (the usual way then decodes it). */
+function sourceOf(): string | undefined {
+  const k = fieldKey[ids.source];
+  if (k < 0 || keyType[k] !== T_STRING || keyPlain[k] !== 1) return undefined;
+  const from = keyFrom[k];
+  const n = keyTo[k] - from;
+  for (let r = 0; r < recentSources.length; r++) {
+    const known = recentSources[r].bytes;
+    if (known.length !== n) continue;
+    let same = true;
+    for (let i = 0; i < n && same; i++) same = known[i] === b[from + i];
+    if (same) return recentSources[r].text;
+  }
+  const text = textOf(k);
+  if (recentSources.length < RECENT_SOURCES) recentSources.push({ bytes: Buffer.from(text, 'latin1'), text });
+  return text;
+}
 const EMPTY = Buffer.alloc(0);
 
 /** Offset of the last record's closing brace. */

@@ -74,6 +74,15 @@ function zeroMessage(source: string, field: string, sent: number, compared: numb
   return isUnusualZero(sent, compared) ? `0 — unusual for ${name}: ${quoted} is not 0 on ${onOthers}` : `0 — ${name} provides ${quoted}: not 0 on ${onOthers}`;
 }
 
+/**
+ * A 0 of `field` from `source` said from the `compared` other records of the source `where`
+ * they are, `sent` of which have the field as a number other than 0, and whether it stands out:
+ * for counts kept elsewhere (a file read as a stream, whose records are not kept).
+ */
+export function zeroWords(source: string, field: string, sent: number, compared: number, where: ZeroPlace): { readonly message: string; readonly standsOut: boolean } {
+  return { message: zeroMessage(source, field, sent, compared, where), standsOut: isUnusualZero(sent, compared) };
+}
+
 /** One kind and source of a list: its records, and how many of them send each field as a number other than 0. */
 interface SourceTally {
   records: number;

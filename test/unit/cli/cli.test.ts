@@ -598,15 +598,37 @@ describe('health-data CLI', function () {
         const none = await run(['validate', payload, '--no-color', '--omit', 'zero,unusual']);
         assert.ok(none.stdout.trimEnd().endsWith('all valid, zero findings left out (--omit)'), none.stdout);
       }
-      // A file over 16 MB is read as a stream: its zeros are not compared, and the run says so rather than pass in silence.
-      const big = file('not-worn-big.ndjson', ndjsonText(records).repeat(Math.ceil((17 * 1024 * 1024) / Buffer.byteLength(ndjsonText(records)))));
+      // A file over 16 MB is read as a stream: each record is judged as it is read, so no 0 stands
+      // out for a rule, and the run says so rather than pass in silence.
+      const copies = Math.ceil((17 * 1024 * 1024) / Buffer.byteLength(ndjsonText(records)));
+      const big = file('not-worn-big.ndjson', ndjsonText(records).repeat(copies));
       const streamed = await run(['validate', big, month, '--no-color', '--fail-on', 'unusual']);
       assert.equal(streamed.code, 1, streamed.stdout);
       assert.match(
         streamed.stderr.trim(),
-        /^health-data: \S*not-worn-big\.ndjson is over 16 MB and read as a stream: its zeros are said record by record, not from the other records of their source, so none stands out and --fail-on unusual finds none there\.$/,
+        /^health-data: \S*not-worn-big\.ndjson is over 16 MB and read as a stream: each record is judged as it is read, before the other records of its source are counted, so --fail-on unusual finds no 0 that stands out there \(the grouped text still says its zeros from those records, once the file is read\)\.$/,
       );
-      assert.equal((await run(['validate', big, '--no-color'])).stderr, '');
+      assert.match((await run(['validate', big, '--json', '--fail-on', 'unusual'])).stderr, /finds no 0 that stands out there\.\n$/);
+      // The grouped text says a streamed file's zeros from the file's other records of their source,
+      // as it says those of a file read whole: the not-worn day stands out among fitbit's days.
+      const plain = await run(['validate', big, '--no-color']);
+      assert.equal(plain.stderr, '');
+      const fitbits = (fitbit.length + 1) * copies;
+      const lines = plain.stdout.split('\n');
+      // (The sandbox's month may have zeros of its own that stand out: at least the not-worn days do.)
+      const standsOut = new RegExp(`: ${records.length * copies} records, all valid, (\\d+) zeros stand out$`).exec(lines[0]);
+      assert.ok(standsOut && Number(standsOut[1]) >= copies, lines[0]);
+      assert.ok(lines.includes(`    [zero] /steps  0 — unusual for fitbit: steps is not 0 on ${fitbit.length * copies} of its ${fitbits - 1} other records in this file — ${copies} records (#${at}, #${at + records.length}, #${at + 2 * records.length}, #${at + 3 * records.length}, #${at + 4 * records.length}, …)`), plain.stdout);
+      // Every source's zeros of a field it never sends, in the words a file read whole has.
+      const phone = records.filter((r) => r.source === 'googlefit').length * copies;
+      assert.ok(lines.some((l) => l.startsWith(`    [zero] /steps  0 — googlefit does not provide steps: 0 on all its ${phone - 1} other records in this file — ${phone} records (`)), plain.stdout);
+      assert.ok(!lines.some((l) => l.includes('this source may not provide')), plain.stdout);
+      // Counted on worker threads and merged, the same words.
+      const workers = await run(['validate', big, '--no-color', '--jobs', '3']);
+      assert.equal(workers.stdout, plain.stdout);
+      // Standard input read as a stream says where its records are.
+      const piped = await run(['validate', '-', '--no-color'], {}, ndjsonText(records).repeat(copies));
+      assert.ok(piped.stdout.includes(`0 — unusual for fitbit: steps is not 0 on ${fitbit.length * copies} of its ${fitbits - 1} other records in standard input`), piped.stdout.slice(0, 3000));
       // --fail-on zero counts a 0 that stands out as a zero.
       const zero = await run(['validate', month, '--no-color', '--fail-on', 'zero,unusual']);
       assert.match(zero.stdout.trimEnd().split('\n').at(-1)!, new RegExp(`failing on ${zerosOf(all)} zero$`));

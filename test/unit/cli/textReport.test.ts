@@ -61,8 +61,8 @@ describe('CLI text report: grouped findings', () => {
       const valid = !findings.some((f) => f.kind === 'error');
       if (i % 5 === 4) {
         const pointer = `/data/${i}`;
-        reports.push({ index: i, pointer, kind: 'activity', id: `a${i}`, valid, date: null, line: 1, column: 1, findings: findings.map((f) => ({ ...f, path: pointer + f.path })) });
-      } else reports.push({ index: i, pointer: '', kind: 'heartRate', id: `h${i}`, valid, date: '2026-11-20', line: i + 1, column: 1, findings });
+        reports.push({ index: i, pointer, kind: 'activity', id: `a${i}`, valid, date: null, line: 1, column: 1, findings: findings.map((f) => ({ ...f, path: pointer + f.path })), source: null, sent: 0 });
+      } else reports.push({ index: i, pointer: '', kind: 'heartRate', id: `h${i}`, valid, date: '2026-11-20', line: i + 1, column: 1, findings, source: null, sent: 0 });
     }
     const fast = new FindingGroups();
     const plain = new FindingGroups();
@@ -72,6 +72,40 @@ describe('CLI text report: grouped findings', () => {
     }
     assert.deepEqual(fast.data(), plain.data());
     assert.equal(fast.data().groups.find((g) => g.path === '/zones/1/min')?.records, 1_000, 'a record once in a group');
+  });
+
+  it('says the zeros of streamed records from the file’s count of their source, gathered in one place or in batches merged', () => {
+    // activity's numeric fields in schema order: duration, distance, steps, vigorous, moderate, light, sedentary, calories.
+    const all = 0b11111111;
+    const noSteps = all & ~0b100;
+    const stepsZero = Object.freeze([{ kind: 'zero', path: '/steps', message: '0 — this source may not provide steps' }] as const);
+    const none = Object.freeze([] as const);
+    const reports: RecordReport[] = [];
+    const add = (source: string | null, sent: number, findings: readonly PositionedFinding[]) =>
+      reports.push({ index: reports.length, pointer: '', kind: 'activity', id: `a${reports.length}`, valid: true, date: '2026-11-20', line: reports.length + 1, column: 1, findings, source, sent });
+    // The phone: 30 records, steps 0 on each. The band: 40 records with steps, one without (not worn).
+    for (let i = 0; i < 30; i++) add('phone', noSteps, stepsZero);
+    for (let i = 0; i < 40; i++) add('band', all, none);
+    add('band', noSteps, stepsZero);
+    // A record whose source is no string keeps its own words.
+    add(null, noSteps, stepsZero);
+    const whole = new FindingGroups();
+    for (const r of reports) whole.addStreamed(r);
+    const said = whole.said('in this file').map((g) => [g.message, g.records, g.standsOut === true]);
+    assert.deepEqual(said, [
+      ['0 — phone does not provide steps: 0 on all its 29 other records in this file', 30, false],
+      ['0 — unusual for band: steps is not 0 on all its 40 other records in this file', 1, true],
+      ['0 — this source may not provide steps', 1, false],
+    ]);
+    // In batches (as worker threads gather them), merged in file order: the same words.
+    const merged = new FindingGroups();
+    for (let from = 0; from < reports.length; from += 17) {
+      const batch = new FindingGroups();
+      for (const r of reports.slice(from, from + 17)) batch.addStreamed(r);
+      merged.merge(JSON.parse(JSON.stringify(batch.data())));
+    }
+    assert.deepEqual(merged.said('in standard input').map((g) => [g.message.replace('in standard input', 'in this file'), g.records, g.standsOut === true]), said);
+    assert.deepEqual(merged.data().sources, whole.data().sources);
   });
 
   it("takes the record's pointer off a finding's; without it, the shortest run of segments that ends in the index", () => {
