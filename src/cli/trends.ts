@@ -70,7 +70,12 @@ export async function trendsCommand(conn: Connection, o: Output, def: ResourceDe
   if (flags.json) {
     o.out(inertJson(JSON.stringify(trendsJson(def, from, to, group === undefined ? null : (shown ?? null), humans, records, charts), null, 2)));
   } else {
-    printTrends(o, def, { from, to, human: group === undefined ? undefined : shown, humans, records, chosen: humanId === undefined }, charts);
+    printTrends(o, def, { from, to, human: group === undefined ? undefined : shown, humans, records, chosen: humanId === undefined, total: result.records.length }, charts);
+  }
+  if (group === undefined && result.records.length > 0 && !flags.json) {
+    // Records, but none of anyone: the charts are one human's.
+    const n = result.records.length;
+    o.err(paint(o, 'yellow', `${n === 1 ? 'The record has no humanId' : `None of the ${n} records has a humanId`}: trends are drawn for one human's records (the coverage counts them all: health-data coverage ${def.cliName}).`));
   }
   if (result.records.length === 0 && !flags.json) {
     const hint = await emptyListHint(conn, def, query, signal);
@@ -110,12 +115,15 @@ interface Heading {
   records: number;
   /** The human was not asked for: the one with the most records was taken. */
   chosen: boolean;
+  /** Records the query gave, of anyone. */
+  total: number;
 }
 
 function printTrends(o: Output, def: ResourceDefinition, h: Heading, charts: readonly TrendChart[]): void {
   const range = h.from && h.to ? `${h.from} – ${h.to}` : 'all dates';
   if (h.human === undefined) {
-    o.out(paint(o, 'bold', `${def.label}: no records, ${range}`));
+    const n = h.total;
+    o.out(paint(o, 'bold', `${def.label}: ${n === 0 ? 'no records' : `${n} record${n === 1 ? '' : 's'} of no human`}, ${range}`));
     return;
   }
   o.out(paint(o, 'bold', `${def.label} of human ${printable(h.human, 40)}: ${h.records} record${h.records === 1 ? '' : 's'}, ${range}`));

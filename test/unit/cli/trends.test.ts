@@ -23,7 +23,10 @@ describe('health-data trends', function () {
     await plain.close();
     const before = new Date(Date.parse(`${String(fitbit[0].date)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
     notWorn = { ...fitbit[0], id: 'not-worn', date: before, steps: 0, distance: 0 };
-    sandbox = await startSandbox({ port: 0, today: TODAY, days: 40, seed: 'trends-cli', extraRecords: { activity: [notWorn] } });
+    // And a record of nobody: no humanId, from a source of its own.
+    const orphan: Row = { ...fitbit[1], id: 'orphan', source: 'orphan' };
+    delete orphan.humanId;
+    sandbox = await startSandbox({ port: 0, today: TODAY, days: 40, seed: 'trends-cli', extraRecords: { activity: [notWorn, orphan] } });
   });
   after(async () => {
     await sandbox?.close();
@@ -98,6 +101,11 @@ describe('health-data trends', function () {
     assert.equal(none.code, 0, none.stderr);
     assert.match(none.stdout, /^Activity summaries: no records, all dates$/m);
     assert.match(none.stderr, new RegExp(`No activity summaries of human "nobody"\\. Without --human, the same query has records of ${humans.length} humans`));
+    // Records, but of no one: said, not shown as none.
+    const orphans = await cli(['trends', 'activity', '--source', 'orphan', '--no-color'], env());
+    assert.equal(orphans.code, 0, orphans.stderr);
+    assert.match(orphans.stdout, /^Activity summaries: 1 record of no human, all dates$/m);
+    assert.equal(orphans.stderr.trim(), "The record has no humanId: trends are drawn for one human's records (the coverage counts them all: health-data coverage activity).");
   });
 
   it('refuses wrong input in words before any request', async () => {
