@@ -154,10 +154,15 @@ describe('copy as code and compare', function () {
     await vscode.commands.executeCommand('healthData.bodyFat.getLatest');
     const exchange = latest('getLatest');
     await vscode.commands.executeCommand('healthData.showExchange', { exchangeId: exchange.id });
-    const view = await waitFor('the exchange view to say ready', () => {
-      const v = api.exchangeViews.get(exchange.id);
-      return v && v.readyCount >= 1 && v;
-    });
+    // As every other webview's wait: a webview's first load can take more than 10 s on a loaded machine.
+    const view = await waitFor(
+      'the exchange view to say ready',
+      () => {
+        const v = api.exchangeViews.get(exchange.id);
+        return v && v.readyCount >= 1 && v;
+      },
+      20_000,
+    );
     await vscode.env.clipboard.writeText('');
     await acceptEachPick(view.act('copyAsCode'));
     const text = await vscode.env.clipboard.readText();
