@@ -55,6 +55,12 @@ interface StreamedSource {
   last: number;
 }
 
+/** A group as it was before its records were told apart by source. */
+function withoutSource(g: FindingGroup): FindingGroup {
+  const { zeroOf: _, ...rest } = g;
+  return rest;
+}
+
 /** What the grouped text keeps of records, as plain data: a worker thread's batch crosses as this. */
 export interface GroupedRecords {
   readonly records: number;
@@ -81,6 +87,11 @@ const MESSAGE_CHARS = 400;
 const groupKey = (kind: FindingKind, path: string, message: string, zeroOf?: FindingGroup['zeroOf']): string =>
   zeroOf === undefined ? `${kind}\u0000${path}\u0000${message}` : `${kind}\u0000${path}\u0000${message}\u0000${zeroOf.kind}\u0000${zeroOf.source}`;
 const sourceKey = (kind: string, source: string): string => `${kind}\u0000${source}`;
+/**
+ * Kinds and sources counted in a file at most: memory stays bounded whatever a file holds. The
+ * records of sources met after them keep their zeros' own words, grouped as before.
+ */
+const MAX_SOURCES = 1000;
 
 /**
  * The grouped form's memory of a file: counts, the first records, each distinct finding once
@@ -181,7 +192,10 @@ export class FindingGroups {
       const fields = numericFieldsOf(kind as ResourceKind);
       const key = sourceKey(kind, source);
       let count = this.sources.get(key);
-      if (count === undefined) this.sources.set(key, (count = { kind, source, records: 0, sent: new Array<number>(fields.length).fill(0) }));
+      if (count === undefined) {
+        if (this.sources.size >= MAX_SOURCES) return undefined;
+        this.sources.set(key, (count = { kind, source, records: 0, sent: new Array<number>(fields.length).fill(0) }));
+      }
       sources.set(source, (from = { count, fields, groupsOfShared: new Map(), masks: [], maskRecords: [], last: 0 }));
     }
     return (this.lastFrom = from);
@@ -274,13 +288,16 @@ export class FindingGroups {
     for (const s of other.sources) {
       const key = sourceKey(s.kind, s.source);
       const count = this.sources.get(key);
-      if (count === undefined) this.sources.set(key, { ...s, sent: [...s.sent] });
-      else {
+      if (count === undefined) {
+        if (this.sources.size < MAX_SOURCES) this.sources.set(key, { ...s, sent: [...s.sent] });
+      } else {
         count.records += s.records;
         s.sent.forEach((n, i) => (count.sent[i] += n));
       }
     }
-    for (const g of other.groups) {
+    for (let g of other.groups) {
+      // A source past the count's limit: its zeros join the group of their own words.
+      if (g.zeroOf !== undefined && !this.sources.has(sourceKey(g.zeroOf.kind, g.zeroOf.source))) g = withoutSource(g);
       const key = groupKey(g.kind, g.path, g.message, g.zeroOf);
       const group = this.groups.get(key);
       if (group === undefined) {

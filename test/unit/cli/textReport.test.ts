@@ -108,6 +108,30 @@ describe('CLI text report: grouped findings', () => {
     assert.deepEqual(merged.data().sources, whole.data().sources);
   });
 
+  it('counts at most 1,000 sources of a file: the records of those met later keep their own words, in one place or merged', () => {
+    const stepsZero = Object.freeze([{ kind: 'zero', path: '/steps', message: '0 — this source may not provide steps' }] as const);
+    const reports: RecordReport[] = [];
+    // 1,200 sources of two records each, both with steps 0 (a hostile file: a source per record pair).
+    for (let i = 0; i < 2_400; i++) {
+      reports.push({ index: i, pointer: '', kind: 'activity', id: `a${i}`, valid: true, date: '2026-11-20', line: i + 1, column: 1, findings: stepsZero, source: `s${i >> 1}`, sent: 0b11111011 });
+    }
+    const whole = new FindingGroups();
+    for (const r of reports) whole.addStreamed(r);
+    assert.equal(whole.data().sources.length, 1_000);
+    const said = whole.said('in this file');
+    assert.equal(said.length, 1_001);
+    assert.equal(said[0].message, '0 — s0 may not provide steps: 0 on its other record in this file');
+    const rest = said.filter((g) => g.message === '0 — this source may not provide steps');
+    assert.deepEqual(rest.map((g) => g.records), [400]);
+    const merged = new FindingGroups();
+    for (let from = 0; from < reports.length; from += 100) {
+      const batch = new FindingGroups();
+      for (const r of reports.slice(from, from + 100)) batch.addStreamed(r);
+      merged.merge(JSON.parse(JSON.stringify(batch.data())));
+    }
+    assert.deepEqual(merged.said('in this file'), said);
+  });
+
   it("takes the record's pointer off a finding's; without it, the shortest run of segments that ends in the index", () => {
     assert.equal(pointerInRecord('/data/3/zones/1/min', 3, '/data/3'), '/zones/1/min');
     assert.equal(pointerInRecord('/zones/1/min', 1, ''), '/zones/1/min', 'an NDJSON line: its pointers are the record’s own');
