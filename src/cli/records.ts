@@ -4,6 +4,7 @@
 import { DateRangeProblem, dateRangeProblem, isCalendarDate, localDateOf, today } from '../core/dates';
 import { HealthDataError } from '../core/errors';
 import type { ExportFormat } from '../core/export';
+import { humanCounts, recordsByHuman } from '../core/insights';
 import { inertJson } from '../core/reports';
 import { MAX_ZONE_ROWS, ZeroTally, headlineOf, recordTitle, textField, zoneRows } from '../core/views';
 import { ResourceDefinition, ResourceKind, findResource, RESOURCES, resource } from '../core/resources';
@@ -255,13 +256,9 @@ export async function emptyListHint(conn: Connection, def: ResourceDefinition, q
     const none = source === undefined ? `No ${label} of human "${human}".` : `No ${label} of human "${human}" from source "${printable(source, 30)}" or any other.`;
     const dropped = source === undefined ? '--human' : '--human and --source';
     const page = await firstPage({ ...query, source: undefined, humanId: undefined });
-    const counts = new Map<string, number>();
-    for (const r of page.records) {
-      const id = textField(r, 'humanId');
-      if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
-    }
-    if (counts.size === 0) return `${none} Without ${dropped} there are none either.`;
-    const humans = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id);
+    // The humans as the trends panel ranks them: most records first.
+    const humans = humanCounts([recordsByHuman(page.records)]).map((h) => h.humanId);
+    if (humans.length === 0) return `${none} Without ${dropped} there are none either.`;
     const named = humans.slice(0, HINT_HUMANS).map((id) => printable(id, 40));
     const more = humans.length > HINT_HUMANS ? `, and ${humans.length - HINT_HUMANS} more` : '';
     const whom = humans.length === 1 ? 'one human' : `${humans.length} humans`;

@@ -45,14 +45,6 @@ interface StreamedSource {
   readonly count: SourceCount;
   readonly fields: readonly string[];
   readonly groupsOfShared: Map<readonly unknown[], FindingGroup[]>;
-  /**
-   * The records' `sent` masks, each with how many records had it since the count was last brought
-   * up to date (`flush`): a source's records have a handful of masks, so a record costs a compare
-   * and an increment, not one per field.
-   */
-  readonly masks: number[];
-  readonly maskRecords: number[];
-  last: number;
 }
 
 /** A group as it was before its records were told apart by source. */
@@ -86,7 +78,6 @@ const MESSAGE_CHARS = 400;
 
 const groupKey = (kind: FindingKind, path: string, message: string, zeroOf?: FindingGroup['zeroOf']): string =>
   zeroOf === undefined ? `${kind}\u0000${path}\u0000${message}` : `${kind}\u0000${path}\u0000${message}\u0000${zeroOf.kind}\u0000${zeroOf.source}`;
-const sourceKey = (kind: string, source: string): string => `${kind}\u0000${source}`;
 /**
  * Kinds and sources counted in a file at most: memory stays bounded whatever a file holds. The
  * records of sources met after them keep their zeros' own words, grouped as before.
@@ -109,10 +100,10 @@ export class FindingGroups {
    * pointers are the record's own), by the records' kind and source: worked out once, not per record.
    */
   private readonly groupsOfShared = new Map<readonly unknown[], FindingGroup[]>();
-  /** Streamed records by kind and source. */
-  private readonly sources = new Map<string, SourceCount>();
-  /** The same by kind, then source (no key made per record), with each one's shared groups. */
+  /** Streamed records by kind, then source, each with its count and shared groups. */
   private readonly byKind = new Map<string, Map<string, StreamedSource>>();
+  /** Kinds and sources counted (at most MAX_SOURCES). */
+  private counted = 0;
   /** The kind and source of the last streamed record, and theirs (undefined: a kind the service does not have). */
   private lastKind: string | undefined;
   private lastSource: string | undefined;
@@ -129,19 +120,9 @@ export class FindingGroups {
     if (r.kind !== null && r.source !== null) {
       from = r.source === this.lastSource && r.kind === this.lastKind ? this.lastFrom : this.streamedSource(r.kind, r.source);
       if (from !== undefined) {
-        from.count.records++;
-        const mask = r.sent;
-        let at = from.last;
-        if (from.masks[at] !== mask) {
-          at = from.masks.indexOf(mask);
-          if (at < 0) {
-            at = from.masks.length;
-            from.masks.push(mask);
-            from.maskRecords.push(0);
-          }
-          from.last = at;
-        }
-        from.maskRecords[at]++;
+        const count = from.count;
+        count.records++;
+        for (let i = 0, sent = r.sent; sent !== 0; i++, sent >>>= 1) if (sent & 1) count.sent[i]++;
       }
     }
     const findings = r.findings;
@@ -163,21 +144,7 @@ export class FindingGroups {
     this.place(targets, () => (r.index === null ? 'the record' : `#${r.index}`));
   }
 
-  /** The counts of each source brought up to date with the masks of its records (addStreamed). */
-  private flush(): void {
-    for (const sources of this.byKind.values()) {
-      for (const from of sources.values()) {
-        const sent = from.count.sent;
-        from.masks.forEach((mask, at) => {
-          const n = from.maskRecords[at];
-          for (let i = 0; mask !== 0; i++, mask >>>= 1) if (mask & 1) sent[i] += n;
-          from.maskRecords[at] = 0;
-        });
-      }
-    }
-  }
-
-  /** A kind's and source's count and shared groups; undefined for a kind the service does not have. */
+  /** A kind's and source's count and shared groups, made when first met; undefined for a kind the service does not have, or past MAX_SOURCES. */
   private streamedSource(kind: string, source: string): StreamedSource | undefined {
     this.lastKind = kind;
     this.lastSource = source;
@@ -189,14 +156,10 @@ export class FindingGroups {
     }
     let from = sources.get(source);
     if (from === undefined) {
+      if (this.counted >= MAX_SOURCES) return undefined;
+      this.counted++;
       const fields = numericFieldsOf(kind as ResourceKind);
-      const key = sourceKey(kind, source);
-      let count = this.sources.get(key);
-      if (count === undefined) {
-        if (this.sources.size >= MAX_SOURCES) return undefined;
-        this.sources.set(key, (count = { kind, source, records: 0, sent: new Array<number>(fields.length).fill(0) }));
-      }
-      sources.set(source, (from = { count, fields, groupsOfShared: new Map(), masks: [], maskRecords: [], last: 0 }));
+      sources.set(source, (from = { count: { kind, source, records: 0, sent: new Array<number>(fields.length).fill(0) }, fields, groupsOfShared: new Map() }));
     }
     return (this.lastFrom = from);
   }
@@ -207,12 +170,12 @@ export class FindingGroups {
    * when they stand out; a source with no other record keeps the record's own words.
    */
   said(where: ZeroPlace): FindingGroup[] {
-    this.flush();
     const out: FindingGroup[] = [];
     for (const g of this.groups.values()) {
       const of = g.zeroOf;
-      const count = of && this.sources.get(sourceKey(of.kind, of.source));
-      const bit = of && isResourceKind(of.kind) ? numericFieldsOf(of.kind).indexOf(of.field) : -1;
+      const from = of && this.byKind.get(of.kind)?.get(of.source);
+      const count = from?.count;
+      const bit = of && from ? from.fields.indexOf(of.field) : -1;
       if (of === undefined || count === undefined || count.records < 2 || bit < 0) {
         out.push(g);
         continue;
@@ -286,18 +249,14 @@ export class FindingGroups {
     this.first ??= other.first;
     for (const r of other.invalidRecords) if (this.invalidRecords.length < MAX_INVALID_LINES) this.invalidRecords.push(r);
     for (const s of other.sources) {
-      const key = sourceKey(s.kind, s.source);
-      const count = this.sources.get(key);
-      if (count === undefined) {
-        if (this.sources.size < MAX_SOURCES) this.sources.set(key, { ...s, sent: [...s.sent] });
-      } else {
-        count.records += s.records;
-        s.sent.forEach((n, i) => (count.sent[i] += n));
-      }
+      const count = this.streamedSource(s.kind, s.source)?.count;
+      if (count === undefined) continue;
+      count.records += s.records;
+      s.sent.forEach((n, i) => (count.sent[i] += n));
     }
     for (let g of other.groups) {
       // A source past the count's limit: its zeros join the group of their own words.
-      if (g.zeroOf !== undefined && !this.sources.has(sourceKey(g.zeroOf.kind, g.zeroOf.source))) g = withoutSource(g);
+      if (g.zeroOf !== undefined && this.byKind.get(g.zeroOf.kind)?.get(g.zeroOf.source) === undefined) g = withoutSource(g);
       const key = groupKey(g.kind, g.path, g.message, g.zeroOf);
       const group = this.groups.get(key);
       if (group === undefined) {
@@ -310,8 +269,8 @@ export class FindingGroups {
   }
 
   data(): GroupedRecords {
-    this.flush();
-    return { records: this.records, invalid: this.invalid, first: this.first, invalidRecords: this.invalidRecords, groups: [...this.groups.values()], sources: [...this.sources.values()] };
+    const sources = [...this.byKind.values()].flatMap((bySource) => [...bySource.values()].map((from) => from.count));
+    return { records: this.records, invalid: this.invalid, first: this.first, invalidRecords: this.invalidRecords, groups: [...this.groups.values()], sources };
   }
 
   get size(): number {

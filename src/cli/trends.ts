@@ -6,6 +6,7 @@
 import { inertJson } from '../core/reports';
 import { HumanCount, TrendChart, TrendSeries, buildHumanTrends, formatX, humanCounts, recordsByHuman } from '../core/insights';
 import type { ResourceDefinition } from '../core/resources';
+import { formatNumber } from '../core/views';
 import type { Connection } from './connection';
 import { Output, paint, printable } from './output';
 import { emptyListHint } from './records';
@@ -44,8 +45,6 @@ const BLOCKS = '▁▂▃▄▅▆▇█';
 const NOTHING = '·';
 /** A column with only values the source defaulted to 0 (gaps). */
 const GAP = '×';
-
-const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
 /** Trends over the service, for the dates checkInsightFlags (coverage.ts) made of `flags`. */
 export async function trendsCommand(conn: Connection, o: Output, def: ResourceDefinition, { from, to }: { from?: string; to?: string }, flags: TrendsFlags, signal?: AbortSignal): Promise<number> {
@@ -204,7 +203,7 @@ function figures(s: TrendSeries, xs: readonly number[], chart: TrendChart): stri
   const lowest = sorted[0];
   const highest = sorted[sorted.length - 1];
   const middle = sorted[(sorted.length - 1) >> 1].v;
-  const parts = [`${values.length} ${what}${values.length === 1 ? '' : 's'}`, `lowest ${number.format(lowest.v)} (${at(lowest.i)})`, `median ${number.format(middle)}`, `highest ${number.format(highest.v)} (${at(highest.i)})`];
+  const parts = [`${values.length} ${what}${values.length === 1 ? '' : 's'}`, `lowest ${formatNumber(lowest.v)} (${at(lowest.i)})`, `median ${formatNumber(middle)}`, `highest ${formatNumber(highest.v)} (${at(highest.i)})`];
   if (gaps) {
     const days = s.gaps.slice(0, 3).map(at).join(', ') + (gaps > 3 ? ', …' : '');
     parts.push(s.unusual ? `${gaps} unusual 0${gaps === 1 ? '' : 's'} (${days}): a device not worn? (gaps, not 0)` : `${gaps} 0${gaps === 1 ? '' : 's'} the source sends for no value (${days}; gaps, not 0)`);
