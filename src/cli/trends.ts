@@ -196,7 +196,7 @@ function figures(s: TrendSeries, xs: readonly number[], chart: TrendChart): stri
   s.values.forEach((v, i) => v !== null && values.push({ v, i }));
   const gaps = s.gaps.length;
   if (values.length === 0) {
-    if (s.never && gaps) return `never sends ${s.field}: 0 on all its ${gaps} ${what}${gaps === 1 ? '' : 's'} here (the source does not provide it; gaps, not 0)`;
+    if (s.never && gaps) return `never sends ${s.field}: 0 on ${gaps === 1 ? `its one ${what}` : `all its ${gaps} ${what}s`} here (the source does not provide it; gaps, not 0)`;
     return `no ${s.field} here`;
   }
   const sorted = [...values].sort((a, b) => a.v - b.v);

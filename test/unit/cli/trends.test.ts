@@ -73,7 +73,7 @@ describe('health-data trends', function () {
     for (const source of [...new Set(mine.map((r) => String(r.source)))]) {
       const line = lines.slice(steps + 1).find((l) => l.trimStart().startsWith(`${source} `))!;
       const sent = mine.filter((r) => r.source === source && typeof r.steps === 'number' && r.steps !== 0).length;
-      if (sent === 0) assert.match(line, /never sends steps: 0 on all its \d+ days? here \(the source does not provide it; gaps, not 0\)$/, line);
+      if (sent === 0) assert.match(line, /never sends steps: 0 on (all its \d+ days|its one day) here \(the source does not provide it; gaps, not 0\)$/, line);
       else assert.match(line, new RegExp(`  ${sent} days? · lowest`), line);
     }
     assert.match(run.stdout, /· no value from the source; × only zeros the source sent in place of a value \(a field it does not provide, or a day without it\): gaps, never drawn as 0\./);
@@ -88,8 +88,12 @@ describe('health-data trends', function () {
     const run = await cli(['trends', 'activity', '--human', String(phone.humanId), '--from', '2026-11-01', '--to', '2026-11-20', '--no-color'], env());
     assert.equal(run.code, 0, run.stderr);
     const line = run.stdout.split('\n').find((l) => l.startsWith('  googlefit '))!;
-    assert.match(line, /^  googlefit\s+[·×]+  never sends steps: 0 on all its \d+ days? here/);
+    assert.match(line, /^  googlefit\s+[·×]+  never sends steps: 0 on (all its \d+ days|its one day) here/);
     assert.doesNotMatch(line, /[▁▂▃▄▅▆▇█]/, 'no block drawn for a value the source does not send');
+    // One day of it: said in the singular.
+    const day = String(phone.date);
+    const one = await cli(['trends', 'activity', '--human', String(phone.humanId), '--from', day, '--to', day, '--no-color'], env());
+    assert.ok(one.stdout.split('\n').some((l) => /^ {2}googlefit\s+×  never sends steps: 0 on its one day here \(/.test(l)), one.stdout);
   });
 
   it('takes the human with the most records and says so; a human without records gets the humans there are', async () => {
