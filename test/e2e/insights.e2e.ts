@@ -216,6 +216,11 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         await gapCells.first().waitFor({ timeout: 10_000 });
         assert.equal(await gapCells.count(), allGaps);
         assert.equal(await gapCells.first().textContent(), '⊘ 0 sent: not provided');
+        // Its values are written as the axis writes them, grouped: the largest of the step counter's.
+        const most = Math.max(...moves.values.filter((v): v is number => v !== null));
+        assert.ok(most >= 1000, `the step counter's most steps: ${most}`);
+        const mostCell = frame.locator('figure[data-chart="steps"] details.table-view td.value button', { hasText: new RegExp(`^${most.toLocaleString('en-US')} steps$`) });
+        assert.equal(await mostCell.count(), moves.values.filter((v) => v === most).length);
         await summary.press('Enter');
         await wb!.screenshotAs(path.join('screenshots', `trends-${theme.slug}`));
 
@@ -238,7 +243,7 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         const over = frame.locator('figure[data-chart="steps"] .u-over');
         await over.hover({ position: box });
         const tooltip = (await frame.locator('figure[data-chart="steps"] .tooltip').textContent()) ?? '';
-        assert.match(tooltip, new RegExp(`${record.date} · moves steps: ${record.steps} steps`));
+        assert.match(tooltip, new RegExp(`${record.date} · moves steps: ${(record.steps as number).toLocaleString('en-US')} steps`));
         await over.click({ position: box });
         await recordViewOf(wb!, recordTitle(record, 'activity'));
       });

@@ -62,7 +62,11 @@ const formatX = (x: number, time: TrendChart['time']): string => {
   const iso = new Date(x * 1000).toISOString();
   return time === 'day' ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 };
-const formatValue = (v: number): string => (Number.isInteger(v) ? String(v) : v.toFixed(Math.abs(v) < 100 ? 2 : 1));
+// Grouped in the UI's locale, as uPlot writes the axis beside them ("9,774 steps", not "9774").
+const WHOLE = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const SMALL = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const LARGE = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const formatValue = (v: number): string => (Number.isInteger(v) ? WHOLE : Math.abs(v) < 100 ? SMALL : LARGE).format(v);
 const seriesLabel = (s: TrendSeries): string => `${s.source} ${s.field}`;
 
 function render(): void {
@@ -324,7 +328,7 @@ function tableView(chart: TrendChart): HTMLElement {
     const table = el('table');
     const head = el('tr');
     head.append(el('th', undefined, chart.time === 'day' ? t('date') : t('time')));
-    for (const s of shown) head.append(el('th', undefined, s.band ? `${s.source} ${s.field}` : seriesLabel(s)));
+    for (const s of shown) head.append(el('th', 'value', s.band ? `${s.source} ${s.field}` : seriesLabel(s)));
     table.append(el('thead'), el('tbody'));
     table.tHead!.append(head);
     const gapSets = shown.map((s) => new Set(s.gaps));
@@ -335,7 +339,7 @@ function tableView(chart: TrendChart): HTMLElement {
       th.scope = 'row';
       row.append(th);
       shown.forEach((s, k) => {
-        const td = el('td');
+        const td = el('td', 'value');
         const v = s.values[i];
         const ref = s.refs[i];
         if (v !== null || gapSets[k].has(i)) {
