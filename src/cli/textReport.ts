@@ -38,13 +38,36 @@ export interface SourceCount {
   readonly source: string;
   records: number;
   readonly sent: number[];
+  /**
+   * Records that fail the run on nothing else, by the mask of their numeric fields sent as 0 (bit i
+   * the field `sent[i]` counts): once the file is read, those with a 0 that stands out fail the run
+   * under `--fail-on unusual`. At most 2^fields masks (a few hundred), whatever the file; plain
+   * data (mask → records), as a worker's batch carries it.
+   */
+  readonly passingZeros: Record<number, number>;
 }
 
 /** A kind and source of streamed records: its count, its numeric fields, the groups of the findings lists its records share. */
 interface StreamedSource {
   readonly count: SourceCount;
   readonly fields: readonly string[];
-  readonly groupsOfShared: Map<readonly unknown[], FindingGroup[]>;
+  readonly groupsOfShared: Map<readonly unknown[], SharedGroups>;
+}
+
+/** The groups of a findings list records share, and the mask of the numeric fields it has at 0 (SourceCount.passingZeros). */
+interface SharedGroups {
+  readonly targets: FindingGroup[];
+  readonly zeroMask: number;
+}
+
+/** What the grouped text found of a file's zeros that stand out, once the file is read. */
+export interface StandingZeros {
+  /** The groups as `said` words them. */
+  readonly groups: FindingGroup[];
+  /** Zeros of streamed records that stand out among their source's records in the file (judged only now). */
+  readonly zeros: number;
+  /** Of the streamed records that fail nothing else, those with such a 0. */
+  readonly records: number;
 }
 
 /** A group as it was before its records were told apart by source. */
@@ -99,7 +122,7 @@ export class FindingGroups {
    * The groups of a list of findings the validator shares between records (an NDJSON line's, whose
    * pointers are the record's own), by the records' kind and source: worked out once, not per record.
    */
-  private readonly groupsOfShared = new Map<readonly unknown[], FindingGroup[]>();
+  private readonly groupsOfShared = new Map<readonly unknown[], SharedGroups>();
   /** Streamed records by kind, then source, each with its count and shared groups. */
   private readonly byKind = new Map<string, Map<string, StreamedSource>>();
   /** Kinds and sources counted (at most MAX_SOURCES). */
@@ -112,9 +135,10 @@ export class FindingGroups {
   /**
    * A streamed record as checkUnit gives it: as `add(streamedRecord(r))`, with less work per
    * record, and counted by kind and source, its zeros of top-level numeric fields grouped by
-   * source, so that `said` can word them from the file's other records of the source.
+   * source, so that `said` can word them from the file's other records of the source. `fails`:
+   * the record fails the run already (invalid, or a finding --fail-on names).
    */
-  addStreamed(r: RecordReport): void {
+  addStreamed(r: RecordReport, fails = false): void {
     this.count(r.valid, () => streamedRecord(r));
     let from: StreamedSource | undefined;
     if (r.kind !== null && r.source !== null) {
@@ -129,8 +153,8 @@ export class FindingGroups {
     if (findings.length === 0) return;
     const shared = r.pointer === '' && Object.isFrozen(findings);
     const cache = from === undefined ? this.groupsOfShared : from.groupsOfShared;
-    let targets = shared ? cache.get(findings) : undefined;
-    if (targets === undefined) {
+    let known = shared ? cache.get(findings) : undefined;
+    if (known === undefined) {
       const index = r.index ?? undefined;
       const fields = from?.fields;
       const zeroOf = (f: PositionedFinding, path: string): FindingGroup['zeroOf'] => {
@@ -138,10 +162,17 @@ export class FindingGroups {
         const field = tokenName(path.slice(1));
         return fields.includes(field) ? { kind: r.kind!, source: r.source!, field } : undefined;
       };
-      targets = this.groupsOf(findings, (f) => pointerInRecord(f.path, index, r.pointer), zeroOf);
-      if (shared) cache.set(findings, targets);
+      const targets = this.groupsOf(findings, (f) => pointerInRecord(f.path, index, r.pointer), zeroOf);
+      let zeroMask = 0;
+      if (fields !== undefined) for (const g of targets) if (g.zeroOf !== undefined) zeroMask |= 1 << fields.indexOf(g.zeroOf.field);
+      known = { targets, zeroMask };
+      if (shared) cache.set(findings, known);
     }
-    this.place(targets, () => (r.index === null ? 'the record' : `#${r.index}`));
+    if (from !== undefined && known.zeroMask !== 0 && !fails) {
+      const passing = from.count.passingZeros;
+      passing[known.zeroMask] = (passing[known.zeroMask] ?? 0) + 1;
+    }
+    this.place(known.targets, () => (r.index === null ? 'the record' : `#${r.index}`));
   }
 
   /** A kind's and source's count and shared groups, made when first met; undefined for a kind the service does not have, or past MAX_SOURCES. */
@@ -159,7 +190,7 @@ export class FindingGroups {
       if (this.counted >= MAX_SOURCES) return undefined;
       this.counted++;
       const fields = numericFieldsOf(kind as ResourceKind);
-      sources.set(source, (from = { count: { kind, source, records: 0, sent: new Array<number>(fields.length).fill(0) }, fields, groupsOfShared: new Map() }));
+      sources.set(source, (from = { count: { kind, source, records: 0, sent: new Array<number>(fields.length).fill(0), passingZeros: {} }, fields, groupsOfShared: new Map() }));
     }
     return (this.lastFrom = from);
   }
@@ -169,21 +200,32 @@ export class FindingGroups {
    * (`where`: `in this file`, `in standard input`), as a file read whole words them, and marked
    * when they stand out; a source with no other record keeps the record's own words.
    */
-  said(where: ZeroPlace): FindingGroup[] {
-    const out: FindingGroup[] = [];
+  said(where: ZeroPlace): StandingZeros {
+    const groups: FindingGroup[] = [];
+    let zeros = 0;
+    /** Per source with a 0 that stands out: the mask of those fields. */
+    const standing = new Map<SourceCount, number>();
     for (const g of this.groups.values()) {
       const of = g.zeroOf;
       const from = of && this.byKind.get(of.kind)?.get(of.source);
       const count = from?.count;
       const bit = of && from ? from.fields.indexOf(of.field) : -1;
       if (of === undefined || count === undefined || count.records < 2 || bit < 0) {
-        out.push(g);
+        groups.push(g);
         continue;
       }
       const words = zeroWords(of.source, of.field, count.sent[bit], count.records - 1, where);
-      out.push(words.standsOut ? { ...g, message: words.message, standsOut: true } : { ...g, message: words.message });
+      if (!words.standsOut) {
+        groups.push({ ...g, message: words.message });
+        continue;
+      }
+      groups.push({ ...g, message: words.message, standsOut: true });
+      zeros += g.records;
+      standing.set(count, (standing.get(count) ?? 0) | (1 << bit));
     }
-    return out;
+    let records = 0;
+    for (const [count, mask] of standing) for (const [zeroMask, n] of Object.entries(count.passingZeros)) if ((Number(zeroMask) & mask) !== 0) records += n;
+    return { groups, zeros, records };
   }
 
   add(record: ReportRecord): void {
@@ -253,6 +295,7 @@ export class FindingGroups {
       if (count === undefined) continue;
       count.records += s.records;
       s.sent.forEach((n, i) => (count.sent[i] += n));
+      for (const [mask, n] of Object.entries(s.passingZeros)) count.passingZeros[Number(mask)] = (count.passingZeros[Number(mask)] ?? 0) + n;
     }
     for (let g of other.groups) {
       // A source past the count's limit: its zeros join the group of their own words.
@@ -375,19 +418,25 @@ export class TextReportWriter implements ReportWriter {
   }
 
   endFile(): string {
-    const out = (this.allFindings || this.groups.records === 0 ? '' : this.summary()) + this.after;
+    let out = '';
+    if (!this.allFindings && this.groups.records > 0) {
+      // Standard input is the file without a path.
+      const said = this.groups.said(this.file_ !== undefined && this.file_.path === undefined ? 'in standard input' : 'in this file');
+      // Zeros of streamed records judged only now, from the whole file: counted (and failing) as those of a file read whole.
+      this.tally.standingOutLate(said.zeros, said.records);
+      out = this.summary(this.tally.omitted.has('unusual') ? said.groups.filter((g) => !(g.standsOut && g.zeroOf !== undefined)) : said.groups);
+    }
+    out += this.after;
     this.file_ = undefined;
     this.after = '';
     return out;
   }
 
   /** Each file's invalid records by name, then each distinct finding once with its count. */
-  private summary(): string {
+  private summary(groups: FindingGroup[]): string {
     const o = this.o;
     const { records: n, invalid, first, invalidRecords } = this.groups;
     const counts = invalid ? paint(o, 'red', `${invalid} invalid`) : paint(o, 'green', 'all valid');
-    // Standard input is the file without a path.
-    const groups = this.groups.said(this.file_ !== undefined && this.file_.path === undefined ? 'in standard input' : 'in this file');
     let standing = 0;
     for (const g of groups) if (g.standsOut) standing += g.records;
     const unusual = standing === 0 ? '' : `, ${paint(o, 'yellow', `${standing} zero${standing === 1 ? ' stands' : 's stand'} out`)}`;
@@ -403,7 +452,7 @@ export class TextReportWriter implements ReportWriter {
       const where = k === n && n > 1 ? `all ${n} records` : k === 1 ? g.places[0] : `${k} records (${shown}${k > MAX_PLACES ? ', …' : ''})`;
       lines.push(`    ${mark(o, g.kind, g.standsOut)} ${printable(g.path || '(record)', 50)}  ${printable(g.message, MESSAGE_CHARS)} — ${where}`);
     }
-    if (this.groups.size > 0) lines.push(paint(o, 'dim', '  Repeated findings are grouped; --all-findings lists every finding of every record.'));
+    if (groups.length > 0) lines.push(paint(o, 'dim', '  Repeated findings are grouped; --all-findings lists every finding of every record.'));
     return `${lines.join('\n')}\n`;
   }
 

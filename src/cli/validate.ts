@@ -296,15 +296,13 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
 }
 
 /**
- * Said on stderr when `rule` (--fail-on or --omit unusual) met files read as a stream, whose
- * records are judged as they are read; `grouped`: the grouped text, which says their zeros from
- * the file's other records of their source once it is read.
+ * Said on stderr when `rule` (--fail-on or --omit unusual) met files read as a stream in a report
+ * that writes each record as it is read (every form but the grouped text, which judges their
+ * zeros from the whole file once it is read, and applies the rule then).
  */
-function streamedZeros(names: readonly string[], rule: string, grouped: boolean): string {
+function streamedZeros(names: readonly string[], rule: string): string {
   const which = names.length === 1 ? `${names[0]} is` : `${names.length} payloads (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}) are`;
-  const their = names.length === 1 ? 'its' : 'their';
-  const said = grouped ? ` (the grouped text still says ${their} zeros from those records, once the file is read)` : '';
-  return `health-data: ${which} over ${SMALL_FILE_BYTES / 1024 / 1024} MB and read as a stream: each record is judged as it is read, before the other records of its source are counted, so ${rule} finds no 0 that stands out there${said}.`;
+  return `health-data: ${which} over ${SMALL_FILE_BYTES / 1024 / 1024} MB and read as a stream: each record is judged as it is read, before the other records of its source are counted, so ${rule} finds no 0 that stands out there in this report (the default text report, grouped, judges them from the whole file).`;
 }
 
 /** Said on stderr when records of no detectable kind were checked against no schema: --kind names their kind. */
@@ -519,6 +517,6 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   }
   if (tally.undetected > 0) o.err(undetectedKinds(tally.undetected));
   const unusualRule = failOn.has('unusual') ? '--fail-on unusual' : omit.has('unusual') ? '--omit unusual' : undefined;
-  if (unusualRule && streamed.length > 0) o.err(streamedZeros(streamed, unusualRule, format === 'text' && flags['all-findings'] !== true));
+  if (unusualRule && streamed.length > 0 && grouping === undefined) o.err(streamedZeros(streamed, unusualRule));
   return tally.failed ? 1 : 0;
 }

@@ -54,16 +54,13 @@ export interface ReportBatch {
 export type CheckedBatch = { readonly results: UnitResult[] } | { readonly rendered: RenderedBatch } | { readonly grouped: GroupedBatch } | { readonly report: ReportBatch };
 
 /** The records of a batch's results, each tallied and handed to `each`; the tally and the syntax error, if any. */
-function tallied(results: readonly UnitResult[], failOn: FailOn, each: (r: RecordReport) => void): Pick<RenderedBatch, 'tally' | 'syntaxError'> {
+function tallied(results: readonly UnitResult[], failOn: FailOn, each: (r: RecordReport, fails: boolean) => void): Pick<RenderedBatch, 'tally' | 'syntaxError'> {
   const tally = new ReportTally(failOn);
   let syntaxError: string | undefined;
   for (const result of results) {
     if ('syntaxError' in result) syntaxError = result.syntaxError;
     else
-      for (const r of result.records) {
-        tally.record(r);
-        each(r);
-      }
+      for (const r of result.records) each(r, tally.record(r));
   }
   const counts: TallyCounts = { records: tally.records, invalid: tally.invalid, failing: tally.failing, undetected: tally.undetected, counts: tally.counts, standingOut: tally.standingOut };
   return syntaxError === undefined ? { tally: counts } : { tally: counts, syntaxError };
@@ -71,7 +68,7 @@ function tallied(results: readonly UnitResult[], failOn: FailOn, each: (r: Recor
 
 function groupBatch(results: readonly UnitResult[], failOn: FailOn): GroupedBatch {
   const groups = new FindingGroups();
-  const batch = tallied(results, failOn, (r) => groups.addStreamed(r));
+  const batch = tallied(results, failOn, (r, fails) => groups.addStreamed(r, fails));
   return { groups: groups.data(), ...batch };
 }
 

@@ -149,6 +149,21 @@ export class ReportTally {
     return fails;
   }
 
+  /**
+   * Zeros of streamed records that stand out among their source's records, found once their file
+   * was read (the grouped text): counted as `record` counts such a finding, `passing` being the
+   * records among them that failed nothing else (they fail now under --fail-on unusual). Under
+   * --omit unusual they are left out of the zeros instead.
+   */
+  standingOutLate(zeros: number, passing: number): void {
+    if (this.omitted.has('unusual')) {
+      this.counts.zero -= zeros;
+      return;
+    }
+    this.standingOut += zeros;
+    if (this.failOn.has('unusual')) this.failing += passing;
+  }
+
   /** Adds the records of another tally (a batch counted on a worker thread: plain data). */
   addRecords(other: TallyCounts): void {
     this.records += other.records;

@@ -598,17 +598,33 @@ describe('health-data CLI', function () {
         const none = await run(['validate', payload, '--no-color', '--omit', 'zero,unusual']);
         assert.ok(none.stdout.trimEnd().endsWith('all valid, zero findings left out (--omit)'), none.stdout);
       }
-      // A file over 16 MB is read as a stream: each record is judged as it is read, so no 0 stands
-      // out for a rule, and the run says so rather than pass in silence.
+      // A file over 16 MB is read as a stream. The grouped text judges its zeros from the whole
+      // file once it is read, and --fail-on unusual fails on those that stand out, as for a file
+      // read whole; a report that writes each record as it is read says on stderr that it cannot.
       const copies = Math.ceil((17 * 1024 * 1024) / Buffer.byteLength(ndjsonText(records)));
       const big = file('not-worn-big.ndjson', ndjsonText(records).repeat(copies));
-      const streamed = await run(['validate', big, month, '--no-color', '--fail-on', 'unusual']);
+      const streamed = await run(['validate', big, '--no-color', '--fail-on', 'unusual']);
       assert.equal(streamed.code, 1, streamed.stdout);
+      assert.equal(streamed.stderr, '');
+      const streamedLines = streamed.stdout.trimEnd().split('\n');
+      const standOut = Number(/, (\d+) zeros stand out$/.exec(streamedLines[0])?.[1]);
+      const failing = /, (\d+) failing on (\d+) unusual zeros$/.exec(streamedLines.at(-1)!);
+      assert.ok(failing, streamedLines.at(-1));
+      // Every not-worn day fails it; a record with several such zeros counts once.
+      assert.equal(Number(failing[2]), standOut);
+      assert.ok(Number(failing[1]) >= copies && Number(failing[1]) <= standOut, streamedLines.at(-1));
+      // Under --omit unusual the grouped text leaves them out, and says so.
+      const omitted = await run(['validate', big, '--no-color', '--omit', 'unusual']);
+      assert.equal([omitted.code, omitted.stderr].join(' '), '0 ');
+      assert.doesNotMatch(omitted.stdout, /stand out|unusual for/);
+      assert.ok(omitted.stdout.trimEnd().endsWith(', unusual zero findings left out (--omit)'), omitted.stdout.slice(-300));
+      const jsonStreamed = await run(['validate', big, month, '--json', '--fail-on', 'unusual']);
+      assert.equal(jsonStreamed.code, 1);
       assert.match(
-        streamed.stderr.trim(),
-        /^health-data: \S*not-worn-big\.ndjson is over 16 MB and read as a stream: each record is judged as it is read, before the other records of its source are counted, so --fail-on unusual finds no 0 that stands out there \(the grouped text still says its zeros from those records, once the file is read\)\.$/,
+        jsonStreamed.stderr.trim(),
+        /^health-data: \S*not-worn-big\.ndjson is over 16 MB and read as a stream: each record is judged as it is read, before the other records of its source are counted, so --fail-on unusual finds no 0 that stands out there in this report \(the default text report, grouped, judges them from the whole file\)\.$/,
       );
-      assert.match((await run(['validate', big, '--json', '--fail-on', 'unusual'])).stderr, /finds no 0 that stands out there\.\n$/);
+      assert.match((await run(['validate', big, '--no-color', '--all-findings', '--fail-on', 'unusual'])).stderr, /finds no 0 that stands out there in this report/);
       // The grouped text says a streamed file's zeros from the file's other records of their source,
       // as it says those of a file read whole: the not-worn day stands out among fitbit's days.
       const plain = await run(['validate', big, '--no-color']);

@@ -91,7 +91,7 @@ describe('CLI text report: grouped findings', () => {
     add(null, noSteps, stepsZero);
     const whole = new FindingGroups();
     for (const r of reports) whole.addStreamed(r);
-    const said = whole.said('in this file').map((g) => [g.message, g.records, g.standsOut === true]);
+    const said = whole.said('in this file').groups.map((g) => [g.message, g.records, g.standsOut === true]);
     assert.deepEqual(said, [
       ['0 — phone does not provide steps: 0 on all its 29 other records in this file', 30, false],
       ['0 — unusual for band: steps is not 0 on all its 40 other records in this file', 1, true],
@@ -104,8 +104,52 @@ describe('CLI text report: grouped findings', () => {
       for (const r of reports.slice(from, from + 17)) batch.addStreamed(r);
       merged.merge(JSON.parse(JSON.stringify(batch.data())));
     }
-    assert.deepEqual(merged.said('in standard input').map((g) => [g.message.replace('in standard input', 'in this file'), g.records, g.standsOut === true]), said);
+    assert.deepEqual(merged.said('in standard input').groups.map((g) => [g.message.replace('in standard input', 'in this file'), g.records, g.standsOut === true]), said);
     assert.deepEqual(merged.data().sources, whole.data().sources);
+    // The band's one 0 stands out, on a record that fails nothing else.
+    const { zeros, records } = whole.said('in this file');
+    assert.deepEqual([zeros, records], [1, 1]);
+    assert.deepEqual([merged.said('in this file').zeros, merged.said('in this file').records], [1, 1]);
+  });
+
+  it('counts the records a 0 that stands out fails once the file is read: each once, not those that fail already', () => {
+    const all = 0b11111111;
+    const stepsZero = Object.freeze([{ kind: 'zero', path: '/steps', message: '0 — this source may not provide steps' }] as const);
+    const bothZero = Object.freeze([
+      { kind: 'zero', path: '/distance', message: '0 — this source may not provide distance' },
+      { kind: 'zero', path: '/steps', message: '0 — this source may not provide steps' },
+    ] as const);
+    const reports: Array<[RecordReport, boolean]> = [];
+    const add = (sent: number, findings: readonly PositionedFinding[], fails = false) =>
+      reports.push([{ index: reports.length, pointer: '', kind: 'activity', id: `a${reports.length}`, valid: true, date: '2026-11-20', line: reports.length + 1, column: 1, findings, source: 'band', sent }, fails]);
+    for (let i = 0; i < 40; i++) add(all, []);
+    add(all & ~0b100, stepsZero, true); // fails the run already (a finding --fail-on names)
+    add(all & ~0b100, stepsZero);
+    add(all & ~0b110, bothZero); // two zeros that stand out, one record
+    const whole = new FindingGroups();
+    for (const [r, fails] of reports) whole.addStreamed(r, fails);
+    const said = whole.said('in this file');
+    assert.deepEqual(
+      said.groups.map((g) => [g.path, g.records, g.standsOut === true]),
+      [
+        ['/steps', 3, true],
+        ['/distance', 1, true],
+      ],
+    );
+    assert.deepEqual([said.zeros, said.records], [4, 2]);
+    // Gathered in batches on worker threads and merged: the same.
+    const merged = new FindingGroups();
+    for (let from = 0; from < reports.length; from += 7) {
+      const batch = new FindingGroups();
+      for (const [r, fails] of reports.slice(from, from + 7)) batch.addStreamed(r, fails);
+      merged.merge(JSON.parse(JSON.stringify(batch.data())));
+    }
+    const again = merged.said('in this file');
+    assert.deepEqual([again.zeros, again.records], [4, 2]);
+    // A band of fewer records says no 0 stands out: nothing to count.
+    const few = new FindingGroups();
+    for (const [r, fails] of reports.slice(30)) few.addStreamed(r, fails);
+    assert.deepEqual([few.said('in this file').zeros, few.said('in this file').records], [0, 0]);
   });
 
   it('counts at most 1,000 sources of a file: the records of those met later keep their own words, in one place or merged', () => {
@@ -118,7 +162,7 @@ describe('CLI text report: grouped findings', () => {
     const whole = new FindingGroups();
     for (const r of reports) whole.addStreamed(r);
     assert.equal(whole.data().sources.length, 1_000);
-    const said = whole.said('in this file');
+    const said = whole.said('in this file').groups;
     assert.equal(said.length, 1_001);
     assert.equal(said[0].message, '0 — s0 may not provide steps: 0 on its other record in this file');
     const rest = said.filter((g) => g.message === '0 — this source may not provide steps');
@@ -129,7 +173,7 @@ describe('CLI text report: grouped findings', () => {
       for (const r of reports.slice(from, from + 100)) batch.addStreamed(r);
       merged.merge(JSON.parse(JSON.stringify(batch.data())));
     }
-    assert.deepEqual(merged.said('in this file'), said);
+    assert.deepEqual(merged.said('in this file').groups, said);
   });
 
   it("takes the record's pointer off a finding's; without it, the shortest run of segments that ends in the index", () => {
