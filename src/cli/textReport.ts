@@ -131,6 +131,8 @@ export class FindingGroups {
   private lastKind: string | undefined;
   private lastSource: string | undefined;
   private lastFrom: StreamedSource | undefined;
+  /** Records came streamed (addStreamed, or merged from a worker's batch): their zeros are judged at the file's end. */
+  streamed = false;
 
   /**
    * A streamed record as checkUnit gives it: as `add(streamedRecord(r))`, with less work per
@@ -139,6 +141,7 @@ export class FindingGroups {
    * the record fails the run already (invalid, or a finding --fail-on names).
    */
   addStreamed(r: RecordReport, fails = false): void {
+    this.streamed = true;
     this.count(r.valid, () => streamedRecord(r));
     let from: StreamedSource | undefined;
     if (r.kind !== null && r.source !== null) {
@@ -286,6 +289,7 @@ export class FindingGroups {
 
   /** Adds what was gathered from the records that follow these. */
   merge(other: GroupedRecords): void {
+    if (other.records > 0) this.streamed = true;
     this.records += other.records;
     this.invalid += other.invalid;
     this.first ??= other.first;
@@ -422,9 +426,19 @@ export class TextReportWriter implements ReportWriter {
     if (!this.allFindings && this.groups.records > 0) {
       // Standard input is the file without a path.
       const said = this.groups.said(this.file_ !== undefined && this.file_.path === undefined ? 'in standard input' : 'in this file');
-      // Zeros of streamed records judged only now, from the whole file: counted (and failing) as those of a file read whole.
-      this.tally.standingOutLate(said.zeros, said.records);
-      out = this.summary(this.tally.omitted.has('unusual') ? said.groups.filter((g) => !(g.standsOut && g.zeroOf !== undefined)) : said.groups);
+      // Zeros of streamed records judged only now, from the whole file: counted, left out and
+      // failing as those of a file read whole.
+      // failing as those of a file read whole (whose findings came judged, and left out already).
+      let shown = said.groups;
+      if (this.groups.streamed) {
+        const omitted = this.tally.omitted;
+        let all = 0;
+        for (const g of said.groups) if (g.kind === 'zero') all += g.records;
+        this.tally.zerosJudgedLate(all, said.zeros, said.records);
+        if (omitted.has('unusual')) shown = shown.filter((g) => !(g.standsOut === true && g.zeroOf !== undefined));
+        else if (omitted.has('zero')) shown = shown.filter((g) => g.kind !== 'zero' || g.standsOut === true);
+      }
+      out = this.summary(shown);
     }
     out += this.after;
     this.file_ = undefined;

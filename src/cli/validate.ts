@@ -302,7 +302,8 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
  */
 function streamedZeros(names: readonly string[], rule: string): string {
   const which = names.length === 1 ? `${names[0]} is` : `${names.length} payloads (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}) are`;
-  return `health-data: ${which} over ${SMALL_FILE_BYTES / 1024 / 1024} MB and read as a stream: each record is judged as it is read, before the other records of its source are counted, so ${rule} finds no 0 that stands out there in this report (the default text report, grouped, judges them from the whole file).`;
+  const so = rule === '--omit zero' ? '--omit zero leaves out every 0 there in this report, also one that would stand out' : `${rule} finds no 0 that stands out there in this report`;
+  return `health-data: ${which} over ${SMALL_FILE_BYTES / 1024 / 1024} MB and read as a stream: each record is judged as it is read, before the other records of its source are counted, so ${so} (the default text report, grouped, judges them from the whole file).`;
 }
 
 /** Said on stderr when records of no detectable kind were checked against no schema: --kind names their kind. */
@@ -449,7 +450,10 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   const grouping = writer instanceof TextReportWriter && !writer.placesFindings ? writer : undefined;
   const batchWriter = isBatchWriter(writer) ? writer : undefined;
   const reduce = json ? { as: 'json' as const, failOn } : grouping ? { as: 'groups' as const, failOn } : batchWriter ? { as: 'report' as const, failOn } : undefined;
-  const pool = new UnitPool(jobs, kind, writer.placesFindings !== false, reduce, omit);
+  // The grouped text judges a streamed file's zeros once it is read, and leaves out then what
+  // --omit zero leaves out: the workers keep them until then.
+  const poolOmit = grouping !== undefined && omit.has('zero') && !omit.has('unusual') ? new Set([...omit].filter((k) => k !== 'zero')) : omit;
+  const pool = new UnitPool(jobs, kind, writer.placesFindings !== false, reduce, poolOmit);
   const sink: FileSink = {
     record(whole) {
       const findings = withoutOmitted(whole.findings, omit);
@@ -516,7 +520,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     if (beyond) o.err(beyond);
   }
   if (tally.undetected > 0) o.err(undetectedKinds(tally.undetected));
-  const unusualRule = failOn.has('unusual') ? '--fail-on unusual' : omit.has('unusual') ? '--omit unusual' : undefined;
+  const unusualRule = failOn.has('unusual') ? '--fail-on unusual' : omit.has('unusual') ? '--omit unusual' : omit.has('zero') ? '--omit zero' : undefined;
   if (unusualRule && streamed.length > 0 && grouping === undefined) o.err(streamedZeros(streamed, unusualRule));
   return tally.failed ? 1 : 0;
 }

@@ -150,17 +150,19 @@ export class ReportTally {
   }
 
   /**
-   * Zeros of streamed records that stand out among their source's records, found once their file
-   * was read (the grouped text): counted as `record` counts such a finding, `passing` being the
-   * records among them that failed nothing else (they fail now under --fail-on unusual). Under
-   * --omit unusual they are left out of the zeros instead.
+   * The zeros of a streamed file judged once it was read (the grouped text): `all` its zero
+   * findings (counted as records came, none left out), `standing` those that stand out among
+   * their source's records, `passing` the records with one that failed nothing else. Counted as
+   * `record` counts the findings of a file read whole: under --omit unusual the standing ones are
+   * left out, under --omit zero the others; the standing ones fail the run under --fail-on unusual.
    */
-  standingOutLate(zeros: number, passing: number): void {
+  zerosJudgedLate(all: number, standing: number, passing: number): void {
     if (this.omitted.has('unusual')) {
-      this.counts.zero -= zeros;
+      this.counts.zero -= standing;
       return;
     }
-    this.standingOut += zeros;
+    if (this.omitted.has('zero')) this.counts.zero -= all - standing;
+    this.standingOut += standing;
     if (this.failOn.has('unusual')) this.failing += passing;
   }
 

@@ -618,6 +618,15 @@ describe('health-data CLI', function () {
       assert.equal([omitted.code, omitted.stderr].join(' '), '0 ');
       assert.doesNotMatch(omitted.stdout, /stand out|unusual for/);
       assert.ok(omitted.stdout.trimEnd().endsWith(', unusual zero findings left out (--omit)'), omitted.stdout.slice(-300));
+      // Under --omit zero it keeps them, and only them, as for a file read whole.
+      const keptZeros = await run(['validate', big, '--no-color', '--omit', 'zero', '--fail-on', 'unusual']);
+      assert.equal([keptZeros.code, keptZeros.stderr].join(' '), '1 ');
+      const keptLines = keptZeros.stdout.trimEnd().split('\n');
+      assert.equal(keptLines[0], streamedLines[0]);
+      assert.ok(keptLines.some((l) => l.startsWith('    [zero] /steps  0 — unusual for fitbit: steps is not 0 on ')), keptZeros.stdout);
+      assert.ok(keptLines.filter((l) => l.startsWith('    [zero] ')).every((l) => l.includes(' — unusual for ')), keptZeros.stdout);
+      assert.equal(keptLines.at(-1), `${streamedLines.at(-1)}, zero findings left out (--omit; the ${standOut} zeros that stand out kept)`);
+      assert.match((await run(['validate', big, '--json', '--omit', 'zero'])).stderr, /so --omit zero leaves out every 0 there in this report, also one that would stand out \(the default text report, grouped, judges them from the whole file\)\.\n$/);
       const jsonStreamed = await run(['validate', big, month, '--json', '--fail-on', 'unusual']);
       assert.equal(jsonStreamed.code, 1);
       assert.match(

@@ -46,4 +46,20 @@ describe('--fail-on and --omit with a 0 that stands out', () => {
     assert.equal(tally.record({ valid: true, findings }), true);
     assert.deepEqual([tally.records, tally.failing, tally.counts.zero, tally.standingOut, tally.failed], [2, 1, 3, 1, true]);
   });
+
+  it('counts the zeros of a streamed file judged at its end as those of a file read whole', () => {
+    // A streamed file's records, tallied as they came: 10 zeros among them, none judged yet.
+    const late = (failOn: string[], omit: string[]) => {
+      const tally = new ReportTally(parseFailOn(failOn), parseOmit(omit, parseFailOn(failOn)));
+      for (let i = 0; i < 10; i++) tally.record({ valid: true, findings: [ordinary] });
+      // At the end: 3 of those zeros stand out, on 2 records that fail nothing else.
+      tally.zerosJudgedLate(10, 3, 2);
+      return [tally.counts.zero, tally.standingOut, tally.failing, tally.failed];
+    };
+    assert.deepEqual(late([], []), [10, 3, 0, false]);
+    assert.deepEqual(late(['unusual'], []), [10, 3, 2, true]);
+    // --omit zero keeps the 3 that stand out; --omit unusual leaves them out.
+    assert.deepEqual(late(['unusual'], ['zero']), [3, 3, 2, true]);
+    assert.deepEqual(late([], ['unusual']), [7, 0, 0, false]);
+  });
 });
