@@ -46,6 +46,7 @@ import { resolveResource } from './records';
 import { Output, drained, printable, thousands } from './output';
 import { TextReportWriter, summaryLine } from './textReport';
 import { type GroupedBatch, type RenderedBatch, type ReportBatch, UnitPool } from './validateWorkers';
+import { type SentCount, SentCounter } from './streamedZeros';
 import { VERSION } from './version';
 import { withoutBom } from '../core/json';
 
@@ -126,7 +127,7 @@ export async function defaultJobs(files: readonly string[], cores = availablePar
 }
 
 /** A payload: its bytes when small enough to read whole, else its chunks as they are read. */
-type Payload = { readonly whole: Buffer } | { readonly chunks: AsyncIterable<Buffer> };
+type Payload = { readonly whole: Buffer } | { readonly chunks: AsyncIterable<Buffer>; readonly size?: number };
 
 function asBuffer(chunk: unknown): Buffer {
   return typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
@@ -156,7 +157,7 @@ async function openPayload(file: string, stdin: NodeJS.ReadableStream, progress:
   if (file === '-') return stdinPayload(stdin);
   const info = await statPayloadFile(file);
   if (info.size <= SMALL_FILE_BYTES) return { whole: await readFile(file) };
-  return { chunks: progress.over(readAhead(file), file, info.size) };
+  return { chunks: progress.over(readAhead(file), file, info.size), size: info.size };
 }
 
 /** What a file's validation hands on: its records in order, then at most one problem. */
@@ -170,6 +171,8 @@ interface FileSink {
   grouped(batch: GroupedBatch): void;
   /** Records the pool wrote for a SARIF, JUnit or GitHub writer (UnitPool reducing to 'report'). */
   reported(batch: ReportBatch): void;
+  /** Records the pool counted by kind and source (UnitPool reducing to 'counts': a file's first pass). */
+  counted?(counts: readonly SentCount[]): void;
   problem(p: FileProblem): void;
   /** Undefined, or a promise of the moment the report's reader has taken what was written. */
   backlog?(): Promise<void> | undefined;
@@ -201,6 +204,10 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
     if ('report' in batch) {
       sink.reported(batch.report);
       wholeError = batch.report.syntaxError ?? wholeError;
+      return;
+    }
+    if ('counted' in batch) {
+      sink.counted?.(batch.counted);
       return;
     }
     for (const result of batch.results) {
@@ -245,6 +252,18 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
   else if (syntax !== undefined) sink.problem(streamedProblem(`is not valid JSON (${splitter.syntaxErrorText})`, syntax));
   else if (wholeError !== undefined) sink.problem(streamedProblem(`is ${wholeError}`));
   else if (splitter.units === 0) sink.problem(streamedProblem(splitter.emptyList ? 'holds an empty list: nothing to validate' : 'is empty'));
+}
+
+/**
+ * A large file's first pass (streamedZeros.ts): its records counted by kind and source on the
+ * counting pool, with progress on a terminal. What is wrong with the file is said by the second.
+ */
+async function countSources(file: string, size: number, pool: UnitPool, progress: ReadProgress): Promise<SentCount[]> {
+  const counter = new SentCounter();
+  const ignore = (): void => undefined;
+  const sink: FileSink = { record: ignore, rendered: ignore, grouped: ignore, reported: ignore, problem: ignore, counted: (counts) => counter.merge(counts) };
+  await validateStream(progress.over(readAhead(file), file, size), pool, sink);
+  return counter.data();
 }
 
 /**
@@ -427,7 +446,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     throw new FileTargetError(`--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);
   }
   const jobs = asked ?? (await defaultJobs(files));
-  /** The files (and standard input) read as a stream: each record judged as it is read, so no 0 stands out for a rule. */
+  /** Files (and standard input) read as a stream once: each record judged as it is read, so no 0 stands out for a rule. */
   const streamed: string[] = [];
   const tally = new ReportTally(failOn, omit);
   const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;
@@ -454,6 +473,12 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   // --omit zero leaves out: the workers keep them until then.
   const poolOmit = grouping !== undefined && omit.has('zero') && !omit.has('unusual') ? new Set([...omit].filter((k) => k !== 'zero')) : omit;
   const pool = new UnitPool(jobs, kind, writer.placesFindings !== false, reduce, poolOmit);
+  // A report that writes each record as it is read, under a rule that needs to know a 0 that
+  // stands out: a large file is read twice, first to count its sources (standard input, once).
+  const unusualRule = failOn.has('unusual') ? '--fail-on unusual' : omit.has('unusual') ? '--omit unusual' : omit.has('zero') ? '--omit zero' : undefined;
+  const counting = unusualRule !== undefined && grouping === undefined ? new UnitPool(jobs, kind, false, { as: 'counts', failOn }) : undefined;
+  const countProgress = new ReadProgress(o, 'counting the sources of');
+  let fileNumber = 0;
   const sink: FileSink = {
     record(whole) {
       const findings = withoutOmitted(whole.findings, omit);
@@ -495,8 +520,14 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
         const context = batchWriter?.batchContext();
         if ('whole' in payload) await validateWhole(payload.whole, kind, pool, sink, file === '-' ? 'in standard input' : 'in this file', context);
         else {
-          streamed.push(file === '-' ? 'standard input' : printable(file, 60));
-          await validateStream(payload.chunks, pool, sink, context);
+          if (counting !== undefined && file !== '-' && payload.size !== undefined) {
+            pool.zeros = { file: fileNumber++, counts: await countSources(file, payload.size, counting, countProgress), where: 'in this file' };
+          } else streamed.push(file === '-' ? 'standard input' : printable(file, 60));
+          try {
+            await validateStream(payload.chunks, pool, sink, context);
+          } finally {
+            pool.zeros = undefined;
+          }
         }
       } catch (err) {
         sink.problem({ message: whyNotReadAfterName(err) });
@@ -508,7 +539,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     emit(writer.end());
     output.flush();
   } finally {
-    await pool.close();
+    await Promise.all([pool.close(), counting?.close()]);
   }
   if (out) {
     await out.close();
@@ -520,7 +551,6 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     if (beyond) o.err(beyond);
   }
   if (tally.undetected > 0) o.err(undetectedKinds(tally.undetected));
-  const unusualRule = failOn.has('unusual') ? '--fail-on unusual' : omit.has('unusual') ? '--omit unusual' : omit.has('zero') ? '--omit zero' : undefined;
   if (unusualRule && streamed.length > 0 && grouping === undefined) o.err(streamedZeros(streamed, unusualRule));
   return tally.failed ? 1 : 0;
 }

@@ -9,6 +9,8 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { type BatchContext, type FailOn, batchBuffers, type OmitKinds, type ReportRecord, type RuleKind, ReportTally, type TallyCounts, type WrittenBatch, streamedJsonBytes, streamedRecord, withoutOmitted, writeBatch } from '../core/reports';
 import type { ResourceKind } from '../core/resources';
 import { type PositionedFinding, RecordReport, RecordUnit, UnitResult, checkUnit } from '../core/streaming';
+import type { ZeroPlace } from '../core/views';
+import { type SentCount, SentCounter, ZeroSayer } from './streamedZeros';
 import { FindingGroups, type GroupedRecords } from './textReport';
 
 const ROLE = 'health-data-validate';
@@ -25,9 +27,10 @@ interface WorkerSetup {
 
 /**
  * `json`: the JSON report's text of a batch; `groups`: what the grouped text keeps of it;
- * `report`: its records written for a SARIF, JUnit or GitHub writer (writeBatch).
+ * `report`: its records written for a SARIF, JUnit or GitHub writer (writeBatch); `counts`: its
+ * records counted by kind and source (the first of a file's two passes, streamedZeros.ts).
  */
-export type Reduction = 'json' | 'groups' | 'report';
+export type Reduction = 'json' | 'groups' | 'report' | 'counts';
 
 /** A batch as the JSON report's text of its records (streamedJsonBytes), with their tally. */
 export interface RenderedBatch {
@@ -51,7 +54,17 @@ export interface ReportBatch {
   readonly syntaxError?: string;
 }
 
-export type CheckedBatch = { readonly results: UnitResult[] } | { readonly rendered: RenderedBatch } | { readonly grouped: GroupedBatch } | { readonly report: ReportBatch };
+export type CheckedBatch = { readonly results: UnitResult[] } | { readonly rendered: RenderedBatch } | { readonly grouped: GroupedBatch } | { readonly report: ReportBatch } | { readonly counted: SentCount[] };
+
+/**
+ * The counts of a file's first pass, with which its records' zeros are said in the second (a
+ * file's number, so that a worker builds its ZeroSayer once per file, and gets the counts once).
+ */
+export interface ZeroCounts {
+  readonly file: number;
+  readonly counts: readonly SentCount[];
+  readonly where: ZeroPlace;
+}
 
 /** The records of a batch's results, each tallied and handed to `each`; the tally and the syntax error, if any. */
 function tallied(results: readonly UnitResult[], failOn: FailOn, each: (r: RecordReport, fails: boolean) => void): Pick<RenderedBatch, 'tally' | 'syntaxError'> {
@@ -80,6 +93,11 @@ function reportBatch(results: readonly UnitResult[], failOn: FailOn, context: Ba
 
 /** A batch's results reduced as asked; `report` needs the writer's context of the file. */
 function reduceBatch(results: readonly UnitResult[], reduce: Reduction, failOn: FailOn, context: BatchContext | undefined): CheckedBatch {
+  if (reduce === 'counts') {
+    const counter = new SentCounter();
+    for (const result of results) if (!('syntaxError' in result)) for (const r of result.records) counter.add(r);
+    return { counted: counter.data() };
+  }
   if (reduce === 'json') return { rendered: renderBatch(results, failOn) };
   if (reduce === 'groups') return { grouped: groupBatch(results, failOn) };
   if (context === undefined) throw new Error('a batch to write for a report without its file');
@@ -99,6 +117,8 @@ interface BatchMessage {
   bytes: Uint8Array;
   /** The report writer's context of the file, when its records are written on the worker. */
   context?: BatchContext;
+  /** The file's counts to say its zeros from (the second pass); `counts` only the first time a worker gets the file. */
+  zeros?: { file: number; counts?: readonly SentCount[]; where: ZeroPlace };
   units: Array<Omit<RecordUnit, 'bytes'> & { start: number; end: number }>;
 }
 
@@ -116,14 +136,28 @@ function pack(id: number, units: readonly RecordUnit[], context: BatchContext | 
   return context === undefined ? { id, bytes, units: meta } : { id, bytes, units: meta, context };
 }
 
-function checkBatch(message: BatchMessage, kind: ResourceKind | undefined, places: boolean, omit: OmitKinds): UnitResult[] {
+function checkBatch(message: BatchMessage, kind: ResourceKind | undefined, places: boolean, omit: OmitKinds, sayer: ZeroSayer | undefined): UnitResult[] {
   const all = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
-  return omitted(
-    message.units.map((u) =>
-      checkUnit({ shape: u.shape, index: u.index, pointer: u.pointer, line: u.line, column: u.column, bytes: all.subarray(u.start, u.end) }, kind, undefined, places),
-    ),
-    omit,
+  const results = message.units.map((u) =>
+    checkUnit({ shape: u.shape, index: u.index, pointer: u.pointer, line: u.line, column: u.column, bytes: all.subarray(u.start, u.end) }, kind, undefined, places),
   );
+  // The zeros said from the whole file before --omit reads whether they stand out.
+  return omitted(sayer ? sayer.sayAll(results) : results, omit);
+}
+
+/** A ZeroSayer per file: made again only when the file changes. */
+class SayerOf {
+  private file = -1;
+  private sayer: ZeroSayer | undefined;
+
+  of(zeros: { file: number; counts?: readonly SentCount[]; where: ZeroPlace } | undefined): ZeroSayer | undefined {
+    if (zeros === undefined) return undefined;
+    if (zeros.file !== this.file) {
+      this.file = zeros.file;
+      this.sayer = new ZeroSayer(zeros.counts ?? [], zeros.where);
+    }
+    return this.sayer;
+  }
 }
 
 /** Lists of findings the validator shares between records, without the omitted kinds: made once each. */
@@ -154,8 +188,9 @@ if (!isMainThread && (workerData as WorkerSetup | undefined)?.role === ROLE) {
   const { kind, places, reduce } = workerData as WorkerSetup;
   const failOn: FailOn | undefined = reduce && new Set(reduce.failOn);
   const omit: OmitKinds = new Set((workerData as WorkerSetup).omit);
+  const sayers = new SayerOf();
   parentPort!.on('message', (message: BatchMessage) => {
-    const results = checkBatch(message, kind, places, omit);
+    const results = checkBatch(message, kind, places, omit, sayers.of(message.zeros));
     if (reduce && failOn) {
       const batch = reduceBatch(results, reduce.as, failOn, message.context);
       // The JSON report's bytes are transferred (not copied) to the thread that writes them.
@@ -171,9 +206,16 @@ if (!isMainThread && (workerData as WorkerSetup | undefined)?.role === ROLE) {
   });
 }
 
+/** A worker, the batches it has in hand, and the file whose counts it has (ZeroCounts.file; -1 none). */
+interface Slot {
+  readonly worker: Worker;
+  busy: number;
+  file: number;
+}
+
 /** Checks batches of units, in place (one job) or on `jobs` worker threads started on first use. */
 export class UnitPool {
-  private workers: Array<{ worker: Worker; busy: number }> = [];
+  private workers: Slot[] = [];
   private pending = new Map<number, { resolve: (r: CheckedBatch) => void; reject: (e: Error) => void }>();
   private nextId = 0;
   private failure: Error | undefined;
@@ -192,6 +234,11 @@ export class UnitPool {
     private readonly omit: OmitKinds = new Set(),
   ) {}
 
+  /** The counts the records' zeros are said from, while a file's second pass runs (streamedZeros.ts); undefined otherwise. */
+  zeros: ZeroCounts | undefined;
+  /** In place (one job): the sayer of the current file. */
+  private readonly sayers = new SayerOf();
+
   /**
    * A pool like this one that checks in the calling thread and gives every record back, reduced
    * to nothing and with every finding: its zeros are said from the file's other records (which
@@ -204,10 +251,9 @@ export class UnitPool {
   /** `context`: the report writer's context of the file, when batches are reduced to its text (`report`). */
   check(units: readonly RecordUnit[], context?: BatchContext): Promise<CheckedBatch> {
     if (this.jobs <= 1) {
-      const results = omitted(
-        units.map((u) => checkUnit(u, this.kind, undefined, this.places)),
-        this.omit,
-      );
+      const checked = units.map((u) => checkUnit(u, this.kind, undefined, this.places));
+      const sayer = this.sayers.of(this.zeros);
+      const results = omitted(sayer ? sayer.sayAll(checked) : checked, this.omit);
       return Promise.resolve(this.reduce ? reduceBatch(results, this.reduce.as, this.reduce.failOn, context) : { results });
     }
     if (this.failure) return Promise.reject(this.failure);
@@ -223,12 +269,18 @@ export class UnitPool {
         reject,
       });
       const message = pack(id, units, context);
+      const zeros = this.zeros;
+      if (zeros !== undefined) {
+        // The counts cross to a worker once per file.
+        message.zeros = slot.file === zeros.file ? { file: zeros.file, where: zeros.where } : { file: zeros.file, counts: zeros.counts, where: zeros.where };
+        slot.file = zeros.file;
+      }
       slot.worker.postMessage(message, [message.bytes.buffer as ArrayBuffer]);
     });
   }
 
   /** The least busy worker, starting one more while there are fewer than `jobs`. */
-  private slot(): { worker: Worker; busy: number } {
+  private slot(): Slot {
     const idle = this.workers.find((w) => w.busy === 0);
     if (idle) return idle;
     if (this.workers.length < this.jobs) {
@@ -236,10 +288,12 @@ export class UnitPool {
       const setup: WorkerSetup = { role: ROLE, kind: this.kind, places: this.places, omit: [...this.omit], reduce };
       const worker = new Worker(__filename, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       worker.unref();
-      worker.on('message', (m: { id: number; results?: string; rendered?: RenderedBatch; grouped?: GroupedBatch; report?: ReportBatch }) => {
+      worker.on('message', (m: { id: number; results?: string; rendered?: RenderedBatch; grouped?: GroupedBatch; report?: ReportBatch; counted?: SentCount[] }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
-        p?.resolve(m.rendered ? { rendered: m.rendered } : m.grouped ? { grouped: m.grouped } : m.report ? { report: m.report } : { results: JSON.parse(m.results ?? '[]') as UnitResult[] });
+        p?.resolve(
+          m.rendered ? { rendered: m.rendered } : m.grouped ? { grouped: m.grouped } : m.report ? { report: m.report } : m.counted ? { counted: m.counted } : { results: JSON.parse(m.results ?? '[]') as UnitResult[] },
+        );
       });
       const fail = (err: Error) => {
         this.failure = new Error(`a validation worker failed: ${err.message}`);
@@ -250,7 +304,7 @@ export class UnitPool {
       worker.on('exit', (code) => {
         if (code !== 0 && this.pending.size > 0) fail(new Error(`it exited with code ${code}`));
       });
-      const slot = { worker, busy: 0 };
+      const slot: Slot = { worker, busy: 0, file: -1 };
       this.workers.push(slot);
       return slot;
     }

@@ -626,14 +626,37 @@ describe('health-data CLI', function () {
       assert.ok(keptLines.some((l) => l.startsWith('    [zero] /steps  0 — unusual for fitbit: steps is not 0 on ')), keptZeros.stdout);
       assert.ok(keptLines.filter((l) => l.startsWith('    [zero] ')).every((l) => l.includes(' — unusual for ')), keptZeros.stdout);
       assert.equal(keptLines.at(-1), `${streamedLines.at(-1)}, zero findings left out (--omit; the ${standOut} zeros that stand out kept)`);
-      assert.match((await run(['validate', big, '--json', '--omit', 'zero'])).stderr, /so --omit zero leaves out every 0 there in this report, also one that would stand out \(the default text report, grouped, judges them from the whole file\)\.\n$/);
-      const jsonStreamed = await run(['validate', big, month, '--json', '--fail-on', 'unusual']);
-      assert.equal(jsonStreamed.code, 1);
-      assert.match(
-        jsonStreamed.stderr.trim(),
-        /^health-data: \S*not-worn-big\.ndjson is over 16 MB and read as a stream: each record is judged as it is read, before the other records of its source are counted, so --fail-on unusual finds no 0 that stands out there in this report \(the default text report, grouped, judges them from the whole file\)\.$/,
+      // A report that writes each record as it is read reads such a file twice under those rules:
+      // first to count its sources, then to say each record's zeros from the counts, in the words
+      // and with the marks of a file read whole, before the rules apply.
+      type Json = { summary?: unknown; files: Array<{ records: Array<{ findings: Array<{ kind: string; path: string; message: string; standsOut?: boolean }> }> }> };
+      const jsonStreamed = await run(['validate', big, '--json', '--fail-on', 'unusual']);
+      assert.equal([jsonStreamed.code, jsonStreamed.stderr].join(' '), '1 ');
+      const jsonFindings = (JSON.parse(jsonStreamed.stdout) as Json).files[0].records.flatMap((r) => r.findings);
+      const jsonStanding = jsonFindings.filter((f) => f.standsOut === true);
+      assert.equal(jsonStanding.length, standOut);
+      assert.ok(jsonStanding.every((f) => /^0 — unusual for fitbit: (steps|distance|\w+) is not 0 on \d+ of its \d+ other records in this file$/.test(f.message)), jsonStanding[0]?.message);
+      const phones = records.filter((r) => r.source === 'googlefit').length * copies;
+      assert.ok(jsonFindings.some((f) => f.message === `0 — googlefit does not provide steps: 0 on all its ${phones - 1} other records in this file`));
+      assert.ok(!jsonFindings.some((f) => f.message.includes('this source may not provide')));
+      // Spread over worker threads: the same report.
+      assert.equal((await run(['validate', big, '--json', '--fail-on', 'unusual', '--jobs', '3'])).stdout, jsonStreamed.stdout);
+      // --omit zero keeps the zeros that stand out, in SARIF as warnings; the text with --all-findings fails as the grouped text does.
+      const sarifKept = await run(['validate', big, '--format', 'sarif', '--omit', 'zero']);
+      const zeroResults = (JSON.parse(sarifKept.stdout).runs[0].results as Array<{ ruleId: string; level: string }>).filter((r) => r.ruleId === 'zero-value');
+      assert.deepEqual([zeroResults.length, [...new Set(zeroResults.map((r) => r.level))]], [standOut, ['warning']]);
+      assert.doesNotMatch(sarifKept.stderr, /read as a stream/);
+      const allFindings = await run(['validate', big, '--no-color', '--all-findings', '--fail-on', 'unusual']);
+      assert.equal([allFindings.code, allFindings.stderr].join(' '), '1 ');
+      assert.equal(allFindings.stdout.trimEnd().split('\n').at(-1), streamedLines.at(-1));
+      // Standard input cannot be read twice: the run says what its report does not do.
+      const pipedJson = await run(['validate', '-', '--json', '--fail-on', 'unusual'], {}, ndjsonText(records).repeat(copies));
+      assert.equal(pipedJson.code, 0);
+      assert.equal(
+        pipedJson.stderr.trim(),
+        'health-data: standard input is over 16 MB and read as a stream: each record is judged as it is read, before the other records of its source are counted, so --fail-on unusual finds no 0 that stands out there in this report (the default text report, grouped, judges them from the whole file).',
       );
-      assert.match((await run(['validate', big, '--no-color', '--all-findings', '--fail-on', 'unusual'])).stderr, /finds no 0 that stands out there in this report/);
+      assert.match((await run(['validate', '-', '--json', '--omit', 'zero'], {}, ndjsonText(records).repeat(copies))).stderr, /so --omit zero leaves out every 0 there in this report, also one that would stand out \(the default text report, grouped, judges them from the whole file\)\.\n$/);
       // The grouped text says a streamed file's zeros from the file's other records of their source,
       // as it says those of a file read whole: the not-worn day stands out among fitbit's days.
       const plain = await run(['validate', big, '--no-color']);
