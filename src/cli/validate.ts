@@ -315,9 +315,10 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
 }
 
 /**
- * Said on stderr when `rule` (--fail-on or --omit unusual) met files read as a stream in a report
- * that writes each record as it is read (every form but the grouped text, which judges their
- * zeros from the whole file once it is read, and applies the rule then).
+ * Said on stderr when `rule` (--fail-on unusual, --omit unusual or zero) met a payload read as a
+ * stream once, in a report that writes each record as it is read: standard input, which cannot be
+ * read twice (a file is: streamedZeros.ts). The grouped text judges the zeros from the whole
+ * payload once it is read, and applies the rule then.
  */
 function streamedZeros(names: readonly string[], rule: string): string {
   const which = names.length === 1 ? `${names[0]} is` : `${names.length} payloads (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}) are`;
@@ -446,7 +447,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     throw new FileTargetError(`--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);
   }
   const jobs = asked ?? (await defaultJobs(files));
-  /** Files (and standard input) read as a stream once: each record judged as it is read, so no 0 stands out for a rule. */
+  /** Payloads read as a stream once (standard input; every large file when no rule needs two passes): each record judged as it is read. */
   const streamed: string[] = [];
   const tally = new ReportTally(failOn, omit);
   const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;
