@@ -626,6 +626,9 @@ describe('health-data CLI', function () {
       assert.ok(keptLines.some((l) => l.startsWith('    [zero] /steps  0 — unusual for fitbit: steps is not 0 on ')), keptZeros.stdout);
       assert.ok(keptLines.filter((l) => l.startsWith('    [zero] ')).every((l) => l.includes(' — unusual for ')), keptZeros.stdout);
       assert.equal(keptLines.at(-1), `${streamedLines.at(-1)}, zero findings left out (--omit; the ${standOut} zeros that stand out kept)`);
+      // Gathered on worker threads and merged, the same report and the same failure.
+      const keptOnWorkers = await run(['validate', big, '--no-color', '--omit', 'zero', '--fail-on', 'unusual', '--jobs', '3']);
+      assert.deepEqual([keptOnWorkers.code, keptOnWorkers.stdout], [1, keptZeros.stdout]);
       // A report that writes each record as it is read reads such a file twice under those rules:
       // first to count its sources, then to say each record's zeros from the counts, in the words
       // and with the marks of a file read whole, before the rules apply.
