@@ -427,7 +427,6 @@ export class TextReportWriter implements ReportWriter {
       // Standard input is the file without a path.
       const said = this.groups.said(this.file_ !== undefined && this.file_.path === undefined ? 'in standard input' : 'in this file');
       // Zeros of streamed records judged only now, from the whole file: counted, left out and
-      // failing as those of a file read whole.
       // failing as those of a file read whole (whose findings came judged, and left out already).
       let shown = said.groups;
       if (this.groups.streamed) {
