@@ -6,10 +6,10 @@
 // worker threads (--jobs), so memory holds a few batches of records, never the file. Both feed
 // the same report writers record by record.
 
-import { createWriteStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { createWriteStream, rmSync } from 'node:fs';
+import { type FileHandle, mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { HealthDataError } from '../core/errors';
 import {
   type BatchContext,
@@ -151,6 +151,111 @@ async function stdinPayload(stdin: NodeJS.ReadableStream): Promise<Payload> {
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield asBuffer(next.value);
   }
   return { chunks: rest() };
+}
+
+/** Standard input copied to be read twice, or why it could not be, with its chunks to read once instead. */
+type StdinCopy = { readonly path: string; readonly size: number; readonly remove: () => Promise<void> } | { readonly notKept: string; readonly chunks: AsyncIterable<Buffer> };
+
+/**
+ * Standard input past SMALL_FILE_BYTES kept in a private temporary file (a folder of its own,
+ * readable by its owner only), so that it can be read twice as a large file is (streamedZeros.ts);
+ * `remove` deletes it. Memory stays bounded: each chunk is written before the next is read. Where
+ * no copy can be made (no TMPDIR, a full disk), nothing is lost: what was copied is read back,
+ * then the rest of standard input, once.
+ */
+async function keptInTemporaryFile(chunks: AsyncIterable<Buffer>): Promise<StdinCopy> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  let dir: string;
+  try {
+    dir = await mkdtemp(join(tmpdir(), 'health-data-'));
+  } catch (err) {
+    return { notKept: reasonOf(err), chunks: restOf(iterator) };
+  }
+  // Health records on disk: removed however the run ends, Ctrl-C included.
+  const guard = removedAtExit(dir);
+  const remove = async () => {
+    guard();
+    await rm(dir, { recursive: true, force: true });
+  };
+  let handle: FileHandle;
+  try {
+    handle = await open(join(dir, STDIN_COPY), 'wx', 0o600);
+  } catch (err) {
+    await remove();
+    return { notKept: reasonOf(err), chunks: restOf(iterator) };
+  }
+  const path = join(dir, STDIN_COPY);
+  let size = 0;
+  try {
+    // What stops the reading of standard input itself is said as it would be without the copy.
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      const chunk = next.value;
+      let written = 0;
+      try {
+        while (written < chunk.length) written += (await handle.write(chunk, written, chunk.length - written)).bytesWritten;
+      } catch (err) {
+        await handle.close();
+        return { notKept: reasonOf(err), chunks: copiedThenRest(path, size + written, chunk.subarray(written), iterator, remove) };
+      }
+      size += chunk.length;
+    }
+  } catch (err) {
+    await handle.close();
+    await remove();
+    throw err;
+  }
+  await handle.close();
+  return { path, size, remove };
+}
+
+const STDIN_COPY = 'standard input';
+
+const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Removes `dir` when the process exits or a signal ends it (the signal then does what it would
+ * have done); the function returned stops watching.
+ */
+function removedAtExit(dir: string): () => void {
+  const removeNow = () => rmSync(dir, { recursive: true, force: true });
+  const onSignal = (signal: NodeJS.Signals) => {
+    stop();
+    removeNow();
+    process.kill(process.pid, signal);
+  };
+  const stop = () => {
+    process.off('exit', removeNow);
+    for (const signal of EXIT_SIGNALS) process.off(signal, onSignal);
+  };
+  process.once('exit', removeNow);
+  for (const signal of EXIT_SIGNALS) process.once(signal, onSignal);
+  return stop;
+}
+
+const reasonOf = (err: unknown): string => {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? code : err instanceof Error ? err.message : String(err);
+};
+
+async function* restOf(iterator: AsyncIterator<Buffer>): AsyncIterable<Buffer> {
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+}
+
+/** The part of standard input that was copied, read back, then what was not, once; the copy removed at the end. */
+async function* copiedThenRest(path: string, copied: number, pending: Buffer, iterator: AsyncIterator<Buffer>, remove: () => Promise<void>): AsyncIterable<Buffer> {
+  try {
+    if (copied > 0) yield* readAhead(path);
+    if (pending.length > 0) yield pending;
+    yield* restOf(iterator);
+  } finally {
+    await remove();
+  }
+}
+
+/** Said on stderr when standard input could not be copied to be read twice: its zeros were judged record by record. */
+function notReadTwice(reason: string, rule: string): string {
+  const so = rule === '--omit zero' ? '--omit zero left out every 0 of it, also any that would stand out' : `${rule} found no 0 that stands out in it`;
+  return `health-data: standard input could not be kept in a temporary file to be read twice (${reason}; TMPDIR names the folder for such files): each of its records was judged as it was read, so ${so}.`;
 }
 
 async function openPayload(file: string, stdin: NodeJS.ReadableStream, progress: ReadProgress): Promise<Payload> {
@@ -314,18 +419,6 @@ async function validateWhole(bytes: Buffer, kind: ResourceKind | undefined, pool
   if (problem !== undefined) sink.problem(report.problem);
 }
 
-/**
- * Said on stderr when `rule` (--fail-on unusual, --omit unusual or zero) met a payload read as a
- * stream once, in a report that writes each record as it is read: standard input, which cannot be
- * read twice (a file is: streamedZeros.ts). The grouped text judges the zeros from the whole
- * payload once it is read, and applies the rule then.
- */
-function streamedZeros(names: readonly string[], rule: string): string {
-  const which = names.length === 1 ? `${names[0]} is` : `${names.length} payloads (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}) are`;
-  const so = rule === '--omit zero' ? '--omit zero leaves out every 0 there in this report, also one that would stand out' : `${rule} finds no 0 that stands out there in this report`;
-  return `health-data: ${which} over ${SMALL_FILE_BYTES / 1024 / 1024} MB and read as a stream: each record is judged as it is read, before the other records of its source are counted, so ${so} (the default text report, grouped, judges them from the whole file).`;
-}
-
 /** Said on stderr when records of no detectable kind were checked against no schema: --kind names their kind. */
 function undetectedKinds(count: number): string {
   const records = count === 1 ? '1 record of no detectable kind was' : `${count} records of no detectable kind were`;
@@ -447,8 +540,6 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     throw new FileTargetError(`--out ${printable(flags.out, 80)} is one of the files to validate: write the report elsewhere.`);
   }
   const jobs = asked ?? (await defaultJobs(files));
-  /** Payloads read as a stream once (standard input; every large file when no rule needs two passes): each record judged as it is read. */
-  const streamed: string[] = [];
   const tally = new ReportTally(failOn, omit);
   const out = flags.out !== undefined && flags.out !== '-' ? fileSink(flags.out) : undefined;
   const progress = new ReadProgress(o, 'validating');
@@ -475,11 +566,14 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   const poolOmit = grouping !== undefined && omit.has('zero') && !omit.has('unusual') ? new Set([...omit].filter((k) => k !== 'zero')) : omit;
   const pool = new UnitPool(jobs, kind, writer.placesFindings !== false, reduce, poolOmit);
   // A report that writes each record as it is read, under a rule that needs to know a 0 that
-  // stands out: a large file is read twice, first to count its sources (standard input, once).
+  // stands out: a large payload is read twice, first to count its sources (standard input from a
+  // copy in a temporary file). The grouped text judges the zeros once the payload is read.
   const unusualRule = failOn.has('unusual') ? '--fail-on unusual' : omit.has('unusual') ? '--omit unusual' : omit.has('zero') ? '--omit zero' : undefined;
   const counting = unusualRule !== undefined && grouping === undefined ? new UnitPool(jobs, kind, false, { as: 'counts', failOn }) : undefined;
   const countProgress = new ReadProgress(o, 'counting the sources of');
   let fileNumber = 0;
+  /** Why standard input could not be copied to be read twice, when it could not. */
+  let notKept: string | undefined;
   const sink: FileSink = {
     record(whole) {
       const findings = withoutOmitted(whole.findings, omit);
@@ -521,13 +615,27 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
         const context = batchWriter?.batchContext();
         if ('whole' in payload) await validateWhole(payload.whole, kind, pool, sink, file === '-' ? 'in standard input' : 'in this file', context);
         else {
-          if (counting !== undefined && file !== '-' && payload.size !== undefined) {
-            pool.zeros = { file: fileNumber++, counts: await countSources(file, payload.size, counting, countProgress), where: 'in this file' };
-          } else streamed.push(file === '-' ? 'standard input' : printable(file, 60));
+          let chunks = payload.chunks;
+          let kept: { readonly remove: () => Promise<void> } | undefined;
           try {
-            await validateStream(payload.chunks, pool, sink, context);
+            if (counting !== undefined && file !== '-' && payload.size !== undefined) {
+              pool.zeros = { file: fileNumber++, counts: await countSources(file, payload.size, counting, countProgress), where: 'in this file' };
+            } else if (counting !== undefined && file === '-') {
+              // Standard input cannot be read twice: a copy of it can.
+              const copy = await keptInTemporaryFile(payload.chunks);
+              if ('notKept' in copy) {
+                chunks = copy.chunks;
+                notKept = copy.notKept;
+              } else {
+                kept = copy;
+                pool.zeros = { file: fileNumber++, counts: await countSources(copy.path, copy.size, counting, countProgress), where: 'in standard input' };
+                chunks = progress.over(readAhead(copy.path), copy.path, copy.size);
+              }
+            }
+            await validateStream(chunks, pool, sink, context);
           } finally {
             pool.zeros = undefined;
+            await kept?.remove();
           }
         }
       } catch (err) {
@@ -552,6 +660,6 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     if (beyond) o.err(beyond);
   }
   if (tally.undetected > 0) o.err(undetectedKinds(tally.undetected));
-  if (unusualRule && streamed.length > 0 && grouping === undefined) o.err(streamedZeros(streamed, unusualRule));
+  if (notKept !== undefined && unusualRule !== undefined) o.err(notReadTwice(notKept, unusualRule));
   return tally.failed ? 1 : 0;
 }

@@ -2,7 +2,7 @@
 // sandbox on loopback. Every run's output is searched for the secret and the token.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { EventEmitter } from 'node:events';
@@ -652,14 +652,59 @@ describe('health-data CLI', function () {
       const allFindings = await run(['validate', big, '--no-color', '--all-findings', '--fail-on', 'unusual']);
       assert.equal([allFindings.code, allFindings.stderr].join(' '), '1 ');
       assert.equal(allFindings.stdout.trimEnd().split('\n').at(-1), streamedLines.at(-1));
-      // Standard input cannot be read twice: the run says what its report does not do.
-      const pipedJson = await run(['validate', '-', '--json', '--fail-on', 'unusual'], {}, ndjsonText(records).repeat(copies));
-      assert.equal(pipedJson.code, 0);
+      // Standard input is kept in a temporary file to be read twice, which goes afterwards.
+      const temporary = join(dir, 'tmp-stdin');
+      mkdirSync(temporary);
+      const pipedJson = await run(['validate', '-', '--json', '--fail-on', 'unusual'], { TMPDIR: temporary }, ndjsonText(records).repeat(copies));
+      assert.equal([pipedJson.code, pipedJson.stderr].join(' '), '1 ');
+      const pipedStanding = (JSON.parse(pipedJson.stdout) as Json).files[0].records.flatMap((r) => r.findings).filter((f) => f.standsOut === true);
+      assert.equal(pipedStanding.length, standOut);
+      assert.ok(pipedStanding.every((f) => f.message.startsWith('0 — unusual for fitbit: ') && f.message.endsWith(' other records in standard input')), pipedStanding[0]?.message);
+      assert.deepEqual(readdirSync(temporary), []);
+      const pipedSarif = await run(['validate', '-', '--format', 'sarif', '--omit', 'zero'], { TMPDIR: temporary }, ndjsonText(records).repeat(copies));
+      assert.equal((JSON.parse(pipedSarif.stdout).runs[0].results as Array<{ ruleId: string }>).filter((r) => r.ruleId === 'zero-value').length, standOut);
+      // Where no copy can be made, nothing is lost: every record is read once, and stderr says what the rule could not do.
+      const noCopy = await run(['validate', '-', '--json', '--fail-on', 'unusual'], { TMPDIR: join(dir, 'no-such-folder') }, ndjsonText(records).repeat(copies));
+      assert.equal(noCopy.code, 0);
+      assert.equal((JSON.parse(noCopy.stdout) as Json).files[0].records.length, records.length * copies);
       assert.equal(
-        pipedJson.stderr.trim(),
-        'health-data: standard input is over 16 MB and read as a stream: each record is judged as it is read, before the other records of its source are counted, so --fail-on unusual finds no 0 that stands out there in this report (the default text report, grouped, judges them from the whole file).',
+        noCopy.stderr,
+        'health-data: standard input could not be kept in a temporary file to be read twice (ENOENT; TMPDIR names the folder for such files): each of its records was judged as it was read, so --fail-on unusual found no 0 that stands out in it.\n',
       );
-      assert.match((await run(['validate', '-', '--json', '--omit', 'zero'], {}, ndjsonText(records).repeat(copies))).stderr, /so --omit zero leaves out every 0 there in this report, also one that would stand out \(the default text report, grouped, judges them from the whole file\)\.\n$/);
+      // A copy cut short (files limited to 4 MB, as a full disk would cut it): what was copied is
+      // read back, then the rest of standard input, every record once; the copy is removed.
+      const limited = await new Promise<Run>((resolve, reject) => {
+        const child = spawn('bash', ['--norc', '--noprofile', '-c', 'trap "" XFSZ; ulimit -f 4096; exec "$0" "$@"', process.execPath, CLI, 'validate', '-', '--json', '--omit', 'zero'], {
+          env: { PATH: process.env.PATH, TMPDIR: temporary },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+        child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+        child.stdin.end(ndjsonText(records).repeat(copies));
+      });
+      assert.equal(limited.stderr, 'health-data: standard input could not be kept in a temporary file to be read twice (EFBIG; TMPDIR names the folder for such files): each of its records was judged as it was read, so --omit zero left out every 0 of it, also any that would stand out.\n');
+      const limitedRecords = (JSON.parse(limited.stdout) as Json).files[0].records;
+      assert.equal(limitedRecords.length, records.length * copies);
+      assert.deepEqual(
+        limitedRecords.map((r) => r.findings.filter((f) => f.kind !== 'zero').length),
+        (JSON.parse(pipedJson.stdout) as Json).files[0].records.map((r) => r.findings.filter((f) => f.kind !== 'zero').length),
+      );
+      assert.deepEqual(readdirSync(temporary), []);
+      // Ctrl-C while standard input is being copied: the copy goes too, and the run ends as Ctrl-C ends it.
+      const interrupted = spawn(process.execPath, [CLI, 'validate', '-', '--json', '--fail-on', 'unusual'], { env: { PATH: process.env.PATH, TMPDIR: temporary }, stdio: ['pipe', 'ignore', 'ignore'] });
+      const ended = new Promise<NodeJS.Signals | null>((resolve) => interrupted.on('close', (_code, signal) => resolve(signal)));
+      // More than 16 MB, and standard input left open: the copy is under way and waits for more.
+      interrupted.stdin.write(ndjsonText(records).repeat(copies));
+      const copyOf = () => readdirSync(temporary).flatMap((d) => readdirSync(join(temporary, d)));
+      for (let i = 0; i < 200 && !copyOf().includes('standard input'); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(copyOf(), ['standard input']);
+      interrupted.kill('SIGINT');
+      assert.equal(await ended, 'SIGINT');
+      assert.deepEqual(readdirSync(temporary), []);
       // The grouped text says a streamed file's zeros from the file's other records of their source,
       // as it says those of a file read whole: the not-worn day stands out among fitbit's days.
       const plain = await run(['validate', big, '--no-color']);
