@@ -361,13 +361,19 @@ async function validateStream(source: AsyncIterable<Buffer>, pool: UnitPool, sin
 
 /**
  * A large file's first pass (streamedZeros.ts): its records counted by kind and source on the
- * counting pool, with progress on a terminal. What is wrong with the file is said by the second.
+ * pool's workers (those of the second pass), with progress on a terminal. What is wrong with the
+ * file is said by the second pass.
  */
 async function countSources(file: string, size: number, pool: UnitPool, progress: ReadProgress): Promise<SentCount[]> {
   const counter = new SentCounter();
   const ignore = (): void => undefined;
   const sink: FileSink = { record: ignore, rendered: ignore, grouped: ignore, reported: ignore, problem: ignore, counted: (counts) => counter.merge(counts) };
-  await validateStream(progress.over(readAhead(file), file, size), pool, sink);
+  pool.counting = true;
+  try {
+    await validateStream(progress.over(readAhead(file), file, size), pool, sink);
+  } finally {
+    pool.counting = false;
+  }
   return counter.data();
 }
 
@@ -569,7 +575,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
   // stands out: a large payload is read twice, first to count its sources (standard input from a
   // copy in a temporary file). The grouped text judges the zeros once the payload is read.
   const unusualRule = failOn.has('unusual') ? '--fail-on unusual' : omit.has('unusual') ? '--omit unusual' : omit.has('zero') ? '--omit zero' : undefined;
-  const counting = unusualRule !== undefined && grouping === undefined ? new UnitPool(jobs, kind, false, { as: 'counts', failOn }) : undefined;
+  const counting = unusualRule !== undefined && grouping === undefined;
   const countProgress = new ReadProgress(o, 'counting the sources of');
   let fileNumber = 0;
   /** Why standard input could not be copied to be read twice, when it could not. */
@@ -618,9 +624,9 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
           let chunks = payload.chunks;
           let kept: { readonly remove: () => Promise<void> } | undefined;
           try {
-            if (counting !== undefined && file !== '-' && payload.size !== undefined) {
-              pool.zeros = { file: fileNumber++, counts: await countSources(file, payload.size, counting, countProgress), where: 'in this file' };
-            } else if (counting !== undefined && file === '-') {
+            if (counting && file !== '-' && payload.size !== undefined) {
+              pool.zeros = { file: fileNumber++, counts: await countSources(file, payload.size, pool, countProgress), where: 'in this file' };
+            } else if (counting && file === '-') {
               // Standard input cannot be read twice: a copy of it can.
               const copy = await keptInTemporaryFile(payload.chunks);
               if ('notKept' in copy) {
@@ -628,7 +634,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
                 notKept = copy.notKept;
               } else {
                 kept = copy;
-                pool.zeros = { file: fileNumber++, counts: await countSources(copy.path, copy.size, counting, countProgress), where: 'in standard input' };
+                pool.zeros = { file: fileNumber++, counts: await countSources(copy.path, copy.size, pool, countProgress), where: 'in standard input' };
                 chunks = progress.over(readAhead(copy.path), copy.path, copy.size);
               }
             }
@@ -648,7 +654,7 @@ export async function validateCommand(o: Output, files: string[], flags: Validat
     emit(writer.end());
     output.flush();
   } finally {
-    await Promise.all([pool.close(), counting?.close()]);
+    await pool.close();
   }
   if (out) {
     await out.close();

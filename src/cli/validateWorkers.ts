@@ -27,10 +27,9 @@ interface WorkerSetup {
 
 /**
  * `json`: the JSON report's text of a batch; `groups`: what the grouped text keeps of it;
- * `report`: its records written for a SARIF, JUnit or GitHub writer (writeBatch); `counts`: its
- * records counted by kind and source (the first of a file's two passes, streamedZeros.ts).
+ * `report`: its records written for a SARIF, JUnit or GitHub writer (writeBatch).
  */
-export type Reduction = 'json' | 'groups' | 'report' | 'counts';
+export type Reduction = 'json' | 'groups' | 'report';
 
 /** A batch as the JSON report's text of its records (streamedJsonBytes), with their tally. */
 export interface RenderedBatch {
@@ -91,13 +90,15 @@ function reportBatch(results: readonly UnitResult[], failOn: FailOn, context: Ba
   return { written: writeBatch(context, records), ...batch };
 }
 
+/** A batch's records counted by kind and source (the first of a payload's two passes, streamedZeros.ts). */
+function countBatch(results: readonly UnitResult[]): SentCount[] {
+  const counter = new SentCounter();
+  for (const result of results) if (!('syntaxError' in result)) for (const r of result.records) counter.add(r);
+  return counter.data();
+}
+
 /** A batch's results reduced as asked; `report` needs the writer's context of the file. */
 function reduceBatch(results: readonly UnitResult[], reduce: Reduction, failOn: FailOn, context: BatchContext | undefined): CheckedBatch {
-  if (reduce === 'counts') {
-    const counter = new SentCounter();
-    for (const result of results) if (!('syntaxError' in result)) for (const r of result.records) counter.add(r);
-    return { counted: counter.data() };
-  }
   if (reduce === 'json') return { rendered: renderBatch(results, failOn) };
   if (reduce === 'groups') return { grouped: groupBatch(results, failOn) };
   if (context === undefined) throw new Error('a batch to write for a report without its file');
@@ -119,6 +120,8 @@ interface BatchMessage {
   context?: BatchContext;
   /** The file's counts to say its zeros from (the second pass); `counts` only the first time a worker gets the file. */
   zeros?: { file: number; counts?: readonly SentCount[]; where: ZeroPlace };
+  /** The first pass: the records only counted by kind and source (countBatch). */
+  count?: true;
   units: Array<Omit<RecordUnit, 'bytes'> & { start: number; end: number }>;
 }
 
@@ -190,6 +193,10 @@ if (!isMainThread && (workerData as WorkerSetup | undefined)?.role === ROLE) {
   const omit: OmitKinds = new Set((workerData as WorkerSetup).omit);
   const sayers = new SayerOf();
   parentPort!.on('message', (message: BatchMessage) => {
+    if (message.count) {
+      parentPort!.postMessage({ id: message.id, counted: countBatch(checkBatch(message, kind, false, new Set(), undefined)) });
+      return;
+    }
     const results = checkBatch(message, kind, places, omit, sayers.of(message.zeros));
     if (reduce && failOn) {
       const batch = reduceBatch(results, reduce.as, failOn, message.context);
@@ -236,6 +243,8 @@ export class UnitPool {
 
   /** The counts the records' zeros are said from, while a file's second pass runs (streamedZeros.ts); undefined otherwise. */
   zeros: ZeroCounts | undefined;
+  /** While a payload's first pass runs: batches come back counted (countBatch), on the same workers as the second pass. */
+  counting = false;
   /** In place (one job): the sayer of the current file. */
   private readonly sayers = new SayerOf();
 
@@ -251,6 +260,7 @@ export class UnitPool {
   /** `context`: the report writer's context of the file, when batches are reduced to its text (`report`). */
   check(units: readonly RecordUnit[], context?: BatchContext): Promise<CheckedBatch> {
     if (this.jobs <= 1) {
+      if (this.counting) return Promise.resolve({ counted: countBatch(units.map((u) => checkUnit(u, this.kind, undefined, false))) });
       const checked = units.map((u) => checkUnit(u, this.kind, undefined, this.places));
       const sayer = this.sayers.of(this.zeros);
       const results = omitted(sayer ? sayer.sayAll(checked) : checked, this.omit);
@@ -270,7 +280,8 @@ export class UnitPool {
       });
       const message = pack(id, units, context);
       const zeros = this.zeros;
-      if (zeros !== undefined) {
+      if (this.counting) message.count = true;
+      else if (zeros !== undefined) {
         // The counts cross to a worker once per file.
         message.zeros = slot.file === zeros.file ? { file: zeros.file, where: zeros.where } : { file: zeros.file, counts: zeros.counts, where: zeros.where };
         slot.file = zeros.file;
