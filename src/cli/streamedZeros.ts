@@ -6,11 +6,10 @@
 // `standsOut` of a file read whole, before the rules are applied. Memory stays bounded: at most
 // MAX_COUNTED kinds and sources are counted; records of others keep their own words.
 
-import { tokenName } from '../core/json';
 import { isResourceKind, type ResourceKind } from '../core/resources';
 import type { PositionedFinding, RecordReport, UnitResult } from '../core/streaming';
 import { numericFieldsOf } from '../core/validation/sentFields';
-import { type ZeroPlace, zeroWords } from '../core/views';
+import { type ZeroPlace, topField, zeroWords } from '../core/views';
 
 /** A kind and source of a streamed file: its records, and per numeric field (sentFields.ts order) how many send it as a number other than 0. */
 export interface SentCount {
@@ -20,8 +19,20 @@ export interface SentCount {
   readonly sent: number[];
 }
 
-/** Kinds and sources counted in a file at most, as the grouped text counts them. */
+/** Kinds and sources counted in a file at most (here and in the grouped text): memory stays bounded whatever a file holds. */
 export const MAX_COUNTED = 1000;
+
+/** Counts one record whose numeric fields sent as a number other than 0 are `sent` (a mask, sentFields.ts). */
+export function countRecord(count: SentCount, sent: number): void {
+  count.records++;
+  for (let i = 0; sent !== 0; i++, sent >>>= 1) if (sent & 1) count.sent[i]++;
+}
+
+/** Adds another count of the same kind and source (a worker's batch) to `count`. */
+export function addCount(count: SentCount, other: SentCount): void {
+  count.records += other.records;
+  other.sent.forEach((n, i) => (count.sent[i] += n));
+}
 
 const keyOf = (kind: string, source: string): string => `${kind}\u0000${source}`;
 
@@ -41,17 +52,13 @@ export class SentCounter {
       this.lastSource = source;
       count = this.last = this.countOf(kind, source);
     }
-    if (count === undefined) return;
-    count.records++;
-    for (let i = 0, sent = r.sent; sent !== 0; i++, sent >>>= 1) if (sent & 1) count.sent[i]++;
+    if (count !== undefined) countRecord(count, r.sent);
   }
 
   merge(counts: readonly SentCount[]): void {
     for (const c of counts) {
       const count = this.countOf(c.kind, c.source);
-      if (count === undefined) continue;
-      count.records += c.records;
-      c.sent.forEach((n, i) => (count.sent[i] += n));
+      if (count !== undefined) addCount(count, c);
     }
     this.lastKind = this.lastSource = null;
     this.last = undefined;
@@ -139,8 +146,8 @@ export class ZeroSayer {
 
   /** The words of a 0 at `path` (in the payload; the record is at `pointer`) when it is a top-level numeric field the count has. */
   private wordsOf(known: Known, path: string, pointer: string): { readonly message: string; readonly standsOut: boolean } | undefined {
-    if (!path.startsWith(pointer) || path.charCodeAt(pointer.length) !== SLASH || path.indexOf('/', pointer.length + 1) >= 0) return undefined;
-    const field = tokenName(path.slice(pointer.length + 1));
+    const field = path.startsWith(pointer) ? topField(path.slice(pointer.length)) : undefined;
+    if (field === undefined) return undefined;
     let words = known.said.get(field);
     if (words === undefined) {
       const bit = known.fields.indexOf(field);
@@ -153,5 +160,3 @@ export class ZeroSayer {
     return words;
   }
 }
-
-const SLASH = 0x2f;

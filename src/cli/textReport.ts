@@ -6,10 +6,10 @@
 import type { FileProblem, ReportFile, ReportRecord, ReportTally, ReportWriter } from '../core/reports';
 import { lineColumn, recordName, streamedRecord, unusualZeros } from '../core/reports';
 import type { PositionedFinding, RecordReport } from '../core/streaming';
-import { tokenName } from '../core/json';
 import { type ResourceKind, isResourceKind } from '../core/resources';
 import { numericFieldsOf } from '../core/validation/sentFields';
-import { type ZeroPlace, zeroWords } from '../core/views';
+import { type ZeroPlace, topField, zeroWords } from '../core/views';
+import { MAX_COUNTED, type SentCount, addCount, countRecord } from './streamedZeros';
 import { FINDING_KINDS, type FindingKind } from '../core/validation';
 import { type Output, andList, countFindings, mark, paint, printable, thousands } from './output';
 
@@ -32,12 +32,8 @@ export interface FindingGroup {
   readonly zeroOf?: { readonly kind: string; readonly source: string; readonly field: string };
 }
 
-/** A kind and source of a streamed file, counted: its records, and per numeric field (sentFields.ts order) how many send it as a number other than 0. */
-export interface SourceCount {
-  readonly kind: string;
-  readonly source: string;
-  records: number;
-  readonly sent: number[];
+/** A kind and source of a streamed file, counted (SentCount), with the masks of its records' zeros. */
+export interface SourceCount extends SentCount {
   /**
    * Records that fail the run on nothing else, by the mask of their numeric fields sent as 0 (bit i
    * the field `sent[i]` counts): once the file is read, those with a 0 that stands out fail the run
@@ -101,11 +97,6 @@ const MESSAGE_CHARS = 400;
 
 const groupKey = (kind: FindingKind, path: string, message: string, zeroOf?: FindingGroup['zeroOf']): string =>
   zeroOf === undefined ? `${kind}\u0000${path}\u0000${message}` : `${kind}\u0000${path}\u0000${message}\u0000${zeroOf.kind}\u0000${zeroOf.source}`;
-/**
- * Kinds and sources counted in a file at most: memory stays bounded whatever a file holds. The
- * records of sources met after them keep their zeros' own words, grouped as before.
- */
-const MAX_SOURCES = 1000;
 
 /**
  * The grouped form's memory of a file: counts, the first records, each distinct finding once
@@ -125,7 +116,7 @@ export class FindingGroups {
   private readonly groupsOfShared = new Map<readonly unknown[], SharedGroups>();
   /** Streamed records by kind, then source, each with its count and shared groups. */
   private readonly byKind = new Map<string, Map<string, StreamedSource>>();
-  /** Kinds and sources counted (at most MAX_SOURCES). */
+  /** Kinds and sources counted (at most MAX_COUNTED; the records of sources met after them keep their zeros' own words). */
   private counted = 0;
   /** The kind and source of the last streamed record, and theirs (undefined: a kind the service does not have). */
   private lastKind: string | undefined;
@@ -146,11 +137,7 @@ export class FindingGroups {
     let from: StreamedSource | undefined;
     if (r.kind !== null && r.source !== null) {
       from = r.source === this.lastSource && r.kind === this.lastKind ? this.lastFrom : this.streamedSource(r.kind, r.source);
-      if (from !== undefined) {
-        const count = from.count;
-        count.records++;
-        for (let i = 0, sent = r.sent; sent !== 0; i++, sent >>>= 1) if (sent & 1) count.sent[i]++;
-      }
+      if (from !== undefined) countRecord(from.count, r.sent);
     }
     const findings = r.findings;
     if (findings.length === 0) return;
@@ -161,9 +148,8 @@ export class FindingGroups {
       const index = r.index ?? undefined;
       const fields = from?.fields;
       const zeroOf = (f: PositionedFinding, path: string): FindingGroup['zeroOf'] => {
-        if (f.kind !== 'zero' || fields === undefined || path.charCodeAt(0) !== SLASH || path.indexOf('/', 1) >= 0) return undefined;
-        const field = tokenName(path.slice(1));
-        return fields.includes(field) ? { kind: r.kind!, source: r.source!, field } : undefined;
+        const field = f.kind === 'zero' && fields !== undefined ? topField(path) : undefined;
+        return field !== undefined && fields!.includes(field) ? { kind: r.kind!, source: r.source!, field } : undefined;
       };
       const targets = this.groupsOf(findings, (f) => pointerInRecord(f.path, index, r.pointer), zeroOf);
       let zeroMask = 0;
@@ -178,7 +164,7 @@ export class FindingGroups {
     this.place(known.targets, () => (r.index === null ? 'the record' : `#${r.index}`));
   }
 
-  /** A kind's and source's count and shared groups, made when first met; undefined for a kind the service does not have, or past MAX_SOURCES. */
+  /** A kind's and source's count and shared groups, made when first met; undefined for a kind the service does not have, or past MAX_COUNTED. */
   private streamedSource(kind: string, source: string): StreamedSource | undefined {
     this.lastKind = kind;
     this.lastSource = source;
@@ -190,7 +176,7 @@ export class FindingGroups {
     }
     let from = sources.get(source);
     if (from === undefined) {
-      if (this.counted >= MAX_SOURCES) return undefined;
+      if (this.counted >= MAX_COUNTED) return undefined;
       this.counted++;
       const fields = numericFieldsOf(kind as ResourceKind);
       sources.set(source, (from = { count: { kind, source, records: 0, sent: new Array<number>(fields.length).fill(0), passingZeros: {} }, fields, groupsOfShared: new Map() }));
@@ -297,8 +283,7 @@ export class FindingGroups {
     for (const s of other.sources) {
       const count = this.streamedSource(s.kind, s.source)?.count;
       if (count === undefined) continue;
-      count.records += s.records;
-      s.sent.forEach((n, i) => (count.sent[i] += n));
+      addCount(count, s);
       for (const [mask, n] of Object.entries(s.passingZeros)) count.passingZeros[Number(mask)] = (count.passingZeros[Number(mask)] ?? 0) + n;
     }
     for (let g of other.groups) {
