@@ -18,6 +18,8 @@ const FILE = 'many-errors.health.json';
 const TYPING = 'typing.health.json';
 /** A month of activity summaries of two people, one of them a day without steps from a tracker that always sends them. */
 const MONTH = 'month.health.json';
+/** The same month as NDJSON (as Export Records writes it), a line cut short among them. */
+const LINES = 'month.ndjson';
 
 describe('e2e: the Problems panel with more findings than it lists', function () {
   this.timeout(240_000);
@@ -38,6 +40,9 @@ describe('e2e: the Problems panel with more findings than it lists', function ()
     const month = generateDataset({ today: '2026-11-20', days: 30, humans: 2, seed: 'e2e-problems' }).activity as Array<Record<string, unknown>>;
     const fitbit = month.find((r) => r.source === 'fitbit')!;
     fs.writeFileSync(path.join(folder, MONTH), JSON.stringify([...month, { ...fitbit, id: 'not-worn', steps: 0 }], null, 2));
+    const lines = [...month, { ...fitbit, id: 'not-worn', steps: 0 }].map((r) => JSON.stringify(r));
+    lines.splice(3, 0, lines[3].slice(0, 60));
+    fs.writeFileSync(path.join(folder, LINES), `${lines.join('\n')}\n`);
     wb = await Workbench.open({
       vsix: packagedVsix(),
       folder,
@@ -157,5 +162,34 @@ describe('e2e: the Problems panel with more findings than it lists', function ()
     await wb!.screenshot('problems-zeros');
     fs.mkdirSync(screenshotsDir(), { recursive: true });
     await page.locator('.part.panel').screenshot({ path: path.join(screenshotsDir(), 'problems-zeros-panel.png') });
+  });
+  it('validates NDJSON from the palette: a line cut short is a syntax error on its line, the other lines\' records are validated; an untitled text document too', async () => {
+    const page = wb!.page;
+    await openFile(LINES);
+    // The palette offers the command for an NDJSON document (and runCommand fails when it does not).
+    await wb!.runCommand('Health Data: Validate JSON Payload');
+    await wb!.waitForNotification(/1 line of the document is not valid JSON: the \d+ records of its other lines were validated; fix it to validate its record\./);
+    await wb!.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
+    const filter = page.locator('.markers-panel-container .viewpane-filter input, .part.panel .viewpane-filter input').first();
+    await filter.fill(`**/${LINES}`);
+    await page
+      .waitForFunction(() => Array.from(document.querySelectorAll('.markers-panel .monaco-list-row')).some((r) => /unusual for fitbit: steps/.test(r.textContent ?? '')), undefined, { timeout: 30_000 })
+      .catch(async (err: Error) => {
+        throw new Error(`${err.message}; rows: ${JSON.stringify(await problemRows())}`);
+      });
+    const rows = await problemRows();
+    // The cut line (line 4) holds the syntax error; the records after it are numbered as the CLI numbers them.
+    assert.ok(rows.some((r) => /Not valid JSON.*\[Ln 4, Col \d+\]/.test(r)), JSON.stringify(rows.slice(0, 6)));
+    assert.ok(rows.some((r) => /0 — unusual for fitbit: steps is not 0 on all its \d+ other records in this document \(record #\d+\)/.test(r)), JSON.stringify(rows.slice(0, 6)));
+    await page.mouse.move(5, 5);
+    await wb!.screenshot('problems-ndjson');
+
+    // Pasted into a new untitled text document (plain text): offered and validated the same way.
+    await wb!.runCommand('File: New Untitled Text File');
+    await page.locator('.monaco-editor.focused, .editor-instance .monaco-editor').first().waitFor({ timeout: 20_000 });
+    const pasted = fs.readFileSync(path.join(scratch, 'workspace', LINES), 'utf8').split('\n').filter((l, i) => l !== '' && i !== 3).slice(0, 5).join('\n');
+    await page.keyboard.insertText(pasted);
+    await wb!.runCommand('Health Data: Validate JSON Payload');
+    await wb!.waitForNotification(/5 records validated\./);
   });
 });

@@ -57,9 +57,9 @@ function assertRange(d: vscode.Diagnostic, startLine: number, startChar: number,
 let dir: string;
 let files = 0;
 
-/** A new file (never a reused name) shown in the active editor. */
-async function openFile(content: string): Promise<vscode.TextDocument> {
-  const uri = vscode.Uri.file(path.join(dir, `payload-${++files}.json`));
+/** A new file (never a reused name, `.json` unless told) shown in the active editor. */
+async function openFile(content: string, extension = '.json'): Promise<vscode.TextDocument> {
+  const uri = vscode.Uri.file(path.join(dir, `payload-${++files}${extension}`));
   fs.writeFileSync(uri.fsPath, content);
   // vscode.open, not openTextDocument: no reference held by this extension host keeps the
   // document open after its editor closes.
@@ -91,6 +91,29 @@ async function closeAllEditors(): Promise<void> {
   // The Output panel, shown by other suites, may stay: only our documents must be gone.
   const ourEditor = (e: vscode.TextEditor) => e.document.uri.scheme === 'untitled' || e.document.uri.fsPath.startsWith(dir);
   await waitFor('no editor of ours left', () => !vscode.window.visibleTextEditors.some(ourEditor));
+}
+
+/**
+ * Validates `doc` in place, then on a worker thread (workerThresholdMB 0), checks each result with
+ * `check`, and asserts that both put the same diagnostics in the Problems panel; the setting is
+ * restored after.
+ */
+async function sameInPlaceAndOnWorker(doc: vscode.TextDocument, check: (summary: PayloadValidationSummary | undefined, diagnostics: vscode.Diagnostic[]) => void): Promise<void> {
+  const config = vscode.workspace.getConfiguration('healthData.validation');
+  const seen: string[][] = [];
+  try {
+    for (const mb of [undefined, 0]) {
+      await config.update('workerThresholdMB', mb, vscode.ConfigurationTarget.Global);
+      const summary = await validateDoc(doc);
+      assert.equal(summary?.thread.isMainThread, mb === undefined, `validated ${mb === undefined ? 'in place' : 'on a worker thread'}`);
+      const diagnostics = ours(doc.uri);
+      check(summary, diagnostics);
+      seen.push(diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.severity} ${String(d.code)} ${d.message}`).sort());
+    }
+    assert.deepEqual(seen[1], seen[0], 'the worker says what the extension host says');
+  } finally {
+    await config.update('workerThresholdMB', undefined, vscode.ConfigurationTarget.Global);
+  }
 }
 
 async function codeActions(uri: vscode.Uri, range: vscode.Range): Promise<vscode.CodeAction[]> {
@@ -193,36 +216,24 @@ describe('payload validation', function () {
     // A day the tracker was not worn, among the activity and heart rate summaries of a month.
     const records = [...activity, ...data.heartRate, { ...fitbit[0], id: 'not-worn', steps: 0 }];
     const doc = await openFile(JSON.stringify(records, null, 2));
-    const config = vscode.workspace.getConfiguration('healthData.validation');
-    const seen: string[][] = [];
-    try {
-      for (const mb of [undefined, 0]) {
-        await config.update('workerThresholdMB', mb, vscode.ConfigurationTarget.Global);
-        const summary = await validateDoc(doc);
-        assert.equal(summary?.thread.isMainThread, mb === undefined, `validated ${mb === undefined ? 'in place' : 'on a worker thread'}`);
-        const diagnostics = ours(doc.uri);
-        const notWorn = diagnostics.filter((d) => d.code === 'zero' && d.message.startsWith('0 — unusual for fitbit: steps'));
-        assert.equal(notWorn.length, 1, JSON.stringify(notWorn.map((d) => d.message)));
-        assert.equal(notWorn[0].message, `0 — unusual for fitbit: steps is not 0 on all its ${fitbit.length} other records in this document (record #${records.length - 1})`);
-        assert.equal(notWorn[0].severity, vscode.DiagnosticSeverity.Warning, 'a 0 that stands out is worth a look');
-        assert.equal(doc.getText(notWorn[0].range), '"steps": 0');
-        const noSteps = diagnostics.filter((d) => d.message.startsWith(`0 — googlefit does not provide steps: 0 on all its ${googlefit.length - 1} other records in this document (record #`));
-        assert.equal(noSteps.length, googlefit.length);
-        assert.ok(noSteps.every((d) => d.severity === vscode.DiagnosticSeverity.Information));
-        assert.ok(!diagnostics.some((d) => d.message.includes('this source may not provide')), 'every 0 of a source with other records is said from them');
-        // Every 0 that stands out, and only those, is a warning.
-        const unusual = diagnostics.filter((d) => d.code === 'zero' && d.message.startsWith('0 — unusual for '));
-        assert.deepEqual(diagnostics.filter((d) => d.code === 'zero' && d.severity === vscode.DiagnosticSeverity.Warning), unusual);
-        // The command's message counts them among the zeros.
-        assert.equal(summary?.standingOut, unusual.length);
-        const standing = unusual.length === 1 ? '1 stands out' : `${unusual.length} stand out`;
-        assert.ok(messages.shown.some((m) => m.text.includes(`zeros: ${summary?.counts.zero} (${standing})`)), JSON.stringify(messages.shown));
-        seen.push(diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.severity} ${String(d.code)} ${d.message}`).sort());
-      }
-      assert.deepEqual(seen[1], seen[0], 'the worker says what the extension host says');
-    } finally {
-      await config.update('workerThresholdMB', undefined, vscode.ConfigurationTarget.Global);
-    }
+    await sameInPlaceAndOnWorker(doc, (summary, diagnostics) => {
+      const notWorn = diagnostics.filter((d) => d.code === 'zero' && d.message.startsWith('0 — unusual for fitbit: steps'));
+      assert.equal(notWorn.length, 1, JSON.stringify(notWorn.map((d) => d.message)));
+      assert.equal(notWorn[0].message, `0 — unusual for fitbit: steps is not 0 on all its ${fitbit.length} other records in this document (record #${records.length - 1})`);
+      assert.equal(notWorn[0].severity, vscode.DiagnosticSeverity.Warning, 'a 0 that stands out is worth a look');
+      assert.equal(doc.getText(notWorn[0].range), '"steps": 0');
+      const noSteps = diagnostics.filter((d) => d.message.startsWith(`0 — googlefit does not provide steps: 0 on all its ${googlefit.length - 1} other records in this document (record #`));
+      assert.equal(noSteps.length, googlefit.length);
+      assert.ok(noSteps.every((d) => d.severity === vscode.DiagnosticSeverity.Information));
+      assert.ok(!diagnostics.some((d) => d.message.includes('this source may not provide')), 'every 0 of a source with other records is said from them');
+      // Every 0 that stands out, and only those, is a warning.
+      const unusual = diagnostics.filter((d) => d.code === 'zero' && d.message.startsWith('0 — unusual for '));
+      assert.deepEqual(diagnostics.filter((d) => d.code === 'zero' && d.severity === vscode.DiagnosticSeverity.Warning), unusual);
+      // The command's message counts them among the zeros.
+      assert.equal(summary?.standingOut, unusual.length);
+      const standing = unusual.length === 1 ? '1 stands out' : `${unusual.length} stand out`;
+      assert.ok(messages.shown.some((m) => m.text.includes(`zeros: ${summary?.counts.zero} (${standing})`)), JSON.stringify(messages.shown));
+    });
   });
 
   it('keeps a 0 that stands out among the 999 findings shown of a document that has thousands, in place and on a worker thread', async () => {
@@ -567,5 +578,99 @@ describe('payload validation', function () {
     assert.equal(ours(doc.uri).length, 8);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await waitFor('diagnostics cleared on close', () => ours(doc.uri).length === 0, 15_000);
+  });
+  describe('NDJSON documents', () => {
+    const ndjson = (records: readonly unknown[], eol = '\n') => `${records.map((r) => JSON.stringify(r)).join(eol)}${eol}`;
+    const lineOf = (doc: vscode.TextDocument, id: string) => doc.getText().split(/\r?\n/).findIndex((l) => l.includes(`"id":"${id}"`));
+
+    it('validates each line as a record, each finding on its line, the same in place and on a worker thread; each 0 said from the other lines', async () => {
+      const data = generateDataset({ today: '2026-11-20', days: 30, humans: 2, seed: 'problems-zeros' });
+      const activity = data.activity as Array<Record<string, unknown>>;
+      const fitbit = activity.filter((r) => r.source === 'fitbit');
+      const records = [...activity, ...data.heartRate, { ...fitbit[0], id: 'not-worn', steps: 0 }];
+      const doc = await openFile(ndjson(records, '\r\n'), '.ndjson');
+      await sameInPlaceAndOnWorker(doc, (summary, diagnostics) => {
+        assert.equal(summary?.syntaxErrors, 0);
+        assert.equal(summary?.records, records.length);
+        assert.deepEqual(summary?.lines, { records: records.length, broken: 0 });
+        const notWorn = diagnostics.filter((d) => d.code === 'zero' && d.message.startsWith('0 — unusual for fitbit: steps'));
+        assert.equal(notWorn.length, 1, JSON.stringify(notWorn.map((d) => d.message)));
+        assert.equal(notWorn[0].message, `0 — unusual for fitbit: steps is not 0 on all its ${fitbit.length} other records in this document (record #${records.length - 1})`);
+        assert.equal(notWorn[0].range.start.line, lineOf(doc, 'not-worn'));
+        assert.equal(doc.getText(notWorn[0].range), '"steps":0');
+        // Every finding sits on the line of the record it names.
+        for (const d of diagnostics) {
+          const index = Number(/\(record #(\d+)\)$/.exec(d.message)?.[1]);
+          assert.equal(d.range.start.line, index, d.message);
+          assert.equal(d.range.end.line, index, d.message);
+        }
+        assert.ok(messages.shown.some((m) => m.text.startsWith(`${records.length} records validated.`)), JSON.stringify(messages.shown));
+      });
+    });
+
+    it('a line that is no JSON is a syntax error on it; the other lines are validated and the message says so, in place and on a worker thread', async () => {
+      const lines = ACTIVITY.trim().replace(/\n\s*/g, ' ');
+      const text = `${lines}\n{"id": "cut", "steps": 12\n${lines.replace('"a-1"', '"a-2"')}\n`;
+      const config = vscode.workspace.getConfiguration('healthData.validation');
+      try {
+        for (const [extension, mb] of [['.ndjson', undefined], ['.json', undefined], ['.jsonl', 0]] as const) {
+          await config.update('workerThresholdMB', mb, vscode.ConfigurationTarget.Global);
+          const doc = await openFile(text, extension);
+          messages.shown.length = 0;
+          const summary = await validateDoc(doc);
+          assert.equal(summary?.records, 2, extension);
+          assert.deepEqual(summary?.lines, { records: 3, broken: 1 });
+          const diagnostics = ours(doc.uri);
+          const syntax = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error && d.range.start.line === 1);
+          assert.ok(syntax.length >= 1, JSON.stringify(diagnostics.map((d) => [d.range.start.line, d.message])));
+          assert.ok(diagnostics.some((d) => d.range.start.line === 2 && d.message.endsWith('(record #2)')), 'the line after the broken one is validated');
+          assert.ok(diagnostics.some((d) => d.range.start.line === 0 && d.message.endsWith('(record #0)')));
+          const said = messages.shown.find((m) => m.text.startsWith('1 line of the document is not valid JSON'));
+          assert.equal(said?.text, '1 line of the document is not valid JSON: the 2 records of its other lines were validated; fix it to validate its record.');
+          assert.equal(said?.level, 'warning');
+          await closeAllEditors();
+        }
+      } finally {
+        await config.update('workerThresholdMB', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+
+    it('a .ndjson file whose first line is broken is still read line by line; the same text in a .json file is a syntax error', async () => {
+      const record = ACTIVITY.trim().replace(/\n\s*/g, ' ');
+      const text = `{"id": oops}\n${record}\n`;
+      const asNdjson = await validateDoc(await openFile(text, '.ndjson'));
+      assert.equal(asNdjson?.records, 1);
+      assert.deepEqual(asNdjson?.lines, { records: 2, broken: 1 });
+      const asJson = await validateDoc(await openFile(text));
+      assert.equal(asJson?.records, 0);
+      assert.equal(asJson?.lines, undefined);
+    });
+
+    it('quick fix: fixes userId on any line, one or all at once', async () => {
+      const record = (id: string, human = true) => `{"id": "${id}", "userId": "u"${human ? ', "humanId": "h"' : ''}, "timestamp": "2026-11-18T06:41:12Z", "unit": "%", "value": 20}`;
+      const doc = await openFile(`${record('a')}\n${record('b', false)}\n${record('c')}\n`, '.ndjson');
+      await validateDoc(doc);
+      const second = only(ours(doc.uri), 1, 'deprecated');
+      const actions = await codeActions(doc.uri, second.range);
+      const rename = actions.find((a) => a.title === 'Rename userId to humanId');
+      assert.ok(rename?.edit, JSON.stringify(actions.map((a) => a.title)));
+      const all = actions.find((a) => a.title === 'Fix all 3 deprecated fields in this document');
+      assert.ok(all?.edit, JSON.stringify(actions.map((a) => a.title)));
+      assert.ok(await vscode.workspace.applyEdit(all.edit));
+      const expected = (id: string, human = true) => record(id, human).replace(human ? '"userId": "u", ' : '"userId"', human ? '' : '"humanId"');
+      assert.equal(doc.getText(), `${expected('a')}\n${expected('b', false)}\n${expected('c')}\n`);
+      await waitFor('revalidation after the fix', () => !ours(doc.uri).some((d) => d.code === 'deprecated'));
+    });
+
+    it('an untitled plain-text document holding NDJSON is validated too', async () => {
+      const record = ACTIVITY.trim().replace(/\n\s*/g, ' ');
+      const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: `${record}\n${record.replace('"a-1"', '"a-2"')}\n` });
+      await vscode.window.showTextDocument(doc);
+      await waitFor('the active editor', () => vscode.window.activeTextEditor?.document === doc);
+      const summary = await validate();
+      assert.equal(summary?.records, 2);
+      assert.deepEqual(summary?.lines, { records: 2, broken: 0 });
+      assert.equal(ours(doc.uri).filter((d) => d.range.start.line === 1).length, ours(doc.uri).filter((d) => d.range.start.line === 0).length);
+    });
   });
 });

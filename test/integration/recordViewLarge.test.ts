@@ -116,4 +116,28 @@ describe('record view: large payloads', function () {
     assert.match(messages.shown[0].text, /broken\.json is not valid JSON/);
     assert.equal(api.recordViews.panels().length, before);
   });
+  it('opens NDJSON as the list of its lines, and names a line that is not JSON', async () => {
+    const list = records(3_000).lists.activity.slice(0, 300);
+    const file = path.join(dir, 'export.ndjson');
+    fs.writeFileSync(file, `${list.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const panel = await open(file);
+    assert.equal(panel.currentModel.records, list.length);
+    // A .json file whose text is NDJSON is read so too.
+    const named = path.join(dir, 'export-as.json');
+    fs.writeFileSync(named, `${list.slice(0, 3).map((r) => JSON.stringify(r)).join('\r\n')}\r\n`);
+    assert.equal((await open(named)).currentModel.records, 3);
+
+    const broken = path.join(dir, 'broken.ndjson');
+    fs.writeFileSync(broken, `${JSON.stringify(list[0])}\n{"id": oops}\n${JSON.stringify(list[1])}\n`);
+    const before = api.recordViews.panels().length;
+    const messages = captureMessages(['error']);
+    try {
+      assert.equal(await vscode.commands.executeCommand('healthData.openInRecordView', vscode.Uri.file(broken)), undefined);
+      await waitFor('the error to be shown', () => messages.shown.length > 0);
+    } finally {
+      messages.restore();
+    }
+    assert.match(messages.shown[0].text, /broken\.ndjson is NDJSON with a line that is not valid JSON \(.* at line 2, column 8\): fix it to see the records\./);
+    assert.equal(api.recordViews.panels().length, before);
+  });
 });

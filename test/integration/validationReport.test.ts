@@ -183,6 +183,27 @@ describe('export validation report', function () {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it('reports NDJSON as the Problems panel shows it: each line\'s findings, and the line that is no JSON', async () => {
+    const dir = path.join(folder, 'lines');
+    fs.mkdirSync(dir, { recursive: true });
+    const records = notWornMonth().map((r) => JSON.stringify(r));
+    records.splice(2, 0, '{"id": "cut", "steps": 1');
+    const uri = vscode.Uri.file(path.join(dir, 'month.ndjson'));
+    fs.writeFileSync(uri.fsPath, `${records.join('\n')}\n`);
+    await vscode.commands.executeCommand('vscode.open', uri, { preview: false });
+    await vscode.commands.executeCommand('healthData.validatePayload', { uri });
+    const { log } = await exportTo('lines.sarif', { uris: [uri] });
+    const results = resultsByFile(log).get(uri.toString()) ?? [];
+    const notValidated = results[results.length - 1];
+    assert.equal(notValidated?.ruleId, 'file-not-validated');
+    assert.match(notValidated.message.text ?? '', /has a line that is not valid JSON \(.* at line 3, column 25\)/);
+    assert.equal(notValidated.locations?.[0].physicalLocation?.region?.startLine, 3);
+    const diagnostics = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Health Data' && d.code !== 'syntax');
+    assert.ok(diagnostics.length > 30, `${diagnostics.length} diagnostics`);
+    assert.deepEqual(results.slice(0, -1).map(resultKey).sort(), diagnostics.map(diagnosticKey).sort());
+    assert.ok(results.some((r) => r.ruleId === 'zero-value' && r.level === 'warning' && /^0 — unusual for fitbit: steps is not 0 on all its \d+ other records in this document \(record #\d+\)$/.test(r.message.text ?? '')), 'the not-worn day is a warning');
+  });
+
   it('reports on the workspace files the glob names when none is open', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const uris = writePayloads('closed');

@@ -15,8 +15,12 @@ export function payloadProblem(text: string, validation: PayloadTextValidation, 
   const first = validation.syntaxErrors[0];
   if (first !== undefined) {
     const range = lines.rangeOf(first.offset, first.length);
+    const where = placedSyntaxWords(first.code, range.start.line + 1, range.start.character + 1);
+    // NDJSON: the lines that are no JSON; the records of the others are reported.
+    const broken = validation.lines?.broken ?? 0;
+    if (broken > 0) return { message: broken === 1 ? `has a line that is not valid JSON (${where})` : `has ${broken} lines that are not valid JSON (the first: ${where})`, range };
     const more = validation.syntaxErrors.length > 1 ? `, and ${validation.syntaxErrors.length - 1} more` : '';
-    return { message: `is not valid JSON (${placedSyntaxWords(first.code, range.start.line + 1, range.start.character + 1)}${more})`, range };
+    return { message: `is not valid JSON (${where}${more})`, range };
   }
   if (validation.records.length === 0) return { message: 'holds an empty list: nothing to validate' };
   return undefined;

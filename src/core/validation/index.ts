@@ -2,6 +2,7 @@ export * from './dateFormats';
 export * from './fieldFindings';
 export * from './findings';
 export * from './intactRecords';
+export * from './ndjsonText';
 export * from './payloadText';
 export * from './plausibility';
 export * from './recordBytes';

@@ -6,7 +6,8 @@ import { Finding } from './findings';
 import { PropertyContext, TextEditSpec, propertiesAt, removePropertyEdit, renamePropertyEdit, JsonSyntaxError, JsonTextOptions, PointerNode, PointerQuery, PointerSpans, Span, locateListItems, locateQuery, parentPointer, parseJsonText } from '../json';
 import { RESOURCES } from '../resources';
 import { intactRecords } from './intactRecords';
-import { KindOptions, RecordValidation, ValidateOptions, schemaFor, validatePayload, withFallbackKind } from './validator';
+import { LinesOptions, NdjsonRecords, ndjsonRecordSpans, parseNdjsonRecords } from './ndjsonText';
+import { KindOptions, RecordValidation, ValidateOptions, schemaFor, validatePayload, validateRecordAt, withFallbackKind } from './validator';
 
 export interface PlacedFinding extends Finding, Span {
   /** JSON Pointer of the field in the whole payload: `/3/value` for the fourth record's value. */
@@ -33,9 +34,15 @@ export interface PayloadTextValidation {
    * as far as it is whole (intactRecords: its intact records at their places), or undefined.
    */
   readonly payload?: unknown;
+  /**
+   * The text was read as NDJSON (options.lines): how many records its lines hold, and how many of
+   * those lines are no JSON (their syntax errors are `syntaxErrors`). `payload` is then the list
+   * of the lines' values (undefined for a broken one), each record at `/i`.
+   */
+  readonly lines?: { readonly records: number; readonly broken: number };
 }
 
-export interface PayloadTextOptions extends JsonTextOptions, ValidateOptions, KindOptions {}
+export interface PayloadTextOptions extends JsonTextOptions, ValidateOptions, KindOptions, LinesOptions {}
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -83,7 +90,11 @@ function unplacedFinding(r: RecordValidation, f: Finding): PlacedFinding {
  */
 export function validatePayloadText(text: string, options: PayloadTextOptions = {}): PayloadTextValidation {
   const parsed = parseJsonText(text, options);
-  if (parsed.errors.length > 0) return validateBrokenPayloadText(text, parsed.errors, options);
+  if (parsed.errors.length > 0) {
+    const spans = ndjsonRecordSpans(text, parsed.errors, options.lines);
+    if (spans !== undefined) return validateNdjsonText(text, spans, options);
+    return validateBrokenPayloadText(text, parsed.errors, options);
+  }
   return validateParsedPayloadText(text, parsed.value, options);
 }
 
@@ -254,9 +265,69 @@ function fixOf(property: PropertyContext): DeprecatedFieldFix | undefined {
  */
 export function deprecatedFieldFixes(text: string, keyOffsets: Iterable<number>, options?: JsonTextOptions): Map<number, DeprecatedFieldFix> {
   const fixes = new Map<number, DeprecatedFieldFix>();
-  for (const [offset, property] of propertiesAt(text, keyOffsets, options)) {
+  const wanted = new Set(keyOffsets);
+  const properties = propertiesAt(text, wanted, options);
+  for (const [offset, property] of properties) {
     const fix = fixOf(property);
     if (fix !== undefined) fixes.set(offset, fix);
   }
+  // A key the text read as one value does not reach: a line of NDJSON after the first. Each such
+  // line is read on its own, as the validation read it, and its fixes moved to where it stands.
+  const byLine = new Map<number, number[]>();
+  for (const offset of wanted) {
+    if (properties.has(offset) || offset < 0 || offset >= text.length) continue;
+    const start = text.lastIndexOf('\n', offset - 1) + 1;
+    let offsets = byLine.get(start);
+    if (offsets === undefined) byLine.set(start, (offsets = []));
+    offsets.push(offset - start);
+  }
+  for (const [start, offsets] of byLine) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    for (const [offset, property] of propertiesAt(text.slice(start, end), offsets, options)) {
+      const fix = fixOf(property);
+      if (fix !== undefined) fixes.set(offset + start, { ...fix, edit: { ...fix.edit, offset: fix.edit.offset + start } });
+    }
+  }
   return fixes;
+}
+
+/**
+ * Validates records `from` to `to` (exclusive) of an NDJSON text, each as one record (a line
+ * holding a list is not read as a list): record i is at `/i` of the list of the lines' values,
+ * its findings placed on its line. Lines that are no JSON are skipped.
+ */
+export function validateNdjsonRange(
+  text: string,
+  parsed: NdjsonRecords,
+  options: PayloadTextOptions,
+  from: number,
+  to: number,
+): { records: RecordValidation[]; findings: PlacedFinding[]; undetected: number } {
+  const records: RecordValidation[] = [];
+  const findings: PlacedFinding[] = [];
+  let undetected = 0;
+  for (let i = from; i < to; i++) {
+    const value = parsed.values[i];
+    if (value === undefined) continue;
+    let record = validateRecordAt(value, options.kind, options, i, `/${i}`);
+    if (record.kind === undefined && options.kind === undefined) {
+      const resolved = withFallbackKind(record, value, options);
+      record = resolved.record;
+      if (resolved.undetected) undetected++;
+    }
+    records.push(record);
+    if (record.findings.length === 0) continue;
+    const span = parsed.spans[i];
+    const line = text.slice(span.offset, span.offset + span.length);
+    for (const f of placeRecordFindings(line, [record], options, { base: () => '', shift: span.offset })) findings.push(f);
+  }
+  return { records, findings, undetected };
+}
+
+/** validatePayloadText of a text read as NDJSON: every line's record validated, and the syntax errors of those that are no JSON. */
+export function validateNdjsonText(text: string, spans: readonly Span[], options: PayloadTextOptions): PayloadTextValidation {
+  const parsed = parseNdjsonRecords(text, spans, options);
+  const { records, findings, undetected } = validateNdjsonRange(text, parsed, options, 0, spans.length);
+  return { syntaxErrors: parsed.syntaxErrors, records, findings, undetected, payload: parsed.values, lines: { records: spans.length, broken: parsed.brokenLines } };
 }

@@ -3,7 +3,7 @@
 // The batches together hold exactly what validatePayloadText finds, in the same order and places
 // (and, asked to say each 0 from the document's other records, what explainDocumentZeros makes of it).
 
-import { JsonSyntaxError, PointerNode, PointerQuery, ValueSpan, locateQuery, memberListStart, parseJsonText, rootListStart, spanOf } from '../json';
+import { JsonSyntaxError, PointerNode, PointerQuery, Span, ValueSpan, locateQuery, memberListStart, parseJsonText, rootListStart, spanOf } from '../json';
 import {
   PayloadTextOptions,
   PayloadTextValidation,
@@ -17,8 +17,12 @@ import {
   validateBrokenPayloadText,
   validateParsedPayloadText,
   detectKind,
+  ndjsonRecordSpans,
+  parseNdjsonRecords,
+  validateNdjsonRange,
   validateRecordAt,
 } from '../validation';
+import type { ResourceKind } from '../resources';
 import { ZeroTally, explainDocumentZeros, type ZeroPlace } from '../views/zeroContext';
 
 export interface PayloadTextBatch {
@@ -31,6 +35,8 @@ export interface PayloadTextBatch {
   /** Records validated so far, of `total`. */
   readonly done: number;
   readonly total: number;
+  /** Only in the first batch of a text read as NDJSON: its records (lines), and the lines that are no JSON. */
+  readonly lines?: { readonly records: number; readonly broken: number };
 }
 
 /** Records per batch by default: small enough to show findings early, large enough to cost little. */
@@ -67,6 +73,11 @@ export function* payloadTextBatches(text: string, options: PayloadTextOptions = 
   const parsed = parseJsonText(text, options);
   const explained = (validation: PayloadTextValidation) => (zeros === undefined ? validation : explainDocumentZeros(validation, zeros));
   if (parsed.errors.length > 0) {
+    const spans = ndjsonRecordSpans(text, parsed.errors, options.lines);
+    if (spans !== undefined) {
+      yield* ndjsonBatches(text, spans, options, batchRecords, zeros);
+      return;
+    }
     const broken = explained(validateBrokenPayloadText(text, parsed.errors, options));
     const n = broken.records.length;
     yield { syntaxErrors: parsed.errors, findings: broken.findings, records: n, undetected: broken.undetected, done: n, total: n };
@@ -119,4 +130,35 @@ function recordNodesOf(text: string, options: PayloadTextOptions, count: number,
   for (let i = 0; i < count; i++) nodes.push(query.at(pointerOf(i)));
   locateQuery(text, query, options);
   return nodes;
+}
+
+/**
+ * payloadTextBatches of a text read as NDJSON: every line parsed first (the syntax errors of the
+ * broken ones go with the first batch; with `zeros`, every record counted), then validated and
+ * placed `batchRecords` lines at a time, as validateNdjsonText validates them all.
+ */
+function* ndjsonBatches(text: string, spans: readonly Span[], options: PayloadTextOptions, batchRecords: number, zeros: ZeroPlace | undefined): Generator<PayloadTextBatch> {
+  const parsed = parseNdjsonRecords(text, spans, options);
+  const { values } = parsed;
+  let tally: ZeroTally | undefined;
+  const kinds: Array<ResourceKind | undefined> = [];
+  if (zeros !== undefined) {
+    tally = new ZeroTally(zeros);
+    for (const value of values) {
+      const kind = value === undefined ? undefined : (options.kind ?? detectKind(value) ?? options.fallbackKind);
+      kinds.push(kind);
+      if (value !== undefined) tally.add(kind, value);
+    }
+  }
+  // A text of broken lines only is one batch: its syntax errors.
+  const total = values.length - parsed.brokenLines;
+  let done = 0;
+  for (let first = 0; first === 0 || first < values.length; first += batchRecords) {
+    const end = Math.min(values.length, first + batchRecords);
+    const batch = validateNdjsonRange(text, parsed, options, first, end);
+    done += batch.records.length;
+    const findings = tally === undefined ? batch.findings : tally.explainPlaced(batch.findings, (i) => (i >= first && i < end && values[i] !== undefined ? { record: values[i], kind: kinds[i] } : undefined));
+    const lines = first === 0 ? { records: values.length, broken: parsed.brokenLines } : undefined;
+    yield { syntaxErrors: first === 0 ? parsed.syntaxErrors : [], findings, records: batch.records.length, undetected: batch.undetected, done, total, ...(lines && { lines }) };
+  }
 }

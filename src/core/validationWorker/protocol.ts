@@ -57,6 +57,8 @@ export interface ValidationTotals {
   readonly counts: FindingCounts;
   /** Of the zeros, those that stand out among their source's other records (shown as warnings). */
   readonly standingOut: number;
+  /** The text was read as NDJSON: its records (lines), and the lines that are no JSON. */
+  readonly lines?: { readonly records: number; readonly broken: number };
 }
 
 export type FromWorker =
@@ -70,6 +72,8 @@ export type FromWorker =
       readonly found: number;
       readonly done: number;
       readonly total: number;
+      /** In the first batch of a text read as NDJSON: its records (lines), and the lines that are no JSON. */
+      readonly lines?: ValidationTotals['lines'];
     }
   | { readonly type: 'done'; readonly id: number; readonly totals: ValidationTotals; readonly thread: WorkerThread; readonly ms: number }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };

@@ -6,7 +6,7 @@ import { getPriority, setPriority } from 'node:os';
 import { isMainThread, parentPort, threadId, workerData } from 'node:worker_threads';
 import { payloadTextBatches } from './batches';
 import { lineCharacterAt, lineStarts } from '../json';
-import { FromWorker, ToWorker, WORKER_NICE, WORKER_ROLE, WorkerThread, noFindings } from './protocol';
+import { FromWorker, ToWorker, ValidationTotals, WORKER_NICE, WORKER_ROLE, WorkerThread, noFindings } from './protocol';
 import { warmUpValidation } from './warmUp';
 import { shownAsKind, standsOut } from '../views/zeroContext';
 
@@ -38,10 +38,12 @@ function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorke
   let undetected = 0;
   let found = 0;
   let starts: Uint32Array | undefined;
+  let lines: ValidationTotals['lines'];
   for (const batch of payloadTextBatches(text, request.options, request.batchRecords, 'in this document')) {
     syntaxErrors += batch.syntaxErrors.length;
     records += batch.records;
     undetected += batch.undetected;
+    lines ??= batch.lines;
     // Counted by kind; kept by the kind each is shown as (a 0 that stands out with the warnings), as the panel keeps them.
     const kept = batch.findings.filter((f) => {
       counts[f.kind]++;
@@ -51,10 +53,10 @@ function validate(port: NonNullable<typeof parentPort>, request: Extract<ToWorke
     if (kept.length > 0) starts ??= lineStarts(text);
     const findings = kept.map((f) => ({ ...f, start: lineCharacterAt(starts!, f.offset), end: lineCharacterAt(starts!, f.offset + f.length) }));
     found += batch.findings.length;
-    const message: FromWorker = { type: 'batch', id: request.id, syntaxErrors: batch.syntaxErrors, findings, found, done: batch.done, total: batch.total };
+    const message: FromWorker = { type: 'batch', id: request.id, syntaxErrors: batch.syntaxErrors, findings, found, done: batch.done, total: batch.total, ...(batch.lines && { lines: batch.lines }) };
     port.postMessage(message);
   }
-  const done: FromWorker = { type: 'done', id: request.id, totals: { syntaxErrors, records, undetected, counts, standingOut }, thread, ms: performance.now() - started };
+  const done: FromWorker = { type: 'done', id: request.id, totals: { syntaxErrors, records, undetected, counts, standingOut, ...(lines && { lines }) }, thread, ms: performance.now() - started };
   port.postMessage(done);
 }
 

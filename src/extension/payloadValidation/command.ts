@@ -36,6 +36,8 @@ export interface PayloadValidationSummary {
   readonly standingOut: number;
   /** The thread that validated: the extension host's, or a worker's for a large document. */
   readonly thread: WorkerThread;
+  /** The document was read as NDJSON: its records (lines), and the lines that are no JSON. */
+  readonly lines?: { readonly records: number; readonly broken: number };
 }
 
 
@@ -86,6 +88,7 @@ async function pickKind(undetected: number, records: number): Promise<ResourceKi
 function summaryText(summary: PayloadValidationSummary): string {
   // VS Code's JSON support lists no problem for an empty document: the words say it all.
   if (summary.empty) return vscode.l10n.t('The document is empty: nothing to validate.');
+  if (summary.lines !== undefined && summary.lines.broken > 0) return brokenLinesText(summary.lines.broken, summary.records);
   if (summary.syntaxErrors > 0) {
     const broken =
       summary.syntaxErrors === 1
@@ -113,6 +116,17 @@ function summaryText(summary: PayloadValidationSummary): string {
   return parts.length === 0 ? vscode.l10n.t('{0} validated: no findings.', records) : vscode.l10n.t('{0} validated. {1}', records, parts.join(', '));
 }
 
+/** The summary of NDJSON with lines that are no JSON: the records of the others were validated all the same. */
+function brokenLinesText(broken: number, records: number): string {
+  if (records === 0) {
+    return broken === 1 ? vscode.l10n.t('The document\'s line is not valid JSON: fix it to validate its record.') : vscode.l10n.t('None of the document\'s {0} lines is valid JSON: fix them to validate their records.', broken);
+  }
+  const lines = broken === 1 ? vscode.l10n.t('1 line of the document is not valid JSON') : vscode.l10n.t('{0} lines of the document are not valid JSON', broken);
+  const validated = records === 1 ? vscode.l10n.t('the 1 record of its other lines was validated') : vscode.l10n.t('the {0} records of its other lines were validated', records);
+  const fix = broken === 1 ? vscode.l10n.t('fix it to validate its record') : vscode.l10n.t('fix them to validate their records');
+  return vscode.l10n.t('{0}: {1}; {2}.', lines, validated, fix);
+}
+
 function tellSummary(summary: PayloadValidationSummary): void {
   const text = summaryText(summary);
   const showProblems = vscode.l10n.t('Show Problems');
@@ -138,7 +152,7 @@ export function registerValidatePayloadCommand(validator: DocumentValidator, liv
       return undefined;
     }
     if (!document) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Open a JSON document to validate it as a health data payload.'));
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a JSON or NDJSON document to validate it as a health data payload.'));
       return undefined;
     }
     const kind = givenKind(arg);
@@ -174,6 +188,7 @@ export function registerValidatePayloadCommand(validator: DocumentValidator, liv
       counts: validation.counts,
       standingOut: validation.standingOut,
       thread: validation.thread,
+      ...(validation.lines && { lines: validation.lines }),
     };
     const quiet = Boolean(arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && (arg as ValidatePayloadArgs).quiet);
     if (!quiet) tellSummary(summary);

@@ -130,16 +130,20 @@ export function syntaxReportedByVsCode(document: vscode.TextDocument): boolean {
   return vscode.workspace.getConfiguration('json', document).get<boolean>('validate.enable', true) !== false;
 }
 
-/** Our diagnostics of a text's syntax errors: none where VS Code's JSON support lists them already. */
-export function syntaxDiagnostics(document: vscode.TextDocument, errors: readonly JsonSyntaxError[]): vscode.Diagnostic[] {
-  return errors.length === 0 || syntaxReportedByVsCode(document) ? [] : errors.map((e) => syntaxDiagnostic(document, e));
+/**
+ * Our diagnostics of a text's syntax errors: none where VS Code's JSON support lists them already,
+ * but always those of the lines of NDJSON (`lines`), which VS Code reads as one value that
+ * something follows (it says `End of file expected` where the second line starts).
+ */
+export function syntaxDiagnostics(document: vscode.TextDocument, errors: readonly JsonSyntaxError[], lines = false): vscode.Diagnostic[] {
+  return errors.length === 0 || (!lines && syntaxReportedByVsCode(document)) ? [] : errors.map((e) => syntaxDiagnostic(document, e));
 }
 
 /** The diagnostics of one validation, at most MAX_DIAGNOSTICS of them (then a note says so). */
 export function diagnosticsOf(document: vscode.TextDocument, validation: PayloadTextValidation, unknownSeverity = SEVERITY.unknown): vscode.Diagnostic[] {
   // A text that is no JSON: its syntax errors first, then the findings of the records it still holds
   // whole, in the room the syntax errors leave under VS Code's limit.
-  const syntax = syntaxDiagnostics(document, validation.syntaxErrors);
+  const syntax = syntaxDiagnostics(document, validation.syntaxErrors, validation.lines !== undefined);
   return [...syntax, ...findingDiagnostics(document, validation.findings, validation.findings.length, unknownSeverity, MAX_DIAGNOSTICS - syntax.length)];
 }
 

@@ -29,6 +29,8 @@ export interface DocumentValidation {
   readonly standingOut: number;
   /** The thread that validated: the extension host's own, or a worker's. */
   readonly thread: WorkerThread;
+  /** The document was read as NDJSON: its records (lines), and the lines that are no JSON. */
+  readonly lines?: { readonly records: number; readonly broken: number };
 }
 
 /** Progress and cancellation of a long validation, from the command or the window's status. */
@@ -42,6 +44,18 @@ export const DEFAULT_WORKER_THRESHOLD_MB = 1;
 const SHOW_EVERY_MS = 250;
 /** The most diagnostics the first refresh of a run holds (see validateOnWorker). */
 const FIRST_SHOWN = 250;
+
+/** Language ids other extensions give NDJSON documents. */
+const NDJSON_LANGUAGES = new Set(['jsonl', 'ndjson', 'jsonlines']);
+
+/**
+ * Whether a document is NDJSON by its name (`.ndjson`, `.jsonl`) or language: each of its lines is
+ * then read as a record even when the first is broken. Any other document that is no JSON is read
+ * as NDJSON when it looks like it (an object, then another value on a line of its own).
+ */
+export function isNdjsonDocument(document: Pick<vscode.TextDocument, 'uri' | 'languageId'>): boolean {
+  return NDJSON_LANGUAGES.has(document.languageId) || /\.(?:ndjson|jsonl)$/i.test(document.uri.path);
+}
 
 /** `healthData.validation.workerThresholdMB` in characters (about bytes for JSON). */
 export function workerThreshold(): number {
@@ -188,7 +202,7 @@ export class DocumentValidator implements vscode.Disposable {
       `validated ${document.uri.toString(true)} v${document.version} in ${(performance.now() - started).toFixed(1)} ms: ` +
         (validation.syntaxErrors.length > 0 ? `${validation.syntaxErrors.length} syntax errors` : `${validation.records.length} records, ${validation.findings.length} findings`),
     );
-    return { syntaxErrors: validation.syntaxErrors.length, records: validation.records.length, undetected: validation.undetected, counts: countFindings(validation), standingOut: validation.findings.filter(standsOut).length, thread: { threadId, isMainThread } };
+    return { syntaxErrors: validation.syntaxErrors.length, records: validation.records.length, undetected: validation.undetected, counts: countFindings(validation), standingOut: validation.findings.filter(standsOut).length, thread: { threadId, isMainThread }, ...(validation.lines && { lines: validation.lines }) };
   }
 
   private async validateOnWorker(document: vscode.TextDocument, report: ValidationProgress): Promise<DocumentValidation | undefined> {
@@ -199,6 +213,8 @@ export class DocumentValidator implements vscode.Disposable {
     let found = 0;
     let done = 0;
     let syntaxErrors: readonly JsonSyntaxError[] = [];
+    /** The text is read as NDJSON (its first batch says so). */
+    let lines = false;
     let shownAt = performance.now();
     const current = () => this.runs.get(key) === handle && !document.isClosed && document.version === version;
     // One refresh of the Problems panel at a time: its diagnostics are made in slices (see
@@ -211,7 +227,7 @@ export class DocumentValidator implements vscode.Disposable {
     const refresh = async () => {
       // A text that is no JSON: its syntax errors first, then the findings of the records it holds
       // whole, in the room the syntax errors leave under VS Code's limit.
-      const syntax = syntaxDiagnostics(document, syntaxErrors);
+      const syntax = syntaxDiagnostics(document, syntaxErrors, lines);
       const room = MAX_DIAGNOSTICS - syntax.length;
       const shown = Math.min(limit, room);
       limit = Math.min(MAX_DIAGNOSTICS, limit * 2);
@@ -231,6 +247,7 @@ export class DocumentValidator implements vscode.Disposable {
       onBatch: (batch) => {
         if (!current()) return;
         if (batch.syntaxErrors.length > 0) syntaxErrors = batch.syntaxErrors;
+        if (batch.lines !== undefined) lines = true;
         streamed.add(batch.findings, batch.found);
         found = batch.found;
         report.progress?.report({ message: vscode.l10n.t('{0} of {1} records', batch.done, batch.total), increment: batch.total > 0 ? (100 * (batch.done - done)) / batch.total : undefined });
@@ -270,7 +287,7 @@ export class DocumentValidator implements vscode.Disposable {
    * made with these options places its findings where the Problems panel does.
    */
   optionsFor(document: Pick<vscode.TextDocument, 'uri' | 'languageId'>): PayloadTextOptions {
-    return { ...this.choices.get(document.uri.toString()), jsonc: document.languageId === 'jsonc' };
+    return { ...this.choices.get(document.uri.toString()), jsonc: document.languageId === 'jsonc', lines: isNdjsonDocument(document) ? 'always' : 'detect' };
   }
 
   /** Forgets the document: its diagnostics, its kind and its validation in progress. */

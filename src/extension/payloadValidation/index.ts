@@ -22,8 +22,9 @@ export function registerPayloadValidation(log: vscode.LogOutputChannel, validato
     validator,
     live,
     ...registerValidatePayloadCommand(validator, live),
+    // Wherever the command validates: JSON, and NDJSON by its language, its name or in a plain-text document.
     vscode.languages.registerCodeActionsProvider(
-      [{ language: 'json' }, { language: 'jsonc' }],
+      [{ language: 'json' }, { language: 'jsonc' }, { language: 'jsonl' }, { language: 'ndjson' }, { language: 'jsonlines' }, { language: 'plaintext' }, { pattern: '**/*.{ndjson,jsonl}' }],
       new DeprecatedFieldQuickFix(validator.collection),
       DeprecatedFieldQuickFix.metadata,
     ),
