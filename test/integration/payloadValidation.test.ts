@@ -662,6 +662,29 @@ describe('payload validation', function () {
       await waitFor('revalidation after the fix', () => !ours(doc.uri).some((d) => d.code === 'deprecated'));
     });
 
+    it('validates NDJSON files live when the glob names them, a line broken while typing included', async () => {
+      const config = vscode.workspace.getConfiguration('healthData.validation');
+      const record = ACTIVITY.trim().replace(/\n\s*/g, ' ');
+      await config.update('glob', '**/live-*.ndjson', vscode.ConfigurationTarget.Global);
+      try {
+        const uri = vscode.Uri.file(path.join(dir, 'live-1.ndjson'));
+        fs.writeFileSync(uri.fsPath, `${record}\n${record.replace('"a-1"', '"a-2"')}\n`);
+        await vscode.commands.executeCommand('vscode.open', uri);
+        await waitFor('live diagnostics on both lines', () => ours(uri).filter((d) => d.range.start.line === 1).length === 8 && ours(uri).filter((d) => d.range.start.line === 0).length === 8);
+        // A third line half typed: a syntax error on it, the first two keep their findings.
+        const doc = await waitFor('the document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()));
+        const edit = new vscode.WorkspaceEdit();
+        edit.insert(uri, new vscode.Position(2, 0), '{"id": "a-3", "steps":');
+        assert.ok(await vscode.workspace.applyEdit(edit));
+        await waitFor('the half-typed line marked', () => ours(uri).some((d) => d.range.start.line === 2 && d.code === 'syntax'));
+        assert.equal(ours(uri).filter((d) => d.range.start.line < 2).length, 16);
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      } finally {
+        await config.update('glob', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+
     it('an untitled plain-text document holding NDJSON is validated too', async () => {
       const record = ACTIVITY.trim().replace(/\n\s*/g, ' ');
       const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: `${record}\n${record.replace('"a-1"', '"a-2"')}\n` });
