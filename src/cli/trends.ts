@@ -202,7 +202,9 @@ function figures(s: TrendSeries, xs: readonly number[], chart: TrendChart): stri
   const sorted = [...values].sort((a, b) => a.v - b.v);
   const lowest = sorted[0];
   const highest = sorted[sorted.length - 1];
-  const middle = sorted[(sorted.length - 1) >> 1].v;
+  // The middle value; of an even count, the mean of the two middle ones.
+  const half = sorted.length >> 1;
+  const middle = sorted.length % 2 === 1 ? sorted[half].v : (sorted[half - 1].v + sorted[half].v) / 2;
   const parts = [`${values.length} ${what}${values.length === 1 ? '' : 's'}`, `lowest ${formatNumber(lowest.v)} (${at(lowest.i)})`, `median ${formatNumber(middle)}`, `highest ${formatNumber(highest.v)} (${at(highest.i)})`];
   if (gaps) {
     const days = s.gaps.slice(0, 3).map(at).join(', ') + (gaps > 3 ? ', …' : '');

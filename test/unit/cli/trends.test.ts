@@ -56,6 +56,35 @@ describe('health-data trends', function () {
     }
   });
 
+  it('gives each line the median of its values (of an even count, the mean of the two middle ones), lowest and highest as the JSON has them', async () => {
+    const human = String(notWorn.humanId);
+    const [text, json] = await Promise.all([cli(['trends', 'activity', '--human', human, '--no-color'], env()), cli(['trends', 'activity', '--human', human, '--json'], env())]);
+    assert.equal(text.code, 0, text.stderr);
+    const report = JSON.parse(json.stdout) as { charts: Array<{ title: string; series: Array<{ source: string; values: Array<number | null> }> }> };
+    const lines = text.stdout.split('\n');
+    let checked = 0;
+    let even = 0;
+    for (const chart of report.charts) {
+      const heading = lines.findIndex((l) => l.startsWith(`${chart.title}, in `));
+      assert.ok(heading >= 0, chart.title);
+      for (const s of chart.series) {
+        const values = s.values.filter((v): v is number => v !== null).sort((a, b) => a - b);
+        if (values.length === 0) continue;
+        const line = lines.slice(heading + 1).find((l) => l.trimStart().startsWith(`${s.source} `))!;
+        const said = /· lowest ([\d,.]+) \(.*\) · median ([\d,.]+) · highest ([\d,.]+) /.exec(line);
+        assert.ok(said, line);
+        const half = values.length >> 1;
+        const median = values.length % 2 === 1 ? values[half] : (values[half - 1] + values[half]) / 2;
+        if (values.length % 2 === 0) even++;
+        const [lowest, middle, highest] = said.slice(1).map((n) => Number(n.replace(/,/g, '')));
+        assert.ok(Math.abs(middle - median) < 0.051, `${chart.title} ${s.source}: median ${middle}, expected ${median}`);
+        assert.ok(Math.abs(lowest - values[0]) < 0.051 && Math.abs(highest - values[values.length - 1]) < 0.051, line);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 3 && even >= 1, `${checked} lines checked, ${even} of an even count`);
+  });
+
   it('says in words a source that never sends a field and a day a tracker was not worn, each a gap and not a 0', async () => {
     const human = String(notWorn.humanId);
     const run = await cli(['trends', 'activity', '--human', human, '--no-color'], env());
@@ -68,7 +97,7 @@ describe('health-data trends', function () {
     const fitbit = lines.slice(steps + 1).find((l) => l.trimStart().startsWith('fitbit '))!;
     const days = mine.filter((r) => r.source === 'fitbit' && r.steps !== 0).length;
     // The not-worn day is the chart's first: its column shows the gap mark, its date is named.
-    assert.match(fitbit, new RegExp(`^  fitbit\\s+×[▁▂▃▄▅▆▇█·]+  ${days} days · lowest [\\d,]+ \\(\\d{4}-\\d\\d-\\d\\d\\) · median [\\d,]+ · highest [\\d,]+ \\(\\d{4}-\\d\\d-\\d\\d\\) · 1 unusual 0 \\(${String(notWorn.date)}\\): a device not worn\\? \\(gaps, not 0\\)$`), fitbit);
+    assert.match(fitbit, new RegExp(`^  fitbit\\s+×[▁▂▃▄▅▆▇█·]+  ${days} days · lowest [\\d,]+ \\(\\d{4}-\\d\\d-\\d\\d\\) · median [\\d,.]+ · highest [\\d,]+ \\(\\d{4}-\\d\\d-\\d\\d\\) · 1 unusual 0 \\(${String(notWorn.date)}\\): a device not worn\\? \\(gaps, not 0\\)$`), fitbit);
     // A source of this human that never sends steps, if it has one, says so; every line is one of the two forms.
     for (const source of [...new Set(mine.map((r) => String(r.source)))]) {
       const line = lines.slice(steps + 1).find((l) => l.trimStart().startsWith(`${source} `))!;
