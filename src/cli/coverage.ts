@@ -229,7 +229,8 @@ export function printCoverage(o: Output, report: CoverageReport, human?: string)
   } else {
     o.out(paint(o, 'bold', `Overlaps: ${report.overlaps.length} day${report.overlaps.length === 1 ? '' : 's'} with two or more sources for one human (summing them double counts)`));
     for (const ov of report.overlaps.slice(0, MAX_OVERLAP_LINES)) {
-      o.out(`  ${ov.date}  human ${printable(ov.humanId, 14)}  ${ov.sources.map((s) => printable(s, 24)).join(' + ')}`);
+      // The whole id, to paste into --human (the service's are 32 characters; a hostile one is cut).
+      o.out(`  ${ov.date}  human ${printable(ov.humanId, 64)}  ${ov.sources.map((s) => printable(s, 24)).join(' + ')}`);
     }
     if (report.overlaps.length > MAX_OVERLAP_LINES) o.out(`  … and ${report.overlaps.length - MAX_OVERLAP_LINES} more (--json lists every one)`);
   }

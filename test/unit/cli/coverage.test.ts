@@ -113,6 +113,10 @@ describe('health-data coverage', () => {
     assert.match(steps, new RegExp(`never 0/${phone} \\(0 ×${phone}\\)`));
     assert.match(steps, /^steps\s+provided \d+\/\d+\s/);
     assert.match(run.stdout, /Overlaps: \d+ days with two or more sources for one human/);
+    // Each overlap names its human by the whole id, as --human takes it.
+    const overlap = /^  (\d{4}-\d\d-\d\d)  human (\S+)  (\S+) \+ /m.exec(run.stdout);
+    assert.ok(overlap, run.stdout);
+    assert.ok(use.sandbox.dataset.activity.some((r) => r.humanId === overlap[2] && r.date === overlap[1] && r.source === overlap[3]), overlap[0]);
     assert.match(run.stdout, /moves: fields the schema does not define: activeMinutes/);
     assert.match(run.stdout, /the source does not provide it, the service sends 0/);
   });
