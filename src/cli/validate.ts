@@ -380,8 +380,10 @@ async function countSources(file: string, size: number, pool: UnitPool, progress
 /**
  * A payload read whole: validated as the editor validates it. A list that is no JSON has the
  * records it holds whole reported, then its syntax error, as the editor shows them. Another text
- * that is no JSON may be NDJSON, which the editor does not read: it is then validated as a stream
- * of its lines; its records (of at most SMALL_FILE_BYTES) are gathered first. A text that breaks
+ * that is no JSON may be NDJSON: it is then validated as a stream of its lines, as a large file
+ * is (a broken line is a record with an error; a finding placed where its value starts, where the
+ * editor, which reads NDJSON a line at a time too, places it on its key); its records (of at most
+ * SMALL_FILE_BYTES) are gathered first. A text that breaks
  * off keeps the editor's message and range, after the records read before the break. Each 0 is
  * said from the other records of its source `where` they are (the file, standard input), as the
  * Problems panel says it.
