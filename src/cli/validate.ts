@@ -87,7 +87,7 @@ function parseJobs(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < 1 || n > 256) {
-    throw new HealthDataError('usage', `--jobs must be a whole number from 1 to 256, got ${printable(value, 20)}`);
+    throw new HealthDataError('usage', `--jobs must be a whole number from 1 to 256, got "${printable(value, 20)}".`);
   }
   return n;
 }

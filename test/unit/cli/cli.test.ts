@@ -891,7 +891,7 @@ describe('health-data CLI', function () {
       assert.match(text.stdout, /5 records in 1 file, 1 invalid/);
       const bad = await run(['validate', inputs[0], '--jobs', '0']);
       assert.equal(bad.code, 2);
-      assert.match(bad.stderr, /--jobs must be a whole number from 1 to 256, got 0/);
+      assert.match(bad.stderr, /--jobs must be a whole number from 1 to 256, got "0"\./);
     });
 
     it('NDJSON with blank lines, CRLF, a line that is no JSON, multi-byte text and a last line cut short: the same report with one job or two, each record at its line', async () => {
