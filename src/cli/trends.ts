@@ -158,12 +158,12 @@ function printChart(o: Output, chart: TrendChart): void {
   chart.series.forEach((s, i) => {
     const label = printable(labels[i], 40).padEnd(width);
     const { low, high } = scales.get(s.field)!;
-    o.out(`  ${label}  ${line(s, xs, columns, low, high)}  ${figures(s, xs, chart)}`);
+    o.out(`  ${label}  ${line(o, s, xs, columns, low, high)}  ${figures(o, s, xs, chart)}`);
   });
 }
 
 /** The series over `columns` equal spans of the chart's time: each the mean of its values as a block, or a mark. */
-function line(s: TrendSeries, xs: readonly number[], columns: number, low: number, high: number): string {
+function line(o: Pick<Output, 'color'>, s: TrendSeries, xs: readonly number[], columns: number, low: number, high: number): string {
   const first = xs[0];
   const span = xs[xs.length - 1] - first;
   const column = (i: number) => (span === 0 ? 0 : Math.min(columns - 1, Math.floor(((xs[i] - first) / span) * columns)));
@@ -178,7 +178,8 @@ function line(s: TrendSeries, xs: readonly number[], columns: number, low: numbe
   for (const g of s.gaps) gaps[column(g)]++;
   let out = '';
   for (let c = 0; c < columns; c++) {
-    if (count[c] === 0) out += gaps[c] ? GAP : NOTHING;
+    // An unusual 0 (a device not worn?) in a warning's colour on a terminal, as the validation reports mark it.
+    if (count[c] === 0) out += gaps[c] ? (s.unusual ? paint(o, 'yellow', GAP) : GAP) : NOTHING;
     else {
       const mean = sum[c] / count[c];
       const step = high === low ? BLOCKS.length - 1 : Math.round(((mean - low) / (high - low)) * (BLOCKS.length - 1));
@@ -189,7 +190,7 @@ function line(s: TrendSeries, xs: readonly number[], columns: number, low: numbe
 }
 
 /** What the line shows in words: how many values, their lowest, middle and highest, and the gaps. */
-function figures(s: TrendSeries, xs: readonly number[], chart: TrendChart): string {
+function figures(o: Pick<Output, 'color'>, s: TrendSeries, xs: readonly number[], chart: TrendChart): string {
   const at = (i: number) => formatX(xs[i], chart.time);
   const what = chart.time === 'day' ? 'day' : 'reading';
   const values: Array<{ v: number; i: number }> = [];
@@ -208,7 +209,7 @@ function figures(s: TrendSeries, xs: readonly number[], chart: TrendChart): stri
   const parts = [`${values.length} ${what}${values.length === 1 ? '' : 's'}`, `lowest ${formatNumber(lowest.v)} (${at(lowest.i)})`, `median ${formatNumber(middle)}`, `highest ${formatNumber(highest.v)} (${at(highest.i)})`];
   if (gaps) {
     const days = s.gaps.slice(0, 3).map(at).join(', ') + (gaps > 3 ? ', …' : '');
-    parts.push(s.unusual ? `${gaps} unusual 0${gaps === 1 ? '' : 's'} (${days}): a device not worn? (gaps, not 0)` : `${gaps} 0${gaps === 1 ? '' : 's'} the source sends for no value (${days}; gaps, not 0)`);
+    parts.push(s.unusual ? paint(o, 'yellow', `${gaps} unusual 0${gaps === 1 ? '' : 's'} (${days}): a device not worn? (gaps, not 0)`) : `${gaps} 0${gaps === 1 ? '' : 's'} the source sends for no value (${days}; gaps, not 0)`);
   }
   return parts.join(' · ');
 }

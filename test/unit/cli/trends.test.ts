@@ -110,6 +110,24 @@ describe('health-data trends', function () {
     assert.doesNotMatch(run.stdout, /\u001b\[/);
   });
 
+  it('on a terminal, marks the unusual 0 in a warning\'s colour, its gap mark and its words; other lines stay plain', async () => {
+    const human = String(notWorn.humanId);
+    const run = await cli(['trends', 'activity', '--human', human], { ...env(), FORCE_COLOR: '1' });
+    assert.equal(run.code, 0, run.stderr);
+    const yellow = (text: string) => `\u001b[33m${text}\u001b[39m`;
+    const lines = run.stdout.split('\n');
+    const steps = lines.findIndex((l) => l.includes('Steps per day, in steps: '));
+    const fitbit = lines.slice(steps + 1).find((l) => l.trimStart().startsWith('fitbit '))!;
+    assert.ok(fitbit.includes(`  ${yellow('×')}`), JSON.stringify(fitbit));
+    assert.ok(fitbit.endsWith(yellow(`1 unusual 0 (${String(notWorn.date)}): a device not worn? (gaps, not 0)`)), JSON.stringify(fitbit));
+    // Only the unusual series is painted so: any other line, a field a source never sends among them, is plain gaps.
+    const others = lines.filter((l) => l.startsWith('  ') && !l.includes('unusual 0'));
+    assert.ok(others.length >= 1 && others.every((l) => !l.includes('\u001b[33m')), JSON.stringify(others));
+    // And without a terminal (or with --no-color) nothing is painted.
+    const plain = await cli(['trends', 'activity', '--human', human], env());
+    assert.doesNotMatch(plain.stdout, /\u001b\[/);
+  });
+
   it('names a source that never sends steps in a human’s chart', async () => {
     // The phone (googlefit) never sends steps in the sandbox: find a human who has it.
     const phone = activity().find((r) => r.source === 'googlefit');
