@@ -184,7 +184,7 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
         const end = sandbox.dataset.activity.map((r) => r.date).sort().at(-1)!;
         const start = addDays(end, -9);
         const input = page.locator('.quick-input-widget input');
-        const row = (text: string) => page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first();
+        const row = (text: string | RegExp) => page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first();
         await wb!.runCommand('Health Data: Set Date Range');
         await input.waitFor({ state: 'visible' });
         await input.fill(`${end}..${start}`);
@@ -192,6 +192,15 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
         await page.keyboard.press('Enter');
         await page.waitForTimeout(300);
         assert.ok(await input.isVisible(), 'Enter on a range that cannot be used leaves the list open');
+        // Words that name no range and match no item: what can be typed, not an empty list; words of an item just filter.
+        await input.fill('yesterday');
+        await row('Type a number of days (14), a date (2026-11-03) or two dates (2026-11-01..2026-11-20).').waitFor({ state: 'visible' });
+        await page.keyboard.press('Enter');
+        await page.waitForTimeout(300);
+        assert.ok(await input.isVisible(), 'Enter on the hint leaves the list open');
+        await input.fill('last');
+        await row(/^Last \d+ days/).waitFor({ state: 'visible' });
+        await row('Type a number of days').waitFor({ state: 'detached', timeout: 5_000 });
         await input.fill(`${start}..${end}`);
         await row(`${start} – ${end}`).waitFor({ state: 'visible' });
         await page.screenshot({ path: path.join(screenshotsDir(), 'date-range-typed.png') });
@@ -220,6 +229,8 @@ describe('e2e: the Records view tells the whole truth (default sandbox data)', f
         assert.equal(await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'is not a date written' }).count(), 0);
         await input.fill('2026-02-30');
         await row('2026-02-30 is not a real calendar date.').waitFor({ state: 'visible' });
+        await input.fill('tomorrow');
+        await row('Type a date written YYYY-MM-DD (2026-11-03), or pick a day.').waitFor({ state: 'visible' });
         await input.fill(end);
         await row(`${end}`).waitFor({ state: 'visible' });
         await page.keyboard.press('Escape');

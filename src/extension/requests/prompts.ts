@@ -123,7 +123,7 @@ export async function promptDate(title: string): Promise<string | undefined> {
     const problem = dateProblem(value);
     return problem ? { problem } : { item: { label: `$(calendar) ${value}`, description: dayName(value), date: value } };
   };
-  const pick = await pickOrType(items, { title, placeHolder: vscode.l10n.t('Pick a day, or type a date (YYYY-MM-DD)') }, typed);
+  const pick = await pickOrType(items, { title, placeHolder: vscode.l10n.t('Pick a day, or type a date (YYYY-MM-DD)'), hint: vscode.l10n.t('Type a date written YYYY-MM-DD (2026-11-03), or pick a day.') }, typed);
   if (!pick) return undefined;
   if (pick.date) return pick.date;
   return inputDate(title, vscode.l10n.t('Date, written YYYY-MM-DD'), addDays(todayDate, -7));
@@ -175,7 +175,7 @@ export async function promptListOptions(title: string): Promise<ListOptions | un
       description: days === undefined ? daysOfRange(start, last) : rangeText(start, last),
       options: { start, end: last },
     }));
-  const pick = await pickOrType(items, { title, placeHolder: vscode.l10n.t('Which records? Or type 14 (days) or 2026-11-01..2026-11-20') }, typed);
+  const pick = await pickOrType(items, { title, placeHolder: vscode.l10n.t('Which records? Or type 14 (days) or 2026-11-01..2026-11-20'), hint: typedRangeProblemText({ code: 'unreadable' }) }, typed);
   if (!pick) return undefined;
   if (pick.options) return pick.options;
   const start = await inputDate(title, vscode.l10n.t('First date of the range, written YYYY-MM-DD'), addDays(end, -29));

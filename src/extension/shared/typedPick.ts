@@ -19,7 +19,16 @@ export function matchesAnItem(items: readonly vscode.QuickPickItem[], text: stri
 }
 
 /** Shows `items`, and the item `read` makes of the typed text; the item picked, or undefined when dismissed. */
-export function pickOrType<T extends vscode.QuickPickItem>(items: readonly T[], options: { readonly title: string; readonly placeHolder: string }, read: (text: string) => TypedReading<T>): Promise<T | undefined> {
+export function pickOrType<T extends vscode.QuickPickItem>(
+  items: readonly T[],
+  options: {
+    readonly title: string;
+    readonly placeHolder: string;
+    /** Said when the text is nothing `read` takes and matches no item (the list would be empty): what can be typed. */
+    readonly hint?: string;
+  },
+  read: (text: string) => TypedReading<T>,
+): Promise<T | undefined> {
   return new Promise<T | undefined>((resolve) => {
     const pick = vscode.window.createQuickPick<T | ProblemItem>();
     pick.title = options.title;
@@ -36,6 +45,8 @@ export function pickOrType<T extends vscode.QuickPickItem>(items: readonly T[], 
       let reading = read(text);
       // A text on its way to an item offered (2026-11-2 of 2026-11-22) is not yet wrong: the items it matches are shown alone.
       if (reading !== undefined && 'problem' in reading && matchesAnItem(items, text)) reading = undefined;
+      // A text that neither names anything nor matches an item would leave an empty list and an Enter that does nothing.
+      if (reading === undefined && options.hint !== undefined && text.trim() !== '' && !matchesAnItem(items, text)) reading = { problem: options.hint };
       const typed: T | ProblemItem | undefined =
         reading === undefined ? undefined : 'item' in reading ? { ...reading.item, alwaysShow: true } : { label: `$(warning) ${reading.problem}`, alwaysShow: true, problem: true };
       pick.items = typed ? [typed, ...items] : items;

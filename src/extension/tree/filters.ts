@@ -3,7 +3,7 @@
 
 import * as vscode from 'vscode';
 import { addDays } from '../../core/dates';
-import { MAX_RANGE_DAYS, dateProblem, daysOfRange, localToday, rangeProblem, rangeText, readRangeTyped } from '../requests/prompts';
+import { MAX_RANGE_DAYS, dateProblem, daysOfRange, localToday, rangeProblem, rangeText, readRangeTyped, typedRangeProblemText } from '../requests/prompts';
 import { type TypedReading, matchesAnItem, pickOrType } from '../shared/typedPick';
 
 export interface DateRange {
@@ -86,7 +86,7 @@ export async function promptDateRange(current: DateRange): Promise<DateRange | u
         ? { label: `$(calendar) ${rangeText(start, end)}`, description: daysOfRange(start, end), range: { start, end } }
         : { label: vscode.l10n.t('Last {0} days', days), description: rangeText(start, end), days },
     );
-  const pick = await pickOrType(items, { title: vscode.l10n.t('Health Data: Date Range of the Tree'), placeHolder: vscode.l10n.t('Which dates to show? Or type 14 (days) or 2026-11-01..2026-11-20') }, typed);
+  const pick = await pickOrType(items, { title: vscode.l10n.t('Health Data: Date Range of the Tree'), placeHolder: vscode.l10n.t('Which dates to show? Or type 14 (days) or 2026-11-01..2026-11-20'), hint: typedRangeProblemText({ code: 'unreadable' }) }, typed);
   if (!pick) return undefined;
   if (pick.range !== undefined) return pick.range;
   if (pick.days !== undefined) return lastDays(pick.days);
