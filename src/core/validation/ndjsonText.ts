@@ -18,6 +18,15 @@ export interface LinesOptions {
   readonly lines?: LinesMode;
 }
 
+/** A file name that says NDJSON: its lines are records whatever they hold (LinesMode `always`). */
+export const NDJSON_FILE_NAME = /\.(?:ndjson|jsonl)$/i;
+
+/** What a text read as NDJSON holds: its records (non-blank lines), and how many of those lines are no JSON. */
+export interface NdjsonLines {
+  readonly records: number;
+  readonly broken: number;
+}
+
 const isBlankCode = (c: number): boolean => c === 32 || c === 9 || c === 13 || c === 10 || c === 0xfeff;
 
 /** Where the line holding `offset` starts. */

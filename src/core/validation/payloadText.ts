@@ -6,7 +6,7 @@ import { Finding } from './findings';
 import { PropertyContext, TextEditSpec, propertiesAt, removePropertyEdit, renamePropertyEdit, JsonSyntaxError, JsonTextOptions, PointerNode, PointerQuery, PointerSpans, Span, locateListItems, locateQuery, parentPointer, parseJsonText } from '../json';
 import { RESOURCES } from '../resources';
 import { intactRecords } from './intactRecords';
-import { LinesOptions, NdjsonRecords, ndjsonRecordSpans, parseNdjsonRecords } from './ndjsonText';
+import { LinesOptions, NdjsonLines, NdjsonRecords, ndjsonRecordSpans, parseNdjsonRecords } from './ndjsonText';
 import { KindOptions, RecordValidation, ValidateOptions, schemaFor, validatePayload, validateRecordAt, withFallbackKind } from './validator';
 
 export interface PlacedFinding extends Finding, Span {
@@ -39,7 +39,7 @@ export interface PayloadTextValidation {
    * those lines are no JSON (their syntax errors are `syntaxErrors`). `payload` is then the list
    * of the lines' values (undefined for a broken one), each record at `/i`.
    */
-  readonly lines?: { readonly records: number; readonly broken: number };
+  readonly lines?: NdjsonLines;
 }
 
 export interface PayloadTextOptions extends JsonTextOptions, ValidateOptions, KindOptions, LinesOptions {}
@@ -305,20 +305,16 @@ export function validateNdjsonRange(
   to: number,
 ): { records: RecordValidation[]; findings: PlacedFinding[]; undetected: number } {
   const records: RecordValidation[] = [];
-  const findings: PlacedFinding[] = [];
-  let undetected = 0;
   for (let i = from; i < to; i++) {
     const value = parsed.values[i];
-    if (value === undefined) continue;
-    let record = validateRecordAt(value, options.kind, options, i, `/${i}`);
-    if (record.kind === undefined && options.kind === undefined) {
-      const resolved = withFallbackKind(record, value, options);
-      record = resolved.record;
-      if (resolved.undetected) undetected++;
-    }
-    records.push(record);
+    if (value !== undefined) records.push(validateRecordAt(value, options.kind, options, i, `/${i}`));
+  }
+  // The lines' values are the list the records' pointers (`/i`) point into.
+  const undetected = resolveUndetected(parsed.values, records, options);
+  const findings: PlacedFinding[] = [];
+  for (const record of records) {
     if (record.findings.length === 0) continue;
-    const span = parsed.spans[i];
+    const span = parsed.spans[record.index!];
     const line = text.slice(span.offset, span.offset + span.length);
     for (const f of placeRecordFindings(line, [record], options, { base: () => '', shift: span.offset })) findings.push(f);
   }

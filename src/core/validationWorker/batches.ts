@@ -17,6 +17,7 @@ import {
   validateBrokenPayloadText,
   validateParsedPayloadText,
   detectKind,
+  type NdjsonLines,
   ndjsonRecordSpans,
   parseNdjsonRecords,
   validateNdjsonRange,
@@ -36,8 +37,11 @@ export interface PayloadTextBatch {
   readonly done: number;
   readonly total: number;
   /** Only in the first batch of a text read as NDJSON: its records (lines), and the lines that are no JSON. */
-  readonly lines?: { readonly records: number; readonly broken: number };
+  readonly lines?: NdjsonLines;
 }
+
+/** The kind a record's validation gives it (resolveUndetected's fallback included), for counting it before it is validated. */
+const kindOf = (record: unknown, options: PayloadTextOptions): ResourceKind | undefined => options.kind ?? detectKind(record) ?? options.fallbackKind;
 
 /** Records per batch by default: small enough to show findings early, large enough to cost little. */
 export const BATCH_RECORDS = 5_000;
@@ -99,12 +103,10 @@ export function* payloadTextBatches(text: string, options: PayloadTextOptions = 
   // for where every record is, then each batch's records on their own.
   let at = options.jsonc ? -1 : prefix === '' ? rootListStart(text) : memberListStart(text, prefix.slice(1));
   let recordNodes: PointerNode[] | undefined;
-  // Every record counted by the kind its validation will give it (resolveUndetected's fallback included).
-  const kindOf = (record: unknown) => options.kind ?? detectKind(record) ?? options.fallbackKind;
   let tally: ZeroTally | undefined;
   if (zeros !== undefined) {
     tally = new ZeroTally(zeros);
-    for (const record of records) tally.add(kindOf(record), record);
+    for (const record of records) tally.add(kindOf(record, options), record);
   }
   for (let first = 0; first < records.length; first += batchRecords) {
     const end = Math.min(records.length, first + batchRecords);
@@ -145,15 +147,15 @@ function* ndjsonBatches(text: string, spans: readonly Span[], options: PayloadTe
   if (zeros !== undefined) {
     tally = new ZeroTally(zeros);
     for (const value of values) {
-      const kind = value === undefined ? undefined : (options.kind ?? detectKind(value) ?? options.fallbackKind);
+      const kind = value === undefined ? undefined : kindOf(value, options);
       kinds.push(kind);
       if (value !== undefined) tally.add(kind, value);
     }
   }
-  // A text of broken lines only is one batch: its syntax errors.
+  // A text read as NDJSON has a line at least (ndjsonRecordSpans), so there is a first batch.
   const total = values.length - parsed.brokenLines;
   let done = 0;
-  for (let first = 0; first === 0 || first < values.length; first += batchRecords) {
+  for (let first = 0; first < values.length; first += batchRecords) {
     const end = Math.min(values.length, first + batchRecords);
     const batch = validateNdjsonRange(text, parsed, options, first, end);
     done += batch.records.length;

@@ -2,7 +2,7 @@
 // data only: postMessage copies it.
 
 import type { JsonSyntaxError } from '../json';
-import type { FindingKind, PayloadTextOptions, PlacedFinding } from '../validation';
+import type { FindingKind, NdjsonLines, PayloadTextOptions, PlacedFinding } from '../validation';
 
 /** Line and character (UTF-16) of a place in the text, 0-based, as an editor counts them. */
 export type LineCharacter = readonly [line: number, character: number];
@@ -58,7 +58,7 @@ export interface ValidationTotals {
   /** Of the zeros, those that stand out among their source's other records (shown as warnings). */
   readonly standingOut: number;
   /** The text was read as NDJSON: its records (lines), and the lines that are no JSON. */
-  readonly lines?: { readonly records: number; readonly broken: number };
+  readonly lines?: NdjsonLines;
 }
 
 export type FromWorker =
@@ -73,7 +73,7 @@ export type FromWorker =
       readonly done: number;
       readonly total: number;
       /** In the first batch of a text read as NDJSON: its records (lines), and the lines that are no JSON. */
-      readonly lines?: ValidationTotals['lines'];
+      readonly lines?: NdjsonLines;
     }
   | { readonly type: 'done'; readonly id: number; readonly totals: ValidationTotals; readonly thread: WorkerThread; readonly ms: number }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };

@@ -28,7 +28,6 @@ export interface ZeroComparison {
 }
 
 /** The top-level field a finding's path names (`/steps` → `steps`), or undefined for a nested one. */
-/** The field a pointer names when it is a top-level one (`/steps`), else undefined. */
 export function topField(path: string): string | undefined {
   return /^\/[^/]+$/.test(path) ? tokenName(path.slice(1)) : undefined;
 }

@@ -3,7 +3,7 @@
 
 import * as vscode from 'vscode';
 import { registerCommands } from '../shared/commands';
-import { FINDING_KINDS, type FindingKind } from '../../core/validation';
+import { FINDING_KINDS, type FindingKind, type NdjsonLines } from '../../core/validation';
 import { RESOURCES, ResourceKind, findResource } from '../../core/resources';
 import type { WorkerThread } from '../../core/validationWorker';
 import type { FindingCounts } from './diagnostics';
@@ -37,7 +37,7 @@ export interface PayloadValidationSummary {
   /** The thread that validated: the extension host's, or a worker's for a large document. */
   readonly thread: WorkerThread;
   /** The document was read as NDJSON: its records (lines), and the lines that are no JSON. */
-  readonly lines?: { readonly records: number; readonly broken: number };
+  readonly lines?: NdjsonLines;
 }
 
 

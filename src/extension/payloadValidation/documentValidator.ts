@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { isMainThread, threadId } from 'node:worker_threads';
 import type { JsonSyntaxError } from '../../core/json';
-import { PayloadTextOptions, validatePayloadText } from '../../core/validation';
+import { NDJSON_FILE_NAME, type NdjsonLines, PayloadTextOptions, validatePayloadText } from '../../core/validation';
 import { FindingCounts, ValidationWorkers, WorkerThread, nextTurn, warmUpValidationInSteps } from '../../core/validationWorker';
 import { ResourceKind } from '../../core/resources';
 import { explainDocumentZeros, standsOut } from '../../core/views/zeroContext';
@@ -30,7 +30,7 @@ export interface DocumentValidation {
   /** The thread that validated: the extension host's own, or a worker's. */
   readonly thread: WorkerThread;
   /** The document was read as NDJSON: its records (lines), and the lines that are no JSON. */
-  readonly lines?: { readonly records: number; readonly broken: number };
+  readonly lines?: NdjsonLines;
 }
 
 /** Progress and cancellation of a long validation, from the command or the window's status. */
@@ -54,7 +54,7 @@ const NDJSON_LANGUAGES = new Set(['jsonl', 'ndjson', 'jsonlines']);
  * as NDJSON when it looks like it (an object, then another value on a line of its own).
  */
 export function isNdjsonDocument(document: Pick<vscode.TextDocument, 'uri' | 'languageId'>): boolean {
-  return NDJSON_LANGUAGES.has(document.languageId) || /\.(?:ndjson|jsonl)$/i.test(document.uri.path);
+  return NDJSON_LANGUAGES.has(document.languageId) || NDJSON_FILE_NAME.test(document.uri.path);
 }
 
 /** `healthData.validation.workerThresholdMB` in characters (about bytes for JSON). */

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { lineCharacterAt, lineStarts, parseJsonText, placedSyntaxWords } from '../../core/json';
-import { type LinesMode, type NdjsonRecords, ndjsonRecordSpans, parseNdjsonRecords } from '../../core/validation/ndjsonText';
+import { type LinesMode, NDJSON_FILE_NAME, type NdjsonRecords, ndjsonRecordSpans, parseNdjsonRecords } from '../../core/validation/ndjsonText';
 import type { Session } from '../account/session';
 import { registerCommands } from '../shared/commands';
 import { showError } from '../shared/showError';
@@ -38,7 +38,7 @@ function parsePayload(text: string, name: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    const lines = ndjsonOf(text, /\.(?:ndjson|jsonl)$/i.test(name) ? 'always' : 'detect');
+    const lines = ndjsonOf(text, NDJSON_FILE_NAME.test(name) ? 'always' : 'detect');
     if (lines === undefined) throw new HealthDataError('usage', vscode.l10n.t('{0} is not valid JSON: {1}', name, err instanceof Error ? err.message : String(err)));
     const first = lines.syntaxErrors[0];
     if (first === undefined) return lines.values;
