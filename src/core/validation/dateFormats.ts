@@ -21,14 +21,30 @@ function dayInMonth(s: string): boolean {
   return calendarDateAt(s) >= 0;
 }
 
+// The last string each fast path accepted. Records of a list come by date, several a day, and a
+// record's updatedAt is often its createdAt: a string equal to the last one is accepted again
+// without the pattern (an equal string is the same text, so the same answer).
+let lastDate = '';
+let lastDateTime = '';
+
 /** `2026-11-20` exactly. */
 export function fastDate(s: string): boolean {
-  return s.length === 10 && DATE.test(s) && dayInMonth(s);
+  if (s === lastDate) return true;
+  if (s.length === 10 && DATE.test(s) && dayInMonth(s)) {
+    lastDate = s;
+    return true;
+  }
+  return false;
 }
 
 /** `2026-11-20T08:00:00(.123)?(Z|+hh:mm)` with in-range fields; no leap seconds (full check). */
 export function fastDateTime(s: string): boolean {
-  return s.length >= 20 && s.length <= 40 && DATE_TIME.test(s) && dayInMonth(s);
+  if (s === lastDateTime) return true;
+  if (s.length >= 20 && s.length <= 40 && DATE_TIME.test(s) && dayInMonth(s)) {
+    lastDateTime = s;
+    return true;
+  }
+  return false;
 }
 
 const fullDate = fullFormats.date as FormatDefinition<string>;

@@ -17,6 +17,7 @@ const CACHED_KEYS = 64;
 
 interface PlacedField {
   readonly info: FieldInfo;
+  readonly numeric: boolean;
   readonly zero: Finding;
   readonly deprecated: Finding | undefined;
   /** Places of the items of an array of objects, by index, made on demand. */
@@ -50,6 +51,7 @@ export class FieldPlace {
       const path = prefix + info.pointer;
       this.fields.set(name, {
         info,
+        numeric: info.numeric,
         zero: frozen({ kind: 'zero', path, message: info.zeroMessage }),
         deprecated:
           info.deprecatedMessage === undefined
@@ -103,7 +105,7 @@ export class FieldPlace {
         continue;
       }
       if (field.deprecated !== undefined) out.push(field.deprecated);
-      if (field.info.numeric) {
+      if (field.numeric) {
         if (rec[key] === 0) out.push(field.zero);
       } else if (field.items !== undefined) {
         const items = rec[key];

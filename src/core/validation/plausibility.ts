@@ -67,17 +67,23 @@ const common: Rule = (rec, def, clock, out) => {
   datedInFuture(rec, def, clock, out);
 };
 
-function heartRates(rec: Record<string, unknown>, out: Finding[]): void {
-  for (const field of HEART_RATE_FIELDS) {
-    const v = rec[field];
-    if (typeof v === 'number' && (v < HEART_RATE_MIN || v > HEART_RATE_MAX)) {
-      out.push({
-        kind: 'warning',
-        path: `/${field}`,
-        message: `${field} ${v} bpm is outside the plausible range of a heart rate, ${HEART_RATE_RANGE} bpm`,
-      });
-    }
+function outsideRange(v: unknown, field: (typeof HEART_RATE_FIELDS)[number], out: Finding[]): void {
+  if (typeof v === 'number' && (v < HEART_RATE_MIN || v > HEART_RATE_MAX)) {
+    out.push({
+      kind: 'warning',
+      path: `/${field}`,
+      message: `${field} ${v} bpm is outside the plausible range of a heart rate, ${HEART_RATE_RANGE} bpm`,
+    });
   }
+}
+
+function heartRates(rec: Record<string, unknown>, out: Finding[]): void {
+  // Named reads, one per field: a loop over the names would make each a keyed lookup.
+  outsideRange(rec.value, 'value', out);
+  outsideRange(rec.restingHR, 'restingHR', out);
+  outsideRange(rec.averageHR, 'averageHR', out);
+  outsideRange(rec.maxHR, 'maxHR', out);
+  outsideRange(rec.minHR, 'minHR', out);
   const min = rec.minHR;
   const max = rec.maxHR;
   if (typeof min === 'number' && typeof max === 'number' && min > max) {

@@ -51,6 +51,8 @@ interface KindChecker {
   readonly def: ResourceDefinition;
   readonly validate: ValidateFunction;
   readonly root: FieldPlace;
+  /** The kind's plausibility rules (PLAUSIBILITY[kind], looked up once). */
+  readonly plausible: (typeof PLAUSIBILITY)[ResourceKind];
 }
 
 const checkers = new Map<ResourceKind, KindChecker>();
@@ -62,12 +64,18 @@ const checkers = new Map<ResourceKind, KindChecker>();
  */
 const VALIDATION_CONTEXT = Object.freeze({ instancePath: '', dynamicAnchors: Object.freeze({}) }) as unknown as DataValidationCxt;
 
+/** The kind last looked up and its checker: a list's records are of one kind. */
+let lastKind: ResourceKind | undefined;
+let lastChecker: KindChecker | undefined;
+
 function checkerFor(kind: ResourceKind): KindChecker {
   let checker = checkers.get(kind);
   if (!checker) {
-    checker = { def: resource(kind), validate: compiledValidator(kind), root: new FieldPlace(shapeFor(kind), '') };
+    checker = { def: resource(kind), validate: compiledValidator(kind), root: new FieldPlace(shapeFor(kind), ''), plausible: PLAUSIBILITY[kind] };
     checkers.set(kind, checker);
   }
+  lastKind = kind;
+  lastChecker = checker;
   return checker;
 }
 
@@ -152,7 +160,7 @@ function checkRecord(
   clock: Clock,
   out: Finding[],
 ): ResourceKind | undefined {
-  if (kind !== undefined && !isResourceKind(kind)) {
+  if (kind !== undefined && kind !== lastKind && !isResourceKind(kind)) {
     out.push({ kind: 'error', path: '', message: `${describeValue(kind)} is not a kind of record (${KIND_LIST})` });
     return undefined;
   }
@@ -165,7 +173,7 @@ function checkRecord(
     out.push({ kind: 'error', path: '', message: ambiguousKindMessage(record) });
     return undefined;
   }
-  const checker = checkerFor(actual);
+  const checker = actual === lastKind ? lastChecker! : checkerFor(actual);
   let errorPaths: Set<string> | undefined;
   if (!checker.validate(record, VALIDATION_CONTEXT)) {
     errorPaths = new Set();
@@ -177,7 +185,7 @@ function checkRecord(
   }
   const start = out.length;
   checker.root.walk(record, out);
-  PLAUSIBILITY[actual](record as Record<string, unknown>, checker.def, clock, out);
+  checker.plausible(record as Record<string, unknown>, checker.def, clock, out);
   if (errorPaths !== undefined) dropWarningsOnErrors(out, start, errorPaths);
   return actual;
 }

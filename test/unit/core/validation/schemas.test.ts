@@ -181,6 +181,16 @@ describe('schemas', () => {
     for (const s of seeds.slice(0, 4)) assert.ok(fastDateTime(s), s);
   });
 
+  it('the fast paths answer a string met again as the first time (they remember the last one they accepted)', () => {
+    const sequence = ['2026-11-20T08:00:00Z', '2026-11-20T08:00:00Z', '2026-11-31T08:00:00Z', '2026-11-31T08:00:00Z', '2026-11-20T08:00:00Z'];
+    assert.deepEqual(sequence.map(fastDateTime), [true, true, false, false, true]);
+    // Equal text in another string (as JSON.parse gives each record its own): the same answer.
+    const rebuilt = ['2026-11-', '20T08:00:00Z'].join('');
+    assert.equal(fastDateTime(rebuilt), true);
+    assert.equal(fastDateTime(`${rebuilt} `), false);
+    assert.deepEqual(['2026-11-20', '2026-11-20', '2026-02-30', '2026-02-30', '2026-11-20', '2026-11-20T08:00:00Z'].map(fastDate), [true, true, false, false, true, false]);
+  });
+
   it('the client token reply schema: client_token and expires_in required, expires_in a whole number of seconds', () => {
     assert.deepEqual(checkClientTokenReply({ client_token: 'a.b.c', expires_in: 86400 }), []);
     assert.deepEqual(checkClientTokenReply({ client_token: 'opaque', expires_in: 60 }), []);

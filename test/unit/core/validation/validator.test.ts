@@ -15,6 +15,7 @@ import {
   validatePayload,
 } from '../../../../src/core/validation';
 import { repoRoot } from '../../support/repo';
+import { HEART_RATE_FIELDS } from '../../../../src/core/validation/plausibility';
 
 const root = repoRoot;
 const NOW = Date.parse('2026-11-21T12:00:00Z');
@@ -212,7 +213,9 @@ describe('validator', () => {
     });
 
     it('a heart rate outside 20–250 bpm, in each of the five measured fields', () => {
-      for (const field of ['value', 'restingHR', 'averageHR', 'maxHR', 'minHR']) {
+      // The rule reads the five by name (and the streamed reader by this list): the two must agree.
+      assert.deepEqual([...HEART_RATE_FIELDS], ['value', 'restingHR', 'averageHR', 'maxHR', 'minHR']);
+      for (const field of HEART_RATE_FIELDS) {
         for (const bpm of [19, 251]) {
           const rec = { ...clean('heartRate'), minHR: 20, maxHR: 250, [field]: bpm };
           const found = warnings(rec).filter((w) => w.path === `/${field}` && w.message.includes('outside'));
