@@ -17,6 +17,7 @@ const CACHED_KEYS = 64;
 
 interface PlacedField {
   readonly info: FieldInfo;
+  /** `info.numeric`, on the field itself: the walk reads it for every key of every record. */
   readonly numeric: boolean;
   readonly zero: Finding;
   readonly deprecated: Finding | undefined;
