@@ -85,7 +85,9 @@ describe('jsonLocate', () => {
         nested: [{ x: { y: [1, { z: 'deep' }] } }, 'str,]}', 0],
         dup: 1,
       };
-      const texts = [JSON.stringify(value), JSON.stringify(value, null, 2), JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n'), ' [ 1 , { "a" : [ ] } ] ', '"just a string"', '42', '{"dup": 1, "dup": {"x": 2}}'];
+      const texts = [JSON.stringify(value), JSON.stringify(value, null, 2), JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n'), ' [ 1 , { "a" : [ ] } ] ', '"just a string"', '42', '{"dup": 1, "dup": {"x": 2}}',
+        // Keys written with escapes, and keys that only begin like a name asked for.
+        '{"user\\u0049d": 1, "userIdx": 2, "u": {"\\"q": [3], "k~/A": 4}, "0": {"1": 5}, "dup\\u0000": 6}'];
       const pointersOf = (v: unknown, pointer: string, out: string[]): string[] => {
         out.push(pointer);
         if (Array.isArray(v)) v.forEach((item, i) => pointersOf(item, `${pointer}/${i}`, out));
