@@ -49,6 +49,9 @@ interface CodeServerModule {
 // load an ES module on every Node 20 release; this keeps a real dynamic import.
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
 
+/** How long a click on a closed tree row is given to open it before the rows are read again. */
+const EXPAND_WAIT_MS = 4_000;
+
 /**
  * The packaged production extension the end-to-end tests install: $HDE_E2E_VSIX when set (the
  * e2e runner packages it once for every test file), else packaged now by scripts/e2e.mjs.
@@ -270,8 +273,16 @@ export class Workbench {
           if (found.expanded === false) {
             const row = `${this.treePane} .monaco-list-row[data-index="${found.index}"]`;
             await this.page.locator(row).click();
-            // Before looking again: a second click on a row still shown closed would close it.
-            await this.page.locator(`${row}[aria-expanded="true"]`).waitFor({ timeout: Math.max(1000, deadline - Date.now()) });
+            // Before looking again: a second click on a row still shown closed would close it. A
+            // click that lands while the tree re-renders (a load ending on a loaded machine) is
+            // lost, though: after a few seconds the rows are read again and a row still closed is
+            // clicked again.
+            const wait = Math.min(EXPAND_WAIT_MS, deadline - Date.now());
+            try {
+              await this.page.locator(`${row}[aria-expanded="true"]`).waitFor({ timeout: Math.max(1000, wait) });
+            } catch (err) {
+              if (Date.now() > deadline) throw err;
+            }
             found = undefined;
             break; // rows changed: look again
           }
