@@ -72,6 +72,7 @@ let lastKind: ResourceKind | undefined;
 let lastChecker: KindChecker | undefined;
 
 function checkerFor(kind: ResourceKind): KindChecker {
+  if (kind === lastKind) return lastChecker!;
   let checker = checkers.get(kind);
   if (!checker) {
     checker = { def: resource(kind), validate: compiledValidator(kind), root: new FieldPlace(shapeFor(kind), ''), plausible: PLAUSIBILITY[kind] };
@@ -176,7 +177,7 @@ function checkRecord(
     out.push({ kind: 'error', path: '', message: ambiguousKindMessage(record) });
     return undefined;
   }
-  const checker = actual === lastKind ? lastChecker! : checkerFor(actual);
+  const checker = checkerFor(actual);
   let errorPaths: Set<string> | undefined;
   if (!checker.validate(record, VALIDATION_CONTEXT)) {
     errorPaths = new Set();
