@@ -252,12 +252,16 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         it('after a window reload the trends panel comes back with its human, loaded again', async () => {
           const human = sandbox.dataset.humans[2];
           const before = sandbox.requests.length;
+          // A mark on the page that the reload wipes: what is found below is the restored window.
+          await wb!.page.evaluate(() => ((window as unknown as { beforeReload?: boolean }).beforeReload = true));
           await wb!.runCommand('Developer: Reload Window');
+          await wb!.page.waitForFunction(() => (window as unknown as { beforeReload?: boolean }).beforeReload === undefined, undefined, { timeout: 60_000 });
           // The record view the click opened is in front: bring the restored Trends tab forward.
           const tab = wb!.page.locator('.tabs-container .tab', { hasText: /^Trends/ });
           await tab.waitFor({ timeout: 60_000 });
           await tab.click();
-          // Restored by the serializer from what the webview kept: the same human, charts drawn again.
+          // Restored by the serializer from what the webview kept (the human, the range and the
+          // environment: no record), so charts drawn in it are of records loaded again.
           const frame = await insightsFrame(wb!, `select#human option[value="${human}"]:checked`, 'the restored trends panel');
           await frame.locator('figure[data-chart="steps"][data-gap-markers]').waitFor({ timeout: 20_000 });
           assert.ok(sandbox.requests.slice(before).some((r) => r.path.includes('/activities/')), 'the data was loaded again');

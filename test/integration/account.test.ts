@@ -103,10 +103,17 @@ describe('credentials, environments and tokens', function () {
       const inspected = config.inspect(key);
       assert.ok(!JSON.stringify(inspected ?? {}).includes(SECRET), `${key} holds the secret`);
     }
-    // The user settings file itself: globalStorage lives in <user data>/User/globalStorage/<id>.
+    // The user settings file itself (logs live in <user data>/logs/<session>/<host>/<extension>).
+    // A control setting written first must be found in it, or the check would look at nothing.
     const userDir = join(api.logUri.fsPath, '..', '..', '..', '..');
-    const candidates = [join(userDir, 'User', 'settings.json')];
-    for (const file of candidates) if (existsSync(file)) assert.ok(!readFileSync(file, 'utf8').includes(SECRET), file);
+    const file = join(userDir, 'User', 'settings.json');
+    await vscode.workspace.getConfiguration('healthData').update('history.size', 49, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor('the control setting on disk', () => existsSync(file) && readFileSync(file, 'utf8').includes('"healthData.history.size": 49'));
+      assert.ok(!readFileSync(file, 'utf8').includes(SECRET), file);
+    } finally {
+      await vscode.workspace.getConfiguration('healthData').update('history.size', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('rejects empty and space-holding credentials with a clear message and keeps what was stored', async () => {

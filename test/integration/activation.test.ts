@@ -2,6 +2,7 @@
 // registers what package.json promises. Runs in a real VS Code (see test/integration/index.ts).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { captureMessages, extensionApi } from './support/extension';
 
 const EXTENSION_ID = 'health-data-tools.health-data-explorer';
 
@@ -34,12 +35,20 @@ describe('extension activation', () => {
     assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
   });
 
-  it('runs a contributed command', async () => {
+  it('runs a contributed command: Show Log loads its feature and says nothing went wrong', async () => {
     // healthData.showLog only reveals the output channel: no prompt, no network, so it must
-    // resolve on its own. A command that throws makes executeCommand reject.
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    await ext.activate();
-    await vscode.commands.executeCommand('healthData.showLog');
+    // resolve on its own. A command that throws makes executeCommand reject; a feature whose
+    // bundle cannot be loaded says so in an error message and leaves the feature unloaded.
+    const api = await extensionApi();
+    const feature = api.lazyFeatures.find((f) => f.commands.includes('healthData.showLog'));
+    assert.ok(feature, 'no lazy feature lists healthData.showLog');
+    const messages = captureMessages(['error', 'warning']);
+    try {
+      await vscode.commands.executeCommand('healthData.showLog');
+    } finally {
+      messages.restore();
+    }
+    assert.deepEqual(messages.shown, []);
+    assert.equal(feature.loaded, true);
   });
 });

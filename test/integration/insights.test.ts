@@ -479,7 +479,7 @@ describe('insights: data coverage and trends', function () {
       assert.equal(trends.currentPanel, undefined);
     });
 
-    it('a window reload activates the extension for a coverage or trends panel', () => {
+    it('activation is declared for a coverage or trends panel, so a window reload can restore one (the restore itself: the e2e reload tests)', () => {
       const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'health-data-explorer');
       const events = (ext?.packageJSON as { activationEvents?: string[] } | undefined)?.activationEvents ?? [];
       assert.ok(events.includes('onWebviewPanel:healthData.coverage') && events.includes('onWebviewPanel:healthData.trends'), events.join(', '));

@@ -37,7 +37,7 @@ describe('features loaded on first use', () => {
     assert.equal(new Set(lazyIds).size, lazyIds.length, 'a command is listed by two lazy features');
   });
 
-  it('the record panel\'s code comes from dist/recordPanel.js with the first record opened, and the panel works', async () => {
+  it('the record panel\'s code comes from dist/recordPanel.js (not loaded at activation, above) once a record is opened, and the panel works', async () => {
     const api = await extensionApi();
     const record = { id: 'lazy-panel-1', date: '2026-11-20', source: 'lazy', steps: 0 };
     await vscode.commands.executeCommand('healthData.openRecord', { kind: 'activity', record });

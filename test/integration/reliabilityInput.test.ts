@@ -133,6 +133,7 @@ describe('reliability: bad input to the commands', function () {
       const config = vscode.workspace.getConfiguration('healthData');
       await config.update('environments', [{ name: 'Broken', baseUrl: 'api.example.com', clientId: 'input-client' }], vscode.ConfigurationTarget.Global);
       await api.session.credentials.store('Broken', 'clientSecret', SECRET);
+      const newestBefore = api.session.recentExchanges()[0]?.id;
       try {
         await vscode.commands.executeCommand('healthData.selectEnvironment', { environment: 'Broken' });
         const activity = (await treeRoots(api)).find((n) => n.type === 'resource' && n.kind === 'activity');
@@ -141,6 +142,7 @@ describe('reliability: bad input to the commands', function () {
         assert.equal(node?.type, 'error');
         assert.match(String(api.tree.getTreeItem(node).label), /Base URL of "Broken" "api\.example\.com" has no scheme/);
         assert.equal(await api.session.credentials.get('Broken', 'clientSecret'), SECRET, 'the secret was lost');
+        assert.equal(api.session.recentExchanges()[0]?.id, newestBefore, 'a request was sent');
       } finally {
         await api.session.credentials.clear('Broken');
       }

@@ -369,6 +369,10 @@ describe('reliability: no secret or token in any sink', function () {
     await api.tree.whenLoaded();
     assert.ok(tokens.size >= 5, `only ${tokens.size} tokens were seen`);
     assert.ok([...tokens].some((t) => decodeJwtClaims(t) === undefined), 'the non-JWT token was not seen');
+    // Every command got what it needed from its arguments: one that prompted was dismissed and
+    // did nothing, so its sinks were never searched.
+    const prompted = shown.filter(([where]) => where.endsWith('(unexpected)'));
+    assert.deepEqual(prompted, [], 'a command prompted instead of taking its arguments');
   });
 
   it('finds neither the secret nor any token in any sink', async () => {

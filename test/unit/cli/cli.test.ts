@@ -25,7 +25,9 @@ interface Run {
   stderr: string;
 }
 
-const outputs: string[] = [];
+/** Every run's output, with whether it asked for its token (`--show`). */
+const outputs: Array<{ text: string; show: boolean }> = [];
+const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
@@ -42,7 +44,8 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promi
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
-      outputs.push(stdout, stderr);
+      const show = args.includes('--show');
+      outputs.push({ text: stdout, show }, { text: stderr, show });
       resolve({ code, stdout, stderr });
     });
     child.stdin.end(input ?? '');
@@ -69,10 +72,10 @@ describe('health-data CLI', function () {
   after(async () => {
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
-    // No run printed the secret; no run printed a token unless it was asked to with --show.
-    const unasked = outputs.filter((o) => !tokens.some((t) => o.includes(t) && o.includes('token')));
-    for (const text of outputs) assert.ok(!text.includes(SECRET), `the secret leaked into output: ${text.slice(0, 200)}`);
-    for (const t of tokens) for (const text of unasked) assert.ok(!text.includes(t), 'a token leaked into output');
+    // No run printed the secret; no run printed a token (its own or another) unless it was asked to with --show.
+    assert.ok(tokens.length > 0 && outputs.some((o) => o.show && tokens.some((t) => o.text.includes(t))), 'the --show run printed its token');
+    for (const { text } of outputs) assert.ok(!text.includes(SECRET), `the secret leaked into output: ${text.slice(0, 200)}`);
+    for (const { text, show } of outputs) if (!show) assert.doesNotMatch(text, JWT, 'a token leaked into output');
   });
 
   describe('usage', () => {
@@ -438,6 +441,7 @@ describe('health-data CLI', function () {
       assert.equal(r.code, 1);
       assert.match(r.stderr, /500/);
       assert.match(r.stderr, /request id/);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
       assert.doesNotMatch(r.stderr, /\n\s+at /);
     });
   });

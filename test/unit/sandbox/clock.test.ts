@@ -87,8 +87,14 @@ describe('sandbox: nothing dated after now', () => {
     const late = await startSandbox({ now: Date.parse('2026-11-23T23:30:00Z'), days: 2, seed: 'clock' });
     try {
       for (const def of RESOURCES.filter((d) => d.kind !== 'bodyFat')) {
+        assert.ok(early.dataset[def.kind].length > 0, def.kind);
         assert.deepEqual(early.dataset[def.kind].map((r) => r.id), late.dataset[def.kind].map((r) => r.id), def.kind);
       }
+      // Readings: the later start may know readings taken after the earlier one's clock; each
+      // reading both know has the same id and timestamp in both.
+      const lateReadings = new Map(late.dataset.bodyFat.map((r) => [r.id, r.timestamp]));
+      assert.ok(early.dataset.bodyFat.length > 0);
+      for (const r of early.dataset.bodyFat) assert.equal(lateReadings.get(r.id), r.timestamp, `reading ${r.id} at ${r.timestamp}`);
     } finally {
       await Promise.all([early.close(), late.close()]);
     }

@@ -128,6 +128,12 @@ describe('sandbox: presenting the token', () => {
     const [first, second] = sandbox.dataset.humans;
     const reply = await get(sandbox, path, 'user-token-of-human-1');
     assert.equal(reply.status, 200);
+    // The very list the client token gets for that human: not empty, and no one else's.
+    const ids = (json: unknown) => (json as RecordBase[]).map((r) => r.id);
+    const asked = await get(sandbox, `${path}?humanId=${first}`, await mint(sandbox));
+    assert.equal(asked.status, 200);
+    assert.ok(ids(asked.json).length > 0);
+    assert.deepEqual(ids(reply.json), ids(asked.json));
     assert.ok((reply.json as RecordBase[]).every((r) => r.humanId === first));
     assert.equal((await get(sandbox, `${path}?humanId=${second}`, 'user-token-of-human-1')).status, 403);
     const other = sandbox.dataset.activity.find((r) => r.humanId === second)!;

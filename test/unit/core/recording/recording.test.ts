@@ -30,7 +30,7 @@ describe('recording', function () {
   const tokens = (): string[] => [...watch.credentials, USER_TOKEN];
 
   /** A recording of every endpoint kind, with 429s while paging and 503s retried. */
-  async function recordEverything(recorder: Recorder): Promise<{ har: HarLog; activityIds: string[] }> {
+  async function recordEverything(recorder: Recorder): Promise<{ har: HarLog; activityIds: string[]; activity: Array<Record<string, unknown>> }> {
     sandbox.addFault(parseFaultSpec('429:retry-after=0:times=3:path=offset='));
     sandbox.addFault(parseFaultSpec('503:times=2:path=/body_fat'));
     const client = recordingClient(recorder);
@@ -47,7 +47,8 @@ describe('recording', function () {
     await query.list('heartRate', { limit: 50, all: false });
     const user = recordingClient(recorder, { userAccessToken: USER_TOKEN });
     await user.getRecord('activity', '2026-03-11');
-    return { har: recorder.toHar(CREATOR, undefined, tokens()), activityIds: activity.records.map((r) => (r as { id: string }).id) };
+    const records = activity.records as Array<Record<string, unknown>>;
+    return { har: recorder.toHar(CREATOR, undefined, tokens()), activityIds: records.map((r) => r.id as string), activity: records };
   }
 
   it('writes valid HAR 1.2 with every exchange, retries kept as _attempts', async () => {
@@ -147,6 +148,8 @@ describe('recording', function () {
     assert.equal(url.searchParams.get('start_date'), shiftDatesIn('2026-03-01', -399));
     const shifted = JSON.parse(entry.response.content.text!) as Array<{ timestamp: string; createdAt: string }>;
     const originals = list.records as Array<{ timestamp: string; createdAt: string }>;
+    assert.ok(originals.length > 0, 'the range has readings');
+    assert.equal(shifted.length, originals.length);
     shifted.forEach((r, i) => {
       assert.equal(r.timestamp.slice(10), originals[i].timestamp.slice(10), 'time of day and offset unchanged');
       assert.equal(new Date(r.timestamp.slice(0, 10)).getUTCDay(), new Date(originals[i].timestamp.slice(0, 10)).getUTCDay());
@@ -188,8 +191,14 @@ describe('recording', function () {
   });
 
   it('records the ids in a replay-ready order: the list of a recording is the list of the service', async () => {
-    const { har, activityIds } = await recordEverything(new Recorder());
+    const { har, activityIds, activity } = await recordEverything(new Recorder());
     const recorded = recordedListRecords(har, resource('activity').listPath);
+    assert.ok(activity.length > 50, 'more than one page');
     assert.equal(recorded.length, activityIds.length);
+    // Record by record in the service's order (the pages' records are the same, their ids pseudonyms).
+    const outline = (r: Record<string, unknown>) => `${String(r.date)} ${String(r.source)} ${String(r.steps)} ${String(r.createdAt)}`;
+    assert.deepEqual(recorded.map(outline), activity.map(outline));
+    assert.equal(new Set(recorded.map((r) => r.id)).size, recorded.length, 'one pseudonym per id');
+    assert.ok(recorded.every((r, i) => typeof r.id === 'string' && r.id !== activityIds[i]), 'the ids are pseudonyms');
   });
 });

@@ -1,7 +1,9 @@
 // Whole lists from the sandbox: Link paging, offset paging, a server that caps `limit`, pages in
 // parallel when the total is known, wrappers, repeated records and a looping next link.
 import * as assert from 'node:assert/strict';
-import { HealthDataClient, splitUrl, idsSeen, keepFirstOfEachId, textHash, parseLinkHeader, readList } from '../../../../src/core/service';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HealthDataClient, splitUrl, idsSeen, keepFirstOfEachId, textHash, parseLinkHeader } from '../../../../src/core/service';
 import { Sandbox } from '../../../../src/sandbox/server';
 import { LeakWatch, ids, requestsTo, sandboxWith } from '../../support/client';
 
@@ -123,9 +125,18 @@ describe('client: paging', () => {
     // Every later page would take a minute: only the abort can end the list in time.
     sb.addFault({ fault: 'latency', path: 'offset=', latencyMs: 60_000 });
     const ctrl = new AbortController();
-    const pending = watch.client(sb, { pageSize: 10, concurrency: 4 }).list('activity', {}, { signal: ctrl.signal });
+    const sent: string[] = [];
+    const pending = watch.client(sb, { pageSize: 10, concurrency: 4, onRequest: (e) => sent.push(e.path) }).list('activity', {}, { signal: ctrl.signal });
     setTimeout(() => ctrl.abort(), 150);
     await watch.rejects(pending, 'cancelled');
+    // Each page asked for was hung up on by the client, not left to run its minute: the sandbox
+    // logs a request when its connection closes, with no reply (status 0).
+    const later = sent.filter((p) => p.includes('offset='));
+    assert.ok(later.length >= 2, `${later.length} pages were under way at the cancel`);
+    const hungUp = () => listRequests(sb).filter((r) => r.query.offset !== undefined);
+    for (let waited = 0; hungUp().length < later.length && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(hungUp().length, later.length, 'every page under way ended at the sandbox');
+    assert.ok(hungUp().every((r) => r.status === 0), 'no page was answered');
   });
 
   it('a list cancelled between its first page and the rest sends, logs and records no other page', async () => {
@@ -201,21 +212,32 @@ describe('client: paging', () => {
     assert.equal(cappedParallel.complete, false);
   });
 
-  it('refuses a next link to another origin (a page source standing in for a server that sends one)', async () => {
-    // The sandbox always links to itself, so this one case feeds readList pages directly.
-    const page = (records: unknown[], link?: string) => ({
-      body: records,
-      request: `GET ${LIST}`,
-      headers: { get: (name: string) => (name.toLowerCase() === 'link' ? link ?? null : null) },
+  it('refuses a next link to another origin: a front that forwards to the sandbox under another host name', async () => {
+    // The sandbox builds its Link URLs from the Host it was asked for (as a service behind a
+    // proxy does), so a front that hands it every request with Host elsewhere.test makes it link
+    // the next page there, while the client talks to the front on loopback.
+    const sb = await start({ paging: 'link' });
+    const target = new URL(sb.baseUrl);
+    const front = http.createServer((req, res) => {
+      const onward = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: 'elsewhere.test' } }, (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+      });
+      onward.on('error', () => res.destroy());
+      req.pipe(onward);
     });
-    const asked: string[] = [];
-    const result = await readList(async (url) => {
-      asked.push(url);
-      return asked.length === 1 ? page([{ id: 'a' }], '<https://elsewhere.test/v1/human/activities/summaries?offset=1>; rel="next"') : page([]);
-    }, { url: `http://127.0.0.1:1${LIST}`, limit: 1, offset: 0, offsetGiven: false, all: true, concurrency: 4, maxPages: 10, secretParams: [] });
-    assert.equal(asked.length, 1);
-    assert.equal(result.complete, false);
-    assert.match(result.stopReason ?? '', /another origin \(https:\/\/elsewhere\.test\)/);
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      const result = await watch.client(sb, { authUrl: origin, baseUrl: origin, pageSize: 5, concurrency: 1 }).list('activity');
+      assert.equal(result.complete, false);
+      assert.match(result.stopReason ?? '', /another origin \(http:\/\/elsewhere\.test\)/);
+      assert.equal(result.records.length, 5, 'the first page is kept');
+      assert.equal(listRequests(sb).length, 1, 'the next page was not asked for, here or elsewhere');
+    } finally {
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+    }
   });
 
   it('splits a URL into its path and query exactly as written, for messages and logs', () => {

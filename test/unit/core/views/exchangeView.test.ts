@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { Exchange } from '../../../../src/core/service';
 import { validate, checkClientTokenReply } from '../../../../src/core/validation';
-import { KEY_HEADERS, MAX_BODY_TEXT, buildExchangeView, compareZeros, buildRecordViewModel, parseExchangeWebviewMessage } from '../../../../src/core/views';
+import { KEY_HEADERS, MAX_BODY_TEXT, MAX_RECORD_FINDINGS, buildExchangeView, compareZeros, buildRecordViewModel, parseExchangeWebviewMessage } from '../../../../src/core/views';
 import { Sandbox } from '../../../../src/sandbox/server';
 import { LeakWatch, TODAY, sandboxForSuite, sandboxWith } from '../../support/client';
 
@@ -39,7 +39,9 @@ describe('exchange view model', () => {
       const row = model.body.type === 'records' ? model.body.records[i] : undefined;
       assert.equal(row?.title, recordView.title);
       assert.deepEqual(row?.counts, recordView.counts);
-      assert.deepEqual(row?.findings.map((f) => [f.kind, f.path, f.message]), recordView.findings.slice(0, row?.findings.length).map((f) => [f.kind, f.path, f.message]));
+      // The row's findings are the record view's first MAX_RECORD_FINDINGS, its total theirs.
+      assert.equal(row?.findingsTotal, recordView.findingsTotal);
+      assert.deepEqual(row?.findings.map((f) => [f.kind, f.path, f.message]), recordView.findings.slice(0, MAX_RECORD_FINDINGS).map((f) => [f.kind, f.path, f.message]));
     });
     assert.ok(explained > 0, 'no zero said from the page');
     const zeroSum = model.body.records.reduce((n, r) => n + r.counts.zero, 0);
@@ -82,7 +84,7 @@ describe('exchange view model', () => {
     }
   });
 
-  it('a single record with its findings; a token mint with the reply check; an error reply and a cut body as text', async () => {
+  it('a single record with its findings; a token mint with the reply check; an error reply as text; a body cut short as none, an HTML error page as text', async () => {
     const [mint, one] = await run((c) => c.getRecord('heartRate', TODAY));
     const record = buildExchangeView(one, options).model;
     assert.equal(record.body.type, 'record');

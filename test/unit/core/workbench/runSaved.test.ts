@@ -1,6 +1,6 @@
 // A saved request that expects a refusal passes only when the refusal is the service's own:
 // `{statusCode, error, message}` as the conventions give it. The sandbox's real refusals (404,
-// 429, 503, a revoked token's 401) pass the check; the same replies changed as a proxy or a
+// 429, 503, an unknown user token's 401) pass the check; the same replies changed as a proxy or a
 // broken deployment would change them each fail with a sentence that says what is wrong.
 import * as assert from 'node:assert/strict';
 import { Exchange } from '../../../../src/core/service';
@@ -14,9 +14,9 @@ describe('the refusal a saved request expects', () => {
   sandboxForSuite(watch, (started) => (sandbox = started));
 
   /** The last exchange of a call that the sandbox refused. */
-  const refusal = async (run: (client: ReturnType<LeakWatch['client']>) => Promise<unknown>): Promise<Exchange> => {
+  const refusal = async (run: (client: ReturnType<LeakWatch['client']>) => Promise<unknown>, options: Parameters<LeakWatch['client']>[1] = {}): Promise<Exchange> => {
     const exchanges: Exchange[] = [];
-    const client = watch.client(sandbox, { maxRetries: 0, onExchange: (e) => exchanges.push(e) });
+    const client = watch.client(sandbox, { maxRetries: 0, ...options, onExchange: (e) => exchanges.push(e) });
     await assert.rejects(run(client));
     return exchanges.at(-1)!;
   };
@@ -37,6 +37,10 @@ describe('the refusal a saved request expects', () => {
     } finally {
       sandbox.clearFaults();
     }
+    // A user access token the service does not know.
+    const unknown = await refusal((c) => c.getRecord('heartRate', 'no-such-id'), { userAccessToken: 'not-a-token-the-service-issued' });
+    assert.equal(unknown.status, 401);
+    assert.equal(errorReplyProblem(unknown, 401), undefined);
   });
 
   it('names what keeps a reply from being the service\'s error', async () => {
