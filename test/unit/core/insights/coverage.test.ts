@@ -131,6 +131,10 @@ describe('insights: field coverage', () => {
     const note = (kind: string, source: string) => report.notes.find((n) => n.kind === kind && n.source === source);
     const omron = data.bodyFat.filter((r) => r.source === 'omron');
     assert.equal(note('noTzOffset', 'omron')?.count, omron.length);
+    // A tzOffset of null is none too; one that is there is not counted.
+    const reading = (id: string, tz: Record<string, unknown>) => ({ id, humanId: 'h', source: 'scale', timestamp: '2026-01-01T08:00:00Z', unit: '%', value: 20, ...tz });
+    const nulls = computeCoverage('bodyFat', [reading('1', { tzOffset: null }), reading('2', {}), reading('3', { tzOffset: '+01:00' })]);
+    assert.equal(nulls.notes.find((n) => n.kind === 'noTzOffset')?.count, 2);
     assert.equal(note('noTzOffset', 'withings'), undefined);
     assert.deepEqual(note('units', 'omron')?.items, [{ name: '%', count: omron.length }]);
     assert.deepEqual(note('units', 'withings')?.items.map((i) => i.name), ['percent']);
@@ -201,6 +205,13 @@ describe('insights: field coverage', () => {
     // No source with fewer than 21 records has a 0 that stands out.
     const few = computeCoverage('activity', data.activity.filter((r) => r.source === 'fitbit').slice(0, 20).map((r, i) => (i === 0 ? { ...r, steps: 0 } : r)));
     assert.equal(few.notes.filter((n) => n.kind === 'unusualZeros').length, 0);
+    // Five days are named; a sixth is counted after them.
+    const day = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10);
+    const worn = (zeros: number) => Array.from({ length: 200 }, (_, i) => ({ id: `w${i}`, humanId: 'h', source: 'band', date: day(i), steps: i < zeros ? 0 : 1000 }));
+    const said = (zeros: number) => computeCoverage('activity', worn(zeros)).notes.find((n) => n.kind === 'unusualZeros')?.message ?? '';
+    assert.match(said(5), /unusual 0 on 5 days: 2026-01-01 \(steps\), .*2026-01-05 \(steps\); the source/);
+    assert.doesNotMatch(said(5), /, and \d+ more/);
+    assert.match(said(6), /unusual 0 on 6 days: 2026-01-01 \(steps\), .*2026-01-05 \(steps\), and 1 more; the source/);
   });
 
   it('dates by day keys as it would by text: years before 100 and beyond 9999, unordered, repeated, undated', () => {
@@ -238,9 +249,29 @@ describe('insights: field coverage', () => {
     assert.ok(manyReport.sources.length > 8);
     assert.deepEqual(manyReport.overlaps, bruteForce('bodyFat', many).overlaps);
     assert.deepEqual(manyReport.sources, bruteForce('bodyFat', many).sources);
+    // Ten sources, each on days of its own, but for one day that exactly two of them share.
+    const apart = Array.from({ length: 10 }, (_, i) => b(`s${i}`, `scale${i}`, `2026-03-${String(10 + i).padStart(2, '0')}T12:00:00Z`));
+    apart.push(b('pair', 'scale7', '2026-03-13T18:00:00Z'));
+    const apartReport = computeCoverage('bodyFat', apart);
+    assert.equal(apartReport.sources.length, 10);
+    assert.deepEqual(apartReport.overlaps, [{ date: '2026-03-13', humanId: 'h', sources: ['scale3', 'scale7'] }]);
+    assert.deepEqual(apartReport.overlaps, bruteForce('bodyFat', apart).overlaps);
   });
 
-  it('lists the records behind a cell', () => {
+  it('lists the records behind a cell: null and 0 apart', () => {
+    const withNulls = [
+      { id: 'n1', source: 'fitbit', date: '2026-01-01', steps: null },
+      { id: 'z1', source: 'fitbit', date: '2026-01-02', steps: 0 },
+      { id: 'v1', source: 'fitbit', date: '2026-01-03', steps: 5 },
+      { id: 'a1', source: 'fitbit', date: '2026-01-04' },
+      { id: 'n2', source: 'moves', date: '2026-01-01', steps: null },
+    ];
+    assert.deepEqual(cellRecords(withNulls, 'fitbit', 'steps', 'null'), [0]);
+    assert.deepEqual(cellRecords(withNulls, 'fitbit', 'steps', 'zero'), [1]);
+    assert.deepEqual(cellRecords(withNulls, 'fitbit', 'steps', 'nonZero'), [2]);
+    assert.deepEqual(cellRecords(withNulls, 'fitbit', 'steps', 'absent'), [3]);
+    const cell = computeCoverage('activity', withNulls).sources.find((s) => s.source === 'fitbit')!.fields.find((f) => f.field === 'steps')!;
+    assert.deepEqual([cell.nonZero, cell.zero, cell.null, cell.absent], [1, 1, 1, 1]);
     const records = data.activity as unknown[];
     for (const which of ['nonZero', 'zero', 'null', 'absent'] as ValueClass[]) {
       const refs = cellRecords(records, 'googlefit', 'steps', which);

@@ -2,7 +2,7 @@
 // written out, so they can neither hide text nor turn the message's own words around.
 import * as assert from 'node:assert/strict';
 import { MAX_ZONE_ROWS, buildRecordViewModel } from '../../../../src/core/views';
-import { validate } from '../../../../src/core/validation';
+import { MAX_QUOTED, truncate, validate } from '../../../../src/core/validation';
 import { generateDataset } from '../../../../src/sandbox/data';
 
 describe('finding messages', () => {
@@ -14,6 +14,16 @@ describe('finding messages', () => {
     assert.ok(unknown);
     assert.ok(!/[\u202a-\u202e\u2066-\u2069]/.test(unknown.message), unknown.message);
     assert.match(unknown.message, /\\u202ekey is not defined/);
+  });
+
+  it('quote a value of MAX_QUOTED characters whole, and cut one longer to MAX_QUOTED with an ellipsis', () => {
+    assert.equal(MAX_QUOTED, 60);
+    const exact = 'x'.repeat(MAX_QUOTED);
+    assert.equal(truncate(exact), exact);
+    assert.equal(truncate(`${exact}y`), `${'x'.repeat(MAX_QUOTED - 1)}…`);
+    // In a finding: an unknown unit of exactly 60 characters is quoted whole.
+    const unknownUnit = validate({ ...record, date: exact }, 'activity').findings.find((f) => f.path === '/date');
+    assert.ok(unknownUnit?.message.includes(exact), unknownUnit?.message);
   });
 
   it('write control characters in a bad value out, and keep messages short', () => {

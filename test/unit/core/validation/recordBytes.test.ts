@@ -8,6 +8,7 @@
 import * as assert from 'node:assert/strict';
 import { RecordUnit, checkUnit } from '../../../../src/core/streaming';
 import { checkRecordBytes, clockFor } from '../../../../src/core/validation';
+import { numericFieldsOf, sentMaskOf } from '../../../../src/core/validation/sentFields';
 import { RESOURCES, ResourceKind } from '../../../../src/core/resources';
 import { generateDataset } from '../../../../src/sandbox/data';
 import { Prng, hostileRecords } from '../../support/hostileRecords';
@@ -135,6 +136,28 @@ describe('checking records from their bytes (the fast path)', function () {
       if (text === undefined) continue;
       assertSame(text, h.label, [undefined, h.kind]);
     }
+  });
+
+  it('marks as sent every numeric field that is a number other than 0, a negative one too (an error, yet not a default)', () => {
+    const fields = numericFieldsOf('activity');
+    const bit = (name: string) => 1 << fields.indexOf(name);
+    assert.ok(fields.includes('steps') && fields.includes('calories') && fields.includes('distance'), fields.join(', '));
+    const base = { steps: 0, calories: 0, distance: 0 };
+    assert.equal(sentMaskOf(base, 'activity'), 0);
+    assert.equal(sentMaskOf({ ...base, steps: -0 }, 'activity'), 0);
+    assert.equal(sentMaskOf({ ...base, steps: 12 }, 'activity'), bit('steps'));
+    assert.equal(sentMaskOf({ ...base, steps: -12, calories: 0.5 }, 'activity'), bit('steps') | bit('calories'));
+    assert.equal(sentMaskOf({ ...base, distance: '3', calories: null }, 'activity'), 0);
+    assert.equal(sentMaskOf([1], 'activity'), 0);
+    // The fast path gives the same mask for a record it takes.
+    const [plain] = sandboxRecords().filter((r) => r.kind === 'activity');
+    const record = { ...plain.record, steps: 1234, calories: 0, distance: 0 };
+    const unit: RecordUnit = { bytes: Buffer.from(JSON.stringify(record)), shape: 'element', index: 0, pointer: '/0', line: 1, column: 1 };
+    const checked = checkUnit(unit, 'activity', NOW, true, true);
+    assert.ok('records' in checked, JSON.stringify(checked));
+    const mask = sentMaskOf(record, 'activity');
+    assert.equal(mask & (bit('steps') | bit('calories') | bit('distance')), bit('steps'));
+    assert.equal(checked.records[0].sent, mask);
   });
 
   it('says where an NDJSON line ends, and gives up on a line that goes on past its newline', () => {

@@ -198,10 +198,11 @@ describe('validator', () => {
   describe('warnings', () => {
     const warnings = (rec: Rec, kind?: ResourceKind): Finding[] => only(check(rec, kind), 'warning');
 
-    it('minHR above maxHR', () => {
+    it('minHR above maxHR; equal is no warning (a summary of one reading)', () => {
       assert.deepEqual(warnings({ ...clean('heartRate'), minHR: 160, maxHR: 158 }), [
         { kind: 'warning', path: '/minHR', message: 'minHR 160 bpm is above maxHR 158 bpm' },
       ]);
+      assert.deepEqual(warnings({ ...clean('heartRate'), minHR: 60, maxHR: 60 }), []);
     });
 
     it('a zone whose min is above its max', () => {
@@ -257,6 +258,10 @@ describe('validator', () => {
       assert.deepEqual(at('2026-11-19T05:00:00Z', '2026-11-19T06:00:00+02:00'), ['/updatedAt']);
       assert.deepEqual(at('2026-11-19T05:00:00+02:00', '2026-11-19T04:00:00Z'), []);
       assert.deepEqual(at('2026-11-19T05:00:00.5Z', '2026-11-19T05:00:00.25Z'), ['/updatedAt']);
+      // A space or a lower-case t between date and time (RFC 3339 allows both): times compared, not text.
+      assert.deepEqual(at('2026-11-19T10:00:00Z', '2026-11-19 11:00:00Z'), []);
+      assert.deepEqual(at('2026-11-19 10:00:00Z', '2026-11-19T09:00:00Z'), ['/updatedAt']);
+      assert.deepEqual(at('2026-11-19t10:00:00Z', '2026-11-19T11:00:00Z'), []);
     });
 
     it('a date in the future, counting from the latest today on Earth (UTC+14)', () => {
