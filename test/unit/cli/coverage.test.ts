@@ -211,6 +211,15 @@ describe('health-data coverage', () => {
     assert.equal(JSON.parse(run.stdout).records, 2);
   });
 
+  it('files with no record of a known kind: says so, prints no report and exits 1', async () => {
+    const junk = join(dir, 'junk.json');
+    writeFileSync(junk, JSON.stringify([{ hello: 1 }, 'junk', 42]));
+    const run = await cli(['coverage', junk, '--json']);
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /3 items of no detectable kind left out \(name it with --kind\)\.\nhealth-data: no records of a known kind in the files\.\n$/);
+  });
+
   it('refuses bad input before anything is sent', async () => {
     const before = use.sandbox.requests.length;
     for (const args of [

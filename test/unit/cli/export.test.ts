@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
-import { parseFaultSpec } from '../../../src/sandbox/server';
+import { parseFaultSpec, startSandbox } from '../../../src/sandbox/server';
 import { runCliInProcess } from '../support/cli';
 import { readCsv } from '../support/csv';
 import { useSandbox } from '../support/sandbox';
@@ -73,6 +73,25 @@ describe('CLI export (list --format)', function () {
     const ids = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
     assert.deepEqual(ids, holder.sandbox.dataset.heartRate.map((r) => r.id));
     assert.ok(holder.sandbox.requests.some((r) => r.status === 429) && holder.sandbox.requests.some((r) => r.status === 503));
+  });
+
+  it('exports a list holding a record that breaks the schema as it came, counts it as invalid and exits 1', async () => {
+    const broken = { id: 'export-broken', humanId: 'h-broken', source: 'fitbit', date: '2026-03-20', steps: 'many', createdAt: '2026-03-20T10:00:00Z', updatedAt: '2026-03-20T10:00:00Z' };
+    const other = await startSandbox({ today: '2026-03-25', days: 10, humans: 1, extraRecords: { activity: [broken] } });
+    try {
+      const file = join(folder, 'with-broken.ndjson');
+      const run = await runCliInProcess(['list', 'activity', '--all', '--format', 'ndjson', '--out', file], { HEALTH_DATA_BASE_URL: other.url, HEALTH_DATA_CLIENT_ID: other.clientId, HEALTH_DATA_CLIENT_SECRET: other.clientSecret });
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, /, 1 invalid/);
+      const written = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; steps: unknown });
+      assert.equal(written.length, other.dataset.activity.length);
+      assert.equal(written.find((r) => r.id === broken.id)?.steps, 'many');
+      // To standard output too: the same exit.
+      const out = await runCliInProcess(['list', 'activity', '--all', '--format', 'ndjson'], { HEALTH_DATA_BASE_URL: other.url, HEALTH_DATA_CLIENT_ID: other.clientId, HEALTH_DATA_CLIENT_SECRET: other.clientSecret });
+      assert.equal(out.code, 1, out.stderr);
+    } finally {
+      await other.close();
+    }
   });
 
   it('Ctrl-C mid-export stops, exits 1 and leaves neither the file nor a partial one', async () => {

@@ -163,6 +163,10 @@ describe('CLI: validation reports, schemas and types', function () {
       assert.equal(r.stdout.split('\n').filter((l) => l.startsWith('::notice ')).length, 179);
       assert.match(r.stderr, /^health-data: 179 notices written as annotations; GitHub Actions shows 10 of each level per step \(50 per job\), the rest only in this log\. --omit zero,deprecated keeps the notices out; --format sarif puts every finding in code scanning\.$/m);
       assert.doesNotMatch(r.stderr, /errors? written/, 'one error is shown');
+      // A kind --fail-on names is not one --omit may leave out (it refuses that): not offered.
+      const failing = await cli(['validate', zerosLines(20), '--format', 'github', '--fail-on', 'deprecated']);
+      assert.match(failing.stderr, / --omit zero keeps the notices out;/);
+      assert.doesNotMatch(failing.stderr, /--omit [a-z,]*deprecated/);
       const few = await cli(['validate', zerosLines(20), '--format', 'github', '--omit', 'zero,deprecated']);
       assert.equal(few.stdout.split('\n').filter((l) => l.startsWith('::')).length, 1);
       assert.equal(few.stderr, '');

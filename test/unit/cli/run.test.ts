@@ -3,12 +3,13 @@
 // loopback: a verdict per request in text, JSON and JUnit XML, exit 1 when any fails, the
 // requests the sandbox received, and every wrong file or flag named before the environment.
 import * as assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Exchange, HealthDataClient } from '../../../src/core/service';
 import { HistoryEntry, savedRequestsFileText, toHistoryEntry } from '../../../src/core/workbench';
-import { Sandbox, startSandbox } from '../../../src/sandbox/server';
+import { Sandbox, parseFaultSpec, startSandbox } from '../../../src/sandbox/server';
 import { runCliInProcess } from '../support/cli';
 
 const SECRET = 'run-test-secret-7d2e01';
@@ -187,6 +188,26 @@ describe('health-data run: saved requests as checks', function () {
       'GET /v1/human/body_fat',
     ]);
     assert.equal(sandbox.requests.slice(before).find((q) => q.path === '/v1/human/heart_rate/summaries')?.query.limit, '5');
+  });
+
+  it('Ctrl-C stops the run after the request under way, says how far it got, and exits 1 though nothing failed', async () => {
+    // The third request (the latest body fat) is held back: the press comes while it is under way.
+    sandbox.addFault(parseFaultSpec('latency:ms=3000:path=/body_fat'));
+    try {
+      const signals = new EventEmitter();
+      const before = sandbox.requests.length;
+      const pending = runCliInProcess(['run', file, '--no-color'], env, undefined, signals);
+      while (sandbox.requests.slice(before).filter((q) => q.path.startsWith('/v1/human/heart_rate')).length < 2) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 100));
+      signals.emit('SIGINT');
+      const r = await pending;
+      outputs.push(r.stdout, r.stderr);
+      assert.equal(r.code, 1, r.stderr);
+      assert.deepEqual(r.stdout.split('\n').filter((l) => /^(PASS|FAIL) /.test(l)).map((l) => l.split('  ').slice(0, 2).join('  ')), ['PASS  Heart rate of a day', 'PASS  Heart rate by date']);
+      assert.match(`${r.stdout}${r.stderr}`, /Interrupted after 2 saved requests of 4: 2 passed, 0 failed\./);
+    } finally {
+      sandbox.clearFaults();
+    }
   });
 
   it('fails a request whose reply is not a 2xx or whose record breaks the schema, says why, and exits 1', async () => {

@@ -180,6 +180,51 @@ describe('recording', function () {
     for (const original of [humanId, id, 'DEV-12345678', 'abcdefgh1234']) assert.ok(!text.includes(original), `${original.length}-character id left`);
   });
 
+  it('scrubs what no client of ours sends but a service or a proxy might: unknown credentials, cookies, dates and ids everywhere', () => {
+    const recorder = new Recorder({ shiftDays: 10 });
+    const upperId = '6B04F7FC0F4A25C49143EECC';
+    const humanId = 'c193f4246ea6776b3e9d80bc493192ee';
+    const base = `${sandbox.baseUrl}${resource('heartRate').itemPath}`;
+    recorder.add({
+      id: 'x', startedAt: '2026-03-10T08:00:00.000Z', purpose: 'data', method: 'GET', endpoint: 'getByDate', resource: 'heartRate',
+      url: `${base}/2026-03-10?api_key=unknown-api-key-123&client_secret=unknown-secret-456&Token=unknown-token-789&humanId=${humanId}`,
+      requestHeaders: {},
+      responseHeaders: { 'set-cookie': 'session=cookie-value-abc', date: 'Tue, 10 Mar 2026 08:00:00 GMT', 'x-note': `for ${humanId}` },
+      responseBody: JSON.stringify({ id: upperId, humanId, date: '2026-03-10', refresh_token: 'unknown-refresh-token', id_token: 'unknown-id-token' }),
+      durationMs: 1,
+      attempts: [
+        { startedAt: '2026-03-10T08:00:00.000Z', durationMs: 1, status: 503, retryReason: '503', error: `503 for ${humanId} on 2026-03-10` },
+        { startedAt: '2026-03-10T08:00:01.000Z', durationMs: 1, status: 200 },
+      ],
+    });
+    const har = recorder.toHar(CREATOR);
+    const [entry] = har.log.entries;
+    const text = JSON.stringify(har);
+    for (const gone of ['unknown-api-key-123', 'unknown-secret-456', 'unknown-token-789', 'cookie-value-abc', 'unknown-refresh-token', 'unknown-id-token', humanId, upperId, '2026-03-10']) {
+      assert.ok(!text.includes(gone), `${gone} is still in the recording`);
+    }
+    const url = new URL(entry.request.url);
+    assert.equal(url.pathname, `${resource('heartRate').itemPath}/2026-03-20`, 'the date in the path moved');
+    for (const name of ['api_key', 'client_secret', 'Token']) assert.equal(url.searchParams.get(name), '[redacted]', name);
+    assert.deepEqual(entry.response.headers.map((h) => h.name), ['x-note'], 'cookies and the reply\'s date dropped');
+    assert.equal(entry.startedDateTime, '2026-03-20T08:00:00.000Z');
+    assert.match(entry._attempts?.[0].error ?? '', / on 2026-03-20$/);
+    assert.equal(entry._attempts?.[0].startedAt, '2026-03-20T08:00:00.000Z');
+    const body = JSON.parse(entry.response.content.text!) as Record<string, string>;
+    assert.equal(body.refresh_token, '[redacted]');
+    assert.equal(body.id_token, '[redacted]');
+    assert.match(body.id, /^[0-9A-F]{24}$/, 'an upper-case hex id keeps its form');
+    assert.notEqual(body.id, upperId);
+    assert.equal(body.date, '2026-03-20');
+  });
+
+  it('refuses a date shift beyond a hundred years, either way', () => {
+    assert.throws(() => new Recorder({ shiftDays: -36_501 }), /the date shift must be a whole number of days from -36500 to 36500/);
+    assert.throws(() => new Recorder({ shiftDays: 36_501 }), /the date shift must be/);
+    assert.throws(() => new Recorder({ shiftDays: 1.5 }), /the date shift must be/);
+    assert.equal(new Recorder({ shiftDays: -36_500 }).shiftDays, -36_500);
+  });
+
   it('replaces a known credential in any body by a placeholder', () => {
     const recorder = new Recorder();
     recorder.add({
