@@ -114,6 +114,53 @@ describe('client: faults', () => {
     await watch.rejects(client.getRecord('activity', TODAY), 'cancelled', /disposed/);
   });
 
+  it('dispose() during the wait between retries ends the call at once', async () => {
+    sandbox.addFault({ fault: '503', path: ITEM });
+    // A minute between retries: only the dispose can end the call in time.
+    const client = watch.client(sandbox, { retryBaseDelayMs: 60_000, maxRetryDelayMs: 60_000 });
+    await client.getClientToken();
+    setTimeout(() => client.dispose(), 150);
+    await watch.rejects(client.getRecord('activity', TODAY), 'cancelled', /while waiting to retry \(the client was disposed\)/);
+    assert.equal(calls().length, 1);
+  });
+
+  it('a service that repeats the credentials in its errors: the error, its service message and the log say [redacted]', async () => {
+    // A front that hands the mint to the sandbox and answers every data request with a 503 whose
+    // message quotes the Authorization header it got (as a careless gateway does).
+    const target = new URL(sandbox.baseUrl);
+    const front = http.createServer((req, res) => {
+      if (req.url?.startsWith('/v1/admin/')) {
+        const onward = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (reply) => {
+          res.writeHead(reply.statusCode ?? 502, reply.headers);
+          reply.pipe(res);
+        });
+        req.pipe(onward);
+        return;
+      }
+      const body = JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: `upstream refused ${req.headers.authorization ?? ''} for ${req.url ?? ''}` });
+      res.writeHead(503, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      const logged: RequestLogEntry[] = [];
+      const client = watch.client(sandbox, { authUrl: origin, baseUrl: origin, maxRetries: 1, onRequest: (e) => logged.push(e) });
+      const err = await watch.rejects(client.getRecord('activity', TODAY), 'http');
+      const token = client.currentToken?.token;
+      assert.ok(token && token.length > 20);
+      const said = [err.message, err.serviceMessage ?? '', ...logged.filter((e) => e.error).map((e) => e.error!)];
+      assert.equal(said.length, 4, JSON.stringify(logged));
+      for (const text of said) {
+        assert.ok(!text.includes(token), `the token in: ${text.slice(0, 120)}`);
+        assert.match(text, /upstream refused Bearer \[redacted\]/);
+      }
+      client.dispose();
+    } finally {
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+    }
+  });
+
   it('malformed JSON is a parse error, not retried', async () => {
     sandbox.addFault({ fault: 'malformed-json', path: ITEM });
     const err = await watch.rejects(watch.client(sandbox).getRecord('activity', TODAY), 'parse');

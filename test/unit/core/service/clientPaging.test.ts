@@ -212,15 +212,16 @@ describe('client: paging', () => {
     assert.equal(cappedParallel.complete, false);
   });
 
-  it('refuses a next link to another origin: a front that forwards to the sandbox under another host name', async () => {
-    // The sandbox builds its Link URLs from the Host it was asked for (as a service behind a
-    // proxy does), so a front that hands it every request with Host elsewhere.test makes it link
-    // the next page there, while the client talks to the front on loopback.
-    const sb = await start({ paging: 'link' });
+  /**
+   * A front on loopback that hands every request to the sandbox (with `host` as its Host header)
+   * and its replies back, their headers as `headers` makes them: a proxy, or a service that
+   * miscounts. `run` gets the front's origin; the front is closed after it.
+   */
+  async function throughFront(sb: Sandbox, options: { host?: string; headers?: (h: http.IncomingHttpHeaders) => http.IncomingHttpHeaders }, run: (origin: string) => Promise<void>): Promise<void> {
     const target = new URL(sb.baseUrl);
     const front = http.createServer((req, res) => {
-      const onward = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: 'elsewhere.test' } }, (reply) => {
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
+      const onward = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: options.host ?? req.headers.host } }, (reply) => {
+        res.writeHead(reply.statusCode ?? 502, options.headers ? options.headers({ ...reply.headers }) : reply.headers);
         reply.pipe(res);
       });
       onward.on('error', () => res.destroy());
@@ -228,16 +229,61 @@ describe('client: paging', () => {
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     try {
-      const origin = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      await run(`http://127.0.0.1:${(front.address() as AddressInfo).port}`);
+    } finally {
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+    }
+  }
+
+  it('refuses a next link to another origin: a front that forwards to the sandbox under another host name', async () => {
+    // The sandbox builds its Link URLs from the Host it was asked for (as a service behind a
+    // proxy does), so a front that hands it every request with Host elsewhere.test makes it link
+    // the next page there, while the client talks to the front on loopback.
+    const sb = await start({ paging: 'link' });
+    await throughFront(sb, { host: 'elsewhere.test' }, async (origin) => {
       const result = await watch.client(sb, { authUrl: origin, baseUrl: origin, pageSize: 5, concurrency: 1 }).list('activity');
       assert.equal(result.complete, false);
       assert.match(result.stopReason ?? '', /another origin \(http:\/\/elsewhere\.test\)/);
       assert.equal(result.records.length, 5, 'the first page is kept');
       assert.equal(listRequests(sb).length, 1, 'the next page was not asked for, here or elsewhere');
-    } finally {
-      front.closeAllConnections();
-      await new Promise((resolve) => front.close(resolve));
-    }
+    });
+  });
+
+  it('a service that counts more records than it sends: the list is incomplete and says so, one page at a time or in parallel', async () => {
+    const sb = await start({ paging: 'link' });
+    const total = sb.dataset.activity.length;
+    const overcount = (h: http.IncomingHttpHeaders) => (h['x-total-count'] === undefined ? h : { ...h, 'x-total-count': String(Number(h['x-total-count']) + 7) });
+    await throughFront(sb, { headers: overcount }, async (origin) => {
+      const one = await watch.client(sb, { authUrl: origin, baseUrl: origin, pageSize: 20, concurrency: 1 }).list('activity');
+      assert.equal(one.total, total + 7);
+      assert.equal(one.records.length, total);
+      assert.equal(one.complete, false);
+      assert.equal(one.stopReason, `the service counted ${total + 7} records, but ${total} distinct records arrived`);
+      const parallel = await watch.client(sb, { authUrl: origin, baseUrl: origin, pageSize: 20, concurrency: 4 }).list('activity');
+      assert.equal(parallel.records.length, total);
+      assert.equal(parallel.complete, false);
+      assert.match(parallel.stopReason ?? '', new RegExp(`^the page at offset ${total} came back empty before the ${total + 7} records the service counted`));
+    });
+  });
+
+  it('a count and no links, one page at a time: no request past the last record', async () => {
+    const sb = await start({ paging: 'link' });
+    const total = sb.dataset.activity.length;
+    const noLinks = (h: http.IncomingHttpHeaders) => {
+      const { link: _link, ...rest } = h;
+      return rest;
+    };
+    await throughFront(sb, { headers: noLinks }, async (origin) => {
+      const before = listRequests(sb).length;
+      const result = await watch.client(sb, { authUrl: origin, baseUrl: origin, pageSize: 20, concurrency: 1 }).list('activity');
+      assert.equal(result.complete, true, result.stopReason);
+      assert.equal(result.total, total);
+      assert.equal(result.records.length, total);
+      const asked = listRequests(sb).slice(before);
+      assert.equal(asked.length, Math.ceil(total / 20), asked.map((r) => r.query.offset ?? '0').join(' '));
+      assert.ok(asked.every((r) => Number(r.query.offset ?? 0) < total));
+    });
   });
 
   it('splits a URL into its path and query exactly as written, for messages and logs', () => {

@@ -78,6 +78,23 @@ describe('client: exchanges', () => {
     assert.equal(data.error, undefined);
   });
 
+  for (const status of ['429', '503'] as const) {
+    it(`${status} with Retry-After: the wait before the next attempt is the one asked for (capped by maxRetryAfterMs), not the backoff`, async () => {
+      sandbox.addFault({ fault: status, path: ITEM, retryAfter: 1, times: 1 });
+      const { client, exchanges } = recording({ maxRetryAfterMs: 50 });
+      await client.getRecord('activity', TODAY);
+      const data = exchanges.find((e) => e.endpoint === 'getByDate')!;
+      assert.deepEqual(data.attempts.map((a) => a.status), [Number(status), 200]);
+      assert.equal(data.attempts[0].waitMs, 50);
+      // Without Retry-After, the backoff of this client (5 ms base) is what it waits.
+      sandbox.addFault({ fault: status, path: ITEM, times: 1 });
+      const again = recording({ maxRetryAfterMs: 50 });
+      await again.client.getRecord('activity', TODAY);
+      const plain = again.exchanges.find((e) => e.endpoint === 'getByDate')!;
+      assert.ok((plain.attempts[0].waitMs ?? 0) < 50, String(plain.attempts[0].waitMs));
+    });
+  }
+
   it('a failure that outlasts the retries: the exchange carries the error the caller got, and the last reply', async () => {
     sandbox.addFault({ fault: '503', path: ITEM });
     const { client, exchanges } = recording({ maxRetries: 1 });
