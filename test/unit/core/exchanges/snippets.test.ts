@@ -11,6 +11,7 @@ import {
   SnippetLanguage,
   Snippet,
   SnippetOptions,
+  cliSnippet,
   codeSnippet,
   dataRequest,
   jsString,
@@ -257,6 +258,28 @@ describe('exchanges: copy as code', function () {
       const quoted = language === 'curl' ? shellQuote(live) : language === 'fetch' ? jsString(live) : pythonString(live);
       assert.ok(withToken.text.includes(quoted), `${language}: ${withToken.text}`);
     }
+  });
+
+  it('a credential the exchange still holds unredacted never reaches a snippet: Authorization, access_token, the token\'s own header or parameter', () => {
+    const url = 'http://127.0.0.1:9/v1/human/body_fat?source=omron&access_token=plain-access-token&key=plain-key-token';
+    const headers = { Accept: 'application/json', Authorization: 'Bearer plain-bearer-token', 'X-Token': 'plain-header-token' };
+    for (const presentation of [DEFAULT_PRESENTATION, { mode: 'header' as const, headerName: 'X-Token', scheme: '' }, { mode: 'query' as const, parameter: 'key' }]) {
+      const request = requestOfExchange(fakeExchange(url, headers), presentation);
+      const text = JSON.stringify(request);
+      assert.ok(!text.includes('plain-access-token'), `access_token kept (${presentation.mode}): ${text}`);
+      assert.ok(!text.includes('plain-bearer-token'), `Authorization kept (${presentation.mode}): ${text}`);
+      if (presentation.mode === 'header' && presentation.headerName === 'X-Token') assert.ok(!text.includes('plain-header-token'), text);
+      if (presentation.mode === 'query') assert.ok(!text.includes('plain-key-token'), text);
+      assert.match(request.url, /source=omron/);
+    }
+  });
+
+  it('the CLI snippet of a token exchange never exports the live token, which only a data request carries', () => {
+    const live = 'eyJlive.token.value';
+    const mint = cliSnippet(requestOfExchange({ ...fakeExchange('http://127.0.0.1:9/v1/admin/token', {}), purpose: 'token', method: 'POST' }, DEFAULT_PRESENTATION), { language: 'cli', presentation: DEFAULT_PRESENTATION, authUrl: 'http://127.0.0.1:9', liveToken: live });
+    assert.ok(!mint.text.includes(live), mint.text);
+    const data = cliSnippet(dataRequest('http://127.0.0.1:9/v1/human/body_fat'), { language: 'cli', presentation: DEFAULT_PRESENTATION, authUrl: 'http://127.0.0.1:9', liveToken: live });
+    assert.ok(data.text.includes(live), 'a data request does carry it when asked');
   });
 
   it('a token exchange copies as the mint alone, which exports a working token', async () => {

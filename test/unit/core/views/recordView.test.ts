@@ -405,7 +405,20 @@ describe('record view messages from the webview', () => {
       { type: 'expand', requestId: 1, version: 1, pointer: 'sourceData', offset: 0 },
       { type: 'expand', requestId: 1, version: 1, pointer: '/a', offset: -1 },
       { type: 'expand', requestId: 1, version: 1, pointer: 7, offset: 0 },
+      { type: 'expand', requestId: 1, version: 1, pointer: `/${'a'.repeat(100_000)}`, offset: 0 },
+      { type: 'rows', requestId: 1, version: 1, start: 0, count: 10, toggle: { pointer: '/zones', open: 'yes' } },
+      { type: 'rows', requestId: 1, version: 1, start: 0, count: 10, toggle: { pointer: '/zones' } },
+      { type: 'rows', requestId: 1, version: 1, start: 0, count: 10, toggle: null },
+      { type: 'rows', requestId: 1, version: 1, start: 0, count: 10, reveal: 'zones' },
+      { type: 'rows', requestId: 1, version: 1, start: 0, count: 10, finding: -1 },
+      { type: 'rows', requestId: 1, version: 1, start: -1, count: 10 },
     ];
-    for (const message of bad) assert.equal(parseWebviewMessage(message), undefined, JSON.stringify(message));
+    for (const message of bad) assert.equal(parseWebviewMessage(message), undefined, String(JSON.stringify(message)).slice(0, 200));
+    // The longest pointer taken, and a rows request with all it may carry.
+    const longest = `/${'a'.repeat(99_999)}`;
+    assert.equal((parseWebviewMessage({ type: 'expand', requestId: 1, version: 1, pointer: longest, offset: 0 }) as { pointer?: string } | undefined)?.pointer, longest);
+    assert.deepEqual(parseWebviewMessage({ type: 'rows', requestId: 1, version: 2, start: 0, count: 10, toggle: { pointer: '/zones', open: false, extra: 1 }, reveal: '/steps', finding: 3 }), {
+      type: 'rows', requestId: 1, version: 2, start: 0, count: 10, toggle: { pointer: '/zones', open: false }, reveal: '/steps', finding: 3,
+    });
   });
 });

@@ -23,12 +23,24 @@ describe('request history', () => {
     const { exchanges, client } = await exchangesOf((c) => c.getRecord('activity', TODAY));
     const token = client.currentToken!.token;
     // A token echoed back in a header and the body, as a misbehaving proxy might.
-    const leaky: Exchange = { ...exchanges[1], responseHeaders: { ...exchanges[1].responseHeaders, 'x-echo': `token ${token}`, 'set-cookie': 'sid=abc' }, responseBody: `{"note":"${SECRET}"}` };
+    // And in the status text and an attempt's error; an API key header of any value dropped.
+    const leaky: Exchange = {
+      ...exchanges[1],
+      requestHeaders: { ...exchanges[1].requestHeaders, 'X-Api-Key': 'plain-api-key-value' },
+      responseHeaders: { ...exchanges[1].responseHeaders, 'x-echo': `token ${token}`, 'set-cookie': 'sid=abc' },
+      responseBody: `{"note":"${SECRET}"}`,
+      statusText: `OK for ${token}`,
+      attempts: [{ startedAt: exchanges[1].startedAt, durationMs: 1, status: 503, error: `503: refused ${SECRET}`, retryReason: `503 ${token}` }, ...exchanges[1].attempts],
+    };
     const entry = toHistoryEntry(leaky, { secrets: [SECRET, token], bodyLimit: 1000, environment: 'sandbox' });
     const text = JSON.stringify(entry);
     assert.ok(!text.includes(SECRET) && !text.includes(token), text);
+    assert.ok(!text.includes('plain-api-key-value'), 'the API key header');
     assert.equal(entry.requestHeaders.Authorization, 'Bearer [redacted]');
+    assert.equal(entry.requestHeaders['X-Api-Key'], '[redacted]');
     assert.equal(entry.responseHeaders['set-cookie'], '[redacted]');
+    assert.equal(entry.statusText, 'OK for [redacted]');
+    assert.equal(entry.attempts[0].error, '503: refused [redacted]');
     assert.equal(entry.environment, 'sandbox');
     const mint = toHistoryEntry(exchanges[0], { secrets: [], bodyLimit: 1000 });
     assert.match(mint.requestBody ?? '', /"client_secret":\s*"\[redacted\]"/);
