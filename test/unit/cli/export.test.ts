@@ -79,15 +79,16 @@ describe('CLI export (list --format)', function () {
     const broken = { id: 'export-broken', humanId: 'h-broken', source: 'fitbit', date: '2026-03-20', steps: 'many', createdAt: '2026-03-20T10:00:00Z', updatedAt: '2026-03-20T10:00:00Z' };
     const other = await startSandbox({ today: '2026-03-25', days: 10, humans: 1, extraRecords: { activity: [broken] } });
     try {
+      const otherEnv = { HEALTH_DATA_BASE_URL: other.url, HEALTH_DATA_CLIENT_ID: other.clientId, HEALTH_DATA_CLIENT_SECRET: other.clientSecret };
       const file = join(folder, 'with-broken.ndjson');
-      const run = await runCliInProcess(['list', 'activity', '--all', '--format', 'ndjson', '--out', file], { HEALTH_DATA_BASE_URL: other.url, HEALTH_DATA_CLIENT_ID: other.clientId, HEALTH_DATA_CLIENT_SECRET: other.clientSecret });
+      const run = await runCliInProcess(['list', 'activity', '--all', '--format', 'ndjson', '--out', file], otherEnv);
       assert.equal(run.code, 1, run.stderr);
       assert.match(run.stderr, /, 1 invalid/);
       const written = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; steps: unknown });
       assert.equal(written.length, other.dataset.activity.length);
       assert.equal(written.find((r) => r.id === broken.id)?.steps, 'many');
       // To standard output too: the same exit.
-      const out = await runCliInProcess(['list', 'activity', '--all', '--format', 'ndjson'], { HEALTH_DATA_BASE_URL: other.url, HEALTH_DATA_CLIENT_ID: other.clientId, HEALTH_DATA_CLIENT_SECRET: other.clientSecret });
+      const out = await runCliInProcess(['list', 'activity', '--all', '--format', 'ndjson'], otherEnv);
       assert.equal(out.code, 1, out.stderr);
     } finally {
       await other.close();

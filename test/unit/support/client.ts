@@ -1,6 +1,8 @@
 // Shared by the client tests: a sandbox on loopback, clients that keep every log entry and every
 // token they were given, and the check that no credential ever shows in a message or a log.
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { HealthDataClient, ClientOptions, RequestLogEntry } from '../../../src/core/service';
 import { HealthDataError, HealthDataErrorKind } from '../../../src/core/errors';
 import { Sandbox, SandboxOptions, startSandbox } from '../../../src/sandbox/server';
@@ -108,4 +110,39 @@ export function newestFirst<T extends { id: string }>(records: T[], key: (r: T) 
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** How a front on loopback stands before the sandbox (see throughFront). */
+export interface FrontOptions {
+  /** The Host header the sandbox is asked with (default: the client's). */
+  host?: string;
+  /** The sandbox's reply headers as the front passes them on. */
+  headers?: (h: http.IncomingHttpHeaders) => http.IncomingHttpHeaders;
+  /** Answers a request itself instead of handing it on, when it returns true. */
+  answer?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+}
+
+/**
+ * A front on loopback that hands every request to the sandbox and its replies back, as a proxy,
+ * a gateway or a service that miscounts would: `run` gets the front's origin; the front is
+ * closed after it.
+ */
+export async function throughFront(sandbox: Sandbox, options: FrontOptions, run: (origin: string) => Promise<void>): Promise<void> {
+  const target = new URL(sandbox.baseUrl);
+  const front = http.createServer((req, res) => {
+    if (options.answer?.(req, res)) return;
+    const onward = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: options.host ?? req.headers.host } }, (reply) => {
+      res.writeHead(reply.statusCode ?? 502, options.headers ? options.headers({ ...reply.headers }) : reply.headers);
+      reply.pipe(res);
+    });
+    onward.on('error', () => res.destroy());
+    req.pipe(onward);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  try {
+    await run(`http://127.0.0.1:${(front.address() as AddressInfo).port}`);
+  } finally {
+    front.closeAllConnections();
+    await new Promise((resolve) => front.close(resolve));
+  }
 }

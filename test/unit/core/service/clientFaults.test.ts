@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import http = require('node:http');
 import { RequestLogEntry } from '../../../../src/core/service';
 import { Sandbox } from '../../../../src/sandbox/server';
-import { LeakWatch, TODAY, requestsTo, sandboxForSuite, sandboxWith } from '../../support/client';
+import { LeakWatch, TODAY, requestsTo, sandboxForSuite, sandboxWith, throughFront } from '../../support/client';
 
 const LIST = '/v1/human/activities/summaries';
 const ITEM = `${LIST}/${TODAY}`;
@@ -127,22 +127,13 @@ describe('client: faults', () => {
   it('a service that repeats the credentials in its errors: the error, its service message and the log say [redacted]', async () => {
     // A front that hands the mint to the sandbox and answers every data request with a 503 whose
     // message quotes the Authorization header it got (as a careless gateway does).
-    const target = new URL(sandbox.baseUrl);
-    const front = http.createServer((req, res) => {
-      if (req.url?.startsWith('/v1/admin/')) {
-        const onward = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (reply) => {
-          res.writeHead(reply.statusCode ?? 502, reply.headers);
-          reply.pipe(res);
-        });
-        req.pipe(onward);
-        return;
-      }
+    const answer = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
+      if (req.url?.startsWith('/v1/admin/')) return false;
       const body = JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: `upstream refused ${req.headers.authorization ?? ''} for ${req.url ?? ''}` });
       res.writeHead(503, { 'content-type': 'application/json' }).end(body);
-    });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    try {
-      const origin = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      return true;
+    };
+    await throughFront(sandbox, { answer }, async (origin) => {
       const logged: RequestLogEntry[] = [];
       const client = watch.client(sandbox, { authUrl: origin, baseUrl: origin, maxRetries: 1, onRequest: (e) => logged.push(e) });
       const err = await watch.rejects(client.getRecord('activity', TODAY), 'http');
@@ -155,10 +146,7 @@ describe('client: faults', () => {
         assert.match(text, /upstream refused Bearer \[redacted\]/);
       }
       client.dispose();
-    } finally {
-      front.closeAllConnections();
-      await new Promise((resolve) => front.close(resolve));
-    }
+    });
   });
 
   it('malformed JSON is a parse error, not retried', async () => {

@@ -2,10 +2,9 @@
 // parallel when the total is known, wrappers, repeated records and a looping next link.
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { HealthDataClient, splitUrl, idsSeen, keepFirstOfEachId, textHash, parseLinkHeader } from '../../../../src/core/service';
 import { Sandbox } from '../../../../src/sandbox/server';
-import { LeakWatch, ids, requestsTo, sandboxWith } from '../../support/client';
+import { LeakWatch, ids, requestsTo, sandboxWith, throughFront } from '../../support/client';
 
 const LIST = '/v1/human/activities/summaries';
 
@@ -211,30 +210,6 @@ describe('client: paging', () => {
     assert.equal(cappedParallel.records.length, 30);
     assert.equal(cappedParallel.complete, false);
   });
-
-  /**
-   * A front on loopback that hands every request to the sandbox (with `host` as its Host header)
-   * and its replies back, their headers as `headers` makes them: a proxy, or a service that
-   * miscounts. `run` gets the front's origin; the front is closed after it.
-   */
-  async function throughFront(sb: Sandbox, options: { host?: string; headers?: (h: http.IncomingHttpHeaders) => http.IncomingHttpHeaders }, run: (origin: string) => Promise<void>): Promise<void> {
-    const target = new URL(sb.baseUrl);
-    const front = http.createServer((req, res) => {
-      const onward = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: options.host ?? req.headers.host } }, (reply) => {
-        res.writeHead(reply.statusCode ?? 502, options.headers ? options.headers({ ...reply.headers }) : reply.headers);
-        reply.pipe(res);
-      });
-      onward.on('error', () => res.destroy());
-      req.pipe(onward);
-    });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    try {
-      await run(`http://127.0.0.1:${(front.address() as AddressInfo).port}`);
-    } finally {
-      front.closeAllConnections();
-      await new Promise((resolve) => front.close(resolve));
-    }
-  }
 
   it('refuses a next link to another origin: a front that forwards to the sandbox under another host name', async () => {
     // The sandbox builds its Link URLs from the Host it was asked for (as a service behind a
