@@ -163,6 +163,17 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         const hex = /^#([0-9a-f]{6})/i.exec(await frame.locator('figure[data-chart="steps"] .legend-toggle', { hasText: 'googlefit' }).getAttribute('data-colour') ?? '')?.[1];
         assert.ok(hex, 'the phone series has a theme colour');
         const rgb = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+        // The legend says which line is which: each toggle's swatch is drawn in its series' colour,
+        // one colour a source.
+        const swatches = await frame.locator('figure[data-chart="steps"] .legend-toggle').evaluateAll((buttons) =>
+          buttons.map((b) => ({ label: b.textContent, colour: (b as HTMLElement).dataset.colour ?? '', drawn: getComputedStyle(b.querySelector('.swatch')!).color })),
+        );
+        assert.equal(swatches.length, steps.series.length);
+        for (const w of swatches) {
+          const want = /^#([0-9a-f]{6})/i.exec(w.colour)?.[1] ?? '';
+          assert.equal(w.drawn, `rgb(${[0, 2, 4].map((i) => parseInt(want.slice(i, i + 2), 16)).join(', ')})`, `the swatch of ${w.label}`);
+        }
+        assert.equal(new Set(swatches.map((w) => w.drawn)).size, swatches.length, swatches.map((w) => `${w.label} ${w.drawn}`).join(', '));
         const at = (x: number) =>
           frame.evaluate(
             ({ x, rgb }) => {

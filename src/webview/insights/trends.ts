@@ -205,8 +205,12 @@ function chartFigure(chart: TrendChart, span: Span): HTMLElement {
     }, 'legend-toggle');
     b.setAttribute('aria-pressed', 'true');
     b.title = t('legendToggle', seriesLabel(s));
-    const swatch = el('span', 'swatch', mainFields.indexOf(s.field) > 0 ? '╌' : '━');
+    // A short line as the series is drawn (dashed for a second field), in the series' own colour,
+    // so the legend says which line is which source; the colour is set through the CSSOM, which
+    // the webview's CSP allows where it refuses a style attribute.
+    const swatch = el('span', mainFields.indexOf(s.field) > 0 ? 'swatch dashed' : 'swatch');
     swatch.setAttribute('aria-hidden', 'true');
+    swatch.style.color = colourOf(s);
     b.prepend(swatch);
     b.dataset.colour = colourOf(s);
     legend.append(b);
