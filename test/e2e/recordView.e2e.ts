@@ -336,8 +336,12 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
       await assertFindingsMatch(frame, 'activity', googlefit, theme.bodyClass, loaded('activity'));
       const compared = compareZeros(googlefit, validate(googlefit, 'activity').findings, loaded('activity'));
       const zeros = compared.findings.filter((f) => f.kind === 'zero');
-      // googlefit sends duration, distance and calories only, and the view knows it from its other records.
-      assert.ok(compared.compared >= 3, `${compared.compared} other googlefit records`);
+      // googlefit sends duration, distance and calories only, and the view knows it from its other
+      // records: from three of them on it says so, from two it says it may be so (the suite's three
+      // days hold two others, more when the step counter's human also carried the phone).
+      const others = compared.compared;
+      assert.ok(others >= 2, `${others} other googlefit records`);
+      const said = (field: string) => (others >= 3 ? `0 — googlefit does not provide ${field}: 0 on all its ${others} other records loaded` : `0 — googlefit may not provide ${field}: 0 on its ${others} other records loaded`);
       assert.deepEqual(zeros.map((f) => f.path), ['/steps', '/vigorous', '/moderate', '/light', '/sedentary']);
       for (const f of zeros) {
         const field = f.path.slice(1);
@@ -346,7 +350,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
         assert.equal(n.value, '0');
         assert.match(n.rowClass, /\bmark-zero\b/, `${f.path} carries the zero mark`);
         assert.deepEqual(n.marks.map((m) => [m.className, m.icon, m.word, m.message]), [['mark mark-zero', '0', 'zero', f.message]]);
-        assert.equal(n.marks[0].message, `0 — googlefit does not provide ${field}: 0 on all its ${compared.compared} other records loaded`);
+        assert.equal(n.marks[0].message, said(field));
         assert.equal(n.valueOutline, 'dashed', `${f.path}'s value is outlined`);
       }
       for (const field of ['duration', 'distance', 'calories']) {
@@ -504,8 +508,8 @@ describe('e2e: a 0 that stands out, in the Records view and the record view', fu
     // A wrist tracker's day with 0 steps (the device not worn) beside its usual day of that date.
     const usual = (generateDataset({ seed: SEED, days: ZERO_DAYS }).activity as unknown as Obj[]).find((r) => r.date === DATE && r.source === 'fitbit');
     assert.ok(usual, `no fitbit activity on ${DATE}`);
-    // Its other numbers sent (a quiet day's 0 moderate minutes would be a second zero).
-    zeroSteps = { ...usual, id: 'e2e-zero-steps-day', steps: 0, moderate: (usual.moderate as number) || 20 };
+    // Its other numbers sent (a quiet day's 0 moderate or vigorous minutes would be a second zero).
+    zeroSteps = { ...usual, id: 'e2e-zero-steps-day', steps: 0, moderate: (usual.moderate as number) || 20, vigorous: (usual.vigorous as number) || 20 };
     sandbox = await startSandbox({ seed: SEED, days: ZERO_DAYS, extraRecords: { activity: [zeroSteps] } });
   });
 
