@@ -21,6 +21,7 @@ describe('health-data run: saved requests as checks', function () {
   let dir: string;
   let file: string;
   let broken: { id: string; date: string };
+  let heart: { date: string };
   const outputs: string[] = [];
   const cli = async (args: string[], environment: NodeJS.ProcessEnv = env) => {
     const r = await runCliInProcess(args, environment);
@@ -43,7 +44,8 @@ describe('health-data run: saved requests as checks', function () {
     // Real exchanges, kept and saved as the extension keeps them, then exported.
     const exchanges: Exchange[] = [];
     const client = new HealthDataClient({ authUrl: sandbox.authUrl, baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: SECRET, retryBaseDelayMs: 5, onExchange: (e) => exchanges.push(e) });
-    const heart = (sandbox.dataset as unknown as Record<string, Array<{ date: string }>>).heartRate[0];
+    // A day whose summary has its value (about one day in ten the sandbox leaves it out) and a zone of 0 time, for --fail-on zero.
+    heart = sandbox.dataset.heartRate.find((h) => typeof h.value === 'number' && h.zones.some((z) => z.duration === 0))!;
     await client.list('heartRate', { startDate: heart.date, endDate: heart.date, limit: 5, all: false });
     await client.getRecord('heartRate', heart.date);
     await client.getLatest('bodyFat');
@@ -117,7 +119,6 @@ describe('health-data run: saved requests as checks', function () {
   });
 
   it('runs the requests of an .http file and a Postman collection that the service serves, and names the others on standard error', async () => {
-    const heart = (sandbox.dataset as unknown as Record<string, Array<{ date: string }>>).heartRate[0];
     const http = join(dir, 'checks.http');
     writeFileSync(
       http,
@@ -184,7 +185,7 @@ describe('health-data run: saved requests as checks', function () {
     const asked = sandbox.requests.slice(before).map((q) => `${q.method} ${q.path}`);
     assert.deepEqual(asked.filter((a) => !a.startsWith('POST')), [
       'GET /v1/human/heart_rate/summaries',
-      `GET /v1/human/heart_rate/summaries/${(sandbox.dataset as unknown as Record<string, Array<{ date: string }>>).heartRate[0].date}`,
+      `GET /v1/human/heart_rate/summaries/${heart.date}`,
       'GET /v1/human/body_fat',
     ]);
     assert.equal(sandbox.requests.slice(before).find((q) => q.path === '/v1/human/heart_rate/summaries')?.query.limit, '5');
@@ -307,13 +308,15 @@ describe('health-data run: saved requests as checks', function () {
     // A day the tracker was not worn: a fitbit summary with steps 0, served among the generated ones.
     const plain = await startSandbox({ port: 0, days: 30, seed: 'run-tests', clientSecret: SECRET });
     const fitbit = (plain.dataset.activity as unknown as Array<Record<string, unknown>>).filter((r) => r.source === 'fitbit');
-    const notWorn = { ...fitbit[3], id: 'not-worn', steps: 0 };
+    // A day with no 0 of its own (not the newest three): a copy of one with vigorous or moderate 0 would add that 0 too.
+    const notWorn = { ...fitbit.find((r, i) => i >= 3 && Object.values(r).every((v) => v !== 0))!, id: 'not-worn', steps: 0 };
     const served = await startSandbox({ port: 0, days: 30, seed: 'run-tests', clientSecret: SECRET, extraRecords: { activity: [notWorn] } });
     try {
       const dates = fitbit.map((r) => String(r.date)).sort();
       const exchanges: Exchange[] = [];
       const client = new HealthDataClient({ authUrl: served.authUrl, baseUrl: served.baseUrl, clientId: served.clientId, clientSecret: SECRET, retryBaseDelayMs: 5, onExchange: (e) => exchanges.push(e) });
-      const page = await client.list('activity', { startDate: dates[0], endDate: dates.at(-1)!, limit: 100, all: false });
+      // The whole month on one page: a page of 100 can leave out a record of the oldest day, and the zeros counted change with it.
+      const page = await client.list('activity', { startDate: dates[0], endDate: dates.at(-1)!, limit: 500, all: false });
       const onPage = page.records.filter((r) => (r as { source?: string }).source === 'fitbit').length;
       assert.ok(onPage >= 21 && page.records.some((r) => (r as { id?: string }).id === 'not-worn'), `${onPage} fitbit summaries on the page`);
       const token = client.currentToken!.token;
