@@ -162,7 +162,8 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         // the phone's colour; half a day to the side (no marker, no line there), none.
         const hex = /^#([0-9a-f]{6})/i.exec(await frame.locator('figure[data-chart="steps"] .legend-toggle', { hasText: 'googlefit' }).getAttribute('data-colour') ?? '')?.[1];
         assert.ok(hex, 'the phone series has a theme colour');
-        const rgb = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+        const rgbOf = (six: string) => [0, 2, 4].map((i) => parseInt(six.slice(i, i + 2), 16));
+        const rgb = rgbOf(hex);
         // The legend says which line is which: each toggle's swatch is drawn in its series' colour,
         // one colour a source.
         const swatches = await frame.locator('figure[data-chart="steps"] .legend-toggle').evaluateAll((buttons) =>
@@ -170,8 +171,7 @@ describe('e2e: data coverage and trends in Chromium, packaged .vsix on code-serv
         );
         assert.equal(swatches.length, steps.series.length);
         for (const w of swatches) {
-          const want = /^#([0-9a-f]{6})/i.exec(w.colour)?.[1] ?? '';
-          assert.equal(w.drawn, `rgb(${[0, 2, 4].map((i) => parseInt(want.slice(i, i + 2), 16)).join(', ')})`, `the swatch of ${w.label}`);
+          assert.equal(w.drawn, `rgb(${rgbOf(/^#([0-9a-f]{6})/i.exec(w.colour)?.[1] ?? '').join(', ')})`, `the swatch of ${w.label}`);
         }
         assert.equal(new Set(swatches.map((w) => w.drawn)).size, swatches.length, swatches.map((w) => `${w.label} ${w.drawn}`).join(', '));
         const at = (x: number) =>

@@ -13,7 +13,7 @@ import { WORKERS_FROM_BYTES_ON_TWO_CORES, defaultJobs, workersFromBytes } from '
 import { Sandbox, startSandbox } from '../../../src/sandbox/server';
 import { RESOURCES } from '../../../src/core/resources';
 import { zoneRows } from '../../../src/core/views';
-import { startCliSandbox } from '../support/sandbox';
+import { notWornDay, startCliSandbox } from '../support/sandbox';
 import { repoRoot } from '../support/repo';
 
 const CLI = join(repoRoot, 'dist', 'cli.js');
@@ -523,8 +523,7 @@ describe('health-data CLI', function () {
       const fitbit = activity.filter((r) => r.source === 'fitbit');
       assert.ok(fitbit.length >= 21, `${fitbit.length} fitbit days`);
       // A day the tracker was not worn: steps 0 where every other fitbit day has steps.
-      // A day with no 0 of its own (not the newest three): a copy of one with vigorous or moderate 0 would add that 0 too.
-      const notWorn = { ...fitbit.find((r, i) => i >= 3 && Object.values(r).every((v) => v !== 0))!, id: 'not-worn', steps: 0 };
+      const notWorn = notWornDay(fitbit);
       const records = [...activity, notWorn];
       const at = records.length - 1;
       const month = file('not-worn.json', JSON.stringify(records, null, 2));

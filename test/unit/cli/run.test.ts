@@ -11,6 +11,7 @@ import { Exchange, HealthDataClient } from '../../../src/core/service';
 import { HistoryEntry, savedRequestsFileText, toHistoryEntry } from '../../../src/core/workbench';
 import { Sandbox, parseFaultSpec, startSandbox } from '../../../src/sandbox/server';
 import { runCliInProcess } from '../support/cli';
+import { notWornDay } from '../support/sandbox';
 
 const SECRET = 'run-test-secret-7d2e01';
 
@@ -308,8 +309,7 @@ describe('health-data run: saved requests as checks', function () {
     // A day the tracker was not worn: a fitbit summary with steps 0, served among the generated ones.
     const plain = await startSandbox({ port: 0, days: 30, seed: 'run-tests', clientSecret: SECRET });
     const fitbit = (plain.dataset.activity as unknown as Array<Record<string, unknown>>).filter((r) => r.source === 'fitbit');
-    // A day with no 0 of its own (not the newest three): a copy of one with vigorous or moderate 0 would add that 0 too.
-    const notWorn = { ...fitbit.find((r, i) => i >= 3 && Object.values(r).every((v) => v !== 0))!, id: 'not-worn', steps: 0 };
+    const notWorn = notWornDay(fitbit);
     const served = await startSandbox({ port: 0, days: 30, seed: 'run-tests', clientSecret: SECRET, extraRecords: { activity: [notWorn] } });
     try {
       const dates = fitbit.map((r) => String(r.date)).sort();

@@ -137,3 +137,14 @@ export function startCliSandbox(args: string[]): CliSandbox {
     },
   };
 }
+
+/**
+ * A day the wrist tracker was not worn: a copy of a fitbit activity summary (not one of the
+ * newest three) with steps 0 and no other 0, so the copy adds exactly one zero. On about a third
+ * of the sandbox's days a fitbit summary has a 0 of its own (vigorous or moderate minutes).
+ */
+export function notWornDay(fitbit: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> {
+  const day = fitbit.find((r, i) => i >= 3 && Object.values(r).every((v) => v !== 0));
+  if (!day) throw new Error('no fitbit summary without a 0 to copy');
+  return { ...day, id: 'not-worn', steps: 0 };
+}
