@@ -341,7 +341,16 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
   for (const r of result.records) zeroTally.add(def.kind, r);
   let unusualRows = 0;
   let idsCut = 0;
+  // Sources whose rows show another number than the headline field, which they do not provide.
+  const shownInstead = new Map<string, { records: number; units: Set<string> }>();
   const rows = result.records.map((r, i) => {
+    const headline = headlineOf(r, def.kind, (field) => zeroTally.doesNotProvide(def.kind, r, field));
+    if (headline !== undefined && headline !== headlineOf(r, def.kind)) {
+      const source = textField(r, 'source') ?? '?';
+      let shown = shownInstead.get(source);
+      if (!shown) shownInstead.set(source, (shown = { records: zeroTally.othersOf(def.kind, r) + 1, units: new Set() }));
+      shown.units.add(headline.slice(headline.lastIndexOf(' ') + 1));
+    }
     const findings = validations[i].findings;
     const unusual = zeroTally.unusual(def.kind, r, findings);
     const zeros = findings.filter((f) => f.kind === 'zero' && f.path.split('/').length === 2).map((f) => f.path.slice(1)).filter((f) => !unusual.includes(f));
@@ -367,11 +376,12 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
       localDateOf(r, def.kind) ?? '?',
       shownId,
       printable(textField(r, 'source') ?? '?', 16),
-      printable(headlineOf(r, def.kind) ?? '—', 30),
+      printable(headline ?? '—', 30),
       notes.join(' '),
     ];
   });
-  if (rows.length) for (const line of table(o, ['date', 'id', 'source', def.headline.unit === '%' ? 'value' : def.headline.unit, 'findings'], rows, [3])) o.out(line);
+  const headlineColumn = shownInstead.size ? 'headline' : def.headline.unit === '%' ? 'value' : def.headline.unit;
+  if (rows.length) for (const line of table(o, ['date', 'id', 'source', headlineColumn, 'findings'], rows, [3])) o.out(line);
   const parts = [recordCount(result.records.length, def)];
   if (result.total !== undefined) parts.push(`of ${result.total}`);
   parts.push(`${result.pages} page${result.pages === 1 ? '' : 's'}`);
@@ -379,6 +389,10 @@ export async function listCommand(conn: Connection, o: Output, def: ResourceDefi
   if (result.duplicatesDropped) parts.push(`${result.duplicatesDropped} duplicate${result.duplicatesDropped === 1 ? '' : 's'} dropped`);
   if (invalid) parts.push(paint(o, 'red', `${invalid} invalid`));
   o.out(parts.join(', '));
+  for (const [source, shown] of [...shownInstead].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const field = def.headline.field;
+    o.out(`${printable(source, 30)} does not provide ${field} (0 on all ${shown.records} of its records listed here): its rows show ${[...shown.units].join(' or ')} instead.`);
+  }
   if (unusualRows) o.out(paint(o, 'yellow', `[unusual 0]: a 0 where at least 19 in 20 of the source's other records listed here have the field (${unusualRows} ${unusualRows === 1 ? 'row' : 'rows'}).`));
   if (result.records.length === 0) {
     const hint = await emptyListHint(conn, def, query, io.signal);

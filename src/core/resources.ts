@@ -30,8 +30,16 @@ export interface ResourceDefinition {
   /**
    * The number a record is known by in a label, with its unit; `names` says which number it is
    * where a record has several of the same unit ("resting 66 bpm", not "66 bpm" beside value 75).
+   * `instead`: numbers to show, the first not 0, when the field is a 0 of a source known (from its
+   * other records) not to provide it ("747 kcal", not "0 steps" for a source without a step counter).
    */
-  readonly headline: { readonly field: string; readonly unit: string; readonly fallback?: readonly string[]; readonly names?: Readonly<Record<string, string>> };
+  readonly headline: {
+    readonly field: string;
+    readonly unit: string;
+    readonly fallback?: readonly string[];
+    readonly names?: Readonly<Record<string, string>>;
+    readonly instead?: ReadonlyArray<{ readonly field: string; readonly unit: string }>;
+  };
   /** Fields whose presence identifies the kind of an untyped payload. */
   readonly signatureFields: readonly string[];
   /** Fields a tooltip shows, after id, source and humanId. */
@@ -97,7 +105,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
     schemaId: 'https://health-data-explorer.dev/schemas/activity-summary.schema.json',
     datingField: 'date',
     zeroDefaultFields: ACTIVITY_NUMBER_FIELDS,
-    headline: { field: 'steps', unit: 'steps' },
+    headline: { field: 'steps', unit: 'steps', instead: [{ field: 'calories', unit: 'kcal' }, { field: 'distance', unit: 'm' }] },
     signatureFields: ['steps', 'distance', 'vigorous', 'moderate', 'light', 'sedentary', 'calories'],
     keyFields: [...ACTIVITY_NUMBER_FIELDS],
     icon: 'flame',

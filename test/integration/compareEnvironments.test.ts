@@ -22,8 +22,10 @@ describe('compare across two environments', function () {
     await resetSettings();
     api = await withSandbox();
     await vscode.commands.executeCommand('healthData.selectEnvironment', { environment: SANDBOX_ENVIRONMENT });
-    // The same generator and seed as the local sandbox: the same records, but for one.
-    other = await startSandbox({ port: 0, clientId: 'staging-client', clientSecret: 'staging-secret-5e1a' });
+    // The same generator, seed and today as the local sandbox: the same records, but for one. Today
+    // is the local sandbox's, not the clock's, so a run over UTC midnight compares the same days.
+    const today = (runningSandbox(api).dataset.activity[0] as { date: string }).date;
+    other = await startSandbox({ port: 0, clientId: 'staging-client', clientSecret: 'staging-secret-5e1a', today });
     messages = captureMessages();
   });
 

@@ -351,21 +351,26 @@ describe('insights: data coverage and trends', function () {
       view.close();
       // A narrower range and one source than the Records view's: the panel keeps its own.
       // And one human's records, as the Records view's human filter had them.
-      const fitbitThatDay = inRange('activity').find((r) => (r as { date: string }).date === end && (r as { source: string }).source === 'fitbit');
-      const human = (fitbitThatDay as { humanId: string } | undefined)?.humanId ?? 'no fitbit record that day';
-      const persist = { ...kept, kind: 'activity', start: end, end, source: 'fitbit', human, description: undefined };
+      // The newest day of the range with a fitbit record: the range's end is the local date, which
+      // on a machine ahead of UTC is a day the sandbox (dating by UTC) has no data for yet.
+      const fitbitThatDay = inRange('activity')
+        .filter((r) => (r as { source: string }).source === 'fitbit')
+        .sort((a, b) => ((a as { date: string }).date < (b as { date: string }).date ? 1 : -1))[0] as { date: string; humanId: string } | undefined;
+      const day = fitbitThatDay?.date ?? 'no fitbit record in the range';
+      const human = fitbitThatDay?.humanId ?? 'no fitbit record in the range';
+      const persist = { ...kept, kind: 'activity', start: day, end: day, source: 'fitbit', human, description: undefined };
       const before = runningSandbox(api).requests.length;
       const model = await view.revive(restoredPanel('healthData.coverage'), { persist });
       assert.ok(model?.report, JSON.stringify(model?.status));
       const expected = inRange('activity').filter((r) => {
         const o = r as { date: string; source: string; humanId: string };
-        return o.date === end && o.source === 'fitbit' && o.humanId === human;
+        return o.date === day && o.source === 'fitbit' && o.humanId === human;
       });
       assert.ok(expected.length > 0, 'fitbit has a record of that human that day');
       assert.equal(model.report.records, expected.length);
       assert.ok(model.heading.includes('fitbit') && model.heading.includes(`human ${human}`) && model.heading.includes(api.session.active!.name), model.heading);
       const lists = listsSince(before);
-      assert.ok(lists.length > 0 && lists.every((r) => r.path.includes('/activities/') && r.query.start_date === end && r.query.end_date === end && r.query.source === 'fitbit' && r.query.humanId === human), JSON.stringify(lists.map((r) => r.query)));
+      assert.ok(lists.length > 0 && lists.every((r) => r.path.includes('/activities/') && r.query.start_date === day && r.query.end_date === day && r.query.source === 'fitbit' && r.query.humanId === human), JSON.stringify(lists.map((r) => r.query)));
       assert.equal(view.currentPanel?.panel.title, 'Data Coverage');
       await waitFor('the restored webview to say ready', () => view.currentPanel!.readyCount > 0, 20_000);
     });

@@ -348,6 +348,13 @@ describe('records tree: the whole truth', function () {
     assert.ok(others >= 3, `${others} other googlefit records`);
     assert.ok(tooltip.value.split('\n').includes(`- steps: 0 — 0 zero: 0 — googlefit does not provide steps: 0 on all its ${others} other records loaded`), tooltip.value);
     assert.match(tooltip.value, /^- ~~userId~~: .* — ⊘ deprecated: userId is deprecated: use humanId$/m);
+    // Its label is not "0 steps", a number it never sends, but its calories; the step counters keep their steps.
+    for (const n of shown) {
+      const r = n.node.record as Record<string, unknown>;
+      const text = String(item(n).label);
+      if (r.source === 'googlefit') assert.equal(text, `googlefit · ${(r.calories as number).toLocaleString('en-US')} kcal`);
+      else if (r.source === 'fitbit' || r.source === 'moves') assert.equal(text, `${r.source as string} · ${(r.steps as number).toLocaleString('en-US')} steps`);
+    }
     assert.ok(shown.every((n) => iconId(n) !== 'pass' || statusOf(n.node) === 'clean'));
     // A wrist tracker's day with 0 steps, shown in the tree (revealed: the filter does not bring it), stands out.
     // A copy of a fitbit day with no 0 of its own (on about a third of days its vigorous or

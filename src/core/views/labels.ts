@@ -48,8 +48,13 @@ export function formatNumber(v: number): string {
   return text;
 }
 
-/** The record's headline number with its unit (and its name, where several share the unit): "12,224 steps", "resting 58 bpm", "18.7 %". */
-export function headlineOf(record: unknown, kind: ResourceKind): string | undefined {
+/**
+ * The record's headline number with its unit (and its name, where several share the unit): "12,224 steps", "resting 58 bpm", "18.7 %".
+ * With `notProvided` (whether the record's source is known, from its other records, not to
+ * provide a field), a 0 of such a field gives way to the resource's `instead` numbers: a source
+ * without a step counter is "747 kcal", not "0 steps".
+ */
+export function headlineOf(record: unknown, kind: ResourceKind, notProvided?: (field: string) => boolean): string | undefined {
   const fields = asFields(record);
   if (!fields) return undefined;
   const { headline } = resource(kind);
@@ -58,6 +63,12 @@ export function headlineOf(record: unknown, kind: ResourceKind): string | undefi
   const fallback = headline.fallback;
   for (let i = 0; !isFiniteNumber(v) && fallback !== undefined && i < fallback.length; i++) v = fields[(field = fallback[i])];
   if (!isFiniteNumber(v)) return undefined;
+  if (v === 0 && notProvided !== undefined && headline.instead !== undefined && notProvided(field)) {
+    for (const other of headline.instead) {
+      const w = fields[other.field];
+      if (isFiniteNumber(w) && w !== 0) return `${formatNumber(w)} ${other.unit}`;
+    }
+  }
   const unit = kind === 'bodyFat' && typeof fields.unit === 'string' && fields.unit !== 'percent' && fields.unit !== '%'
     ? shortText(fields.unit, 12)
     : headline.unit;

@@ -83,6 +83,22 @@ function isDigits(s: string, from: number, to: number): boolean {
   return true;
 }
 
+const labelOf = (source: string | undefined, headline: string | undefined): string =>
+  `${source !== undefined ? shortText(source, 30) : '(no source)'} · ${headline ?? 'no value'}`;
+
+/**
+ * The node's label once the other records of its source are known: `notProvided` says whether
+ * the source is known not to provide a field, and a 0 of such a headline field gives way to
+ * another number (headlineOf). The node's own label when its headline field is not 0.
+ */
+export function recordLabel(node: RecordNode, notProvided: (field: string) => boolean): string {
+  const { headline } = resource(node.kind);
+  const record = node.record;
+  if (headline.instead === undefined || record === null || typeof record !== 'object' || (record as Record<string, unknown>)[headline.field] !== 0) return node.label;
+  const source = (record as Record<string, unknown>).source;
+  return labelOf(typeof source === 'string' ? source : undefined, headlineOf(record, node.kind, notProvided));
+}
+
 /** Makes the node for one record. `index` keeps keys unique for records without an id. */
 export function recordNode(kind: ResourceKind, record: unknown, index: number): RecordNode {
   // Fields read once each, directly: this runs for every record of every list.
@@ -90,8 +106,7 @@ export function recordNode(kind: ResourceKind, record: unknown, index: number): 
   const id = typeof fields?.id === 'string' ? fields.id : undefined;
   const source = typeof fields?.source === 'string' ? fields.source : undefined;
   const date = localDateOf(record, kind);
-  const headline = headlineOf(record, kind);
-  const label = `${source !== undefined ? shortText(source, 30) : '(no source)'} · ${headline ?? 'no value'}`;
+  const label = labelOf(source, headlineOf(record, kind));
   let description = '';
   if (resource(kind).datingField === 'timestamp') {
     // The local time as written in the timestamp (it carries the reading's own offset).

@@ -226,6 +226,16 @@ export class ZeroTally {
     return out ?? findings;
   }
 
+  /**
+   * Whether the record's source is known not to provide `field`: it is 0, null or absent on the
+   * record and on every other record of its kind and source here, and there are at least
+   * ZERO_EVIDENCE others (the words' "does not provide", not "may not").
+   */
+  doesNotProvide(kind: string | undefined, record: unknown, field: string): boolean {
+    const tally = this.tallyOf(kind, record)?.tally;
+    return tally !== undefined && tally.records - 1 >= ZERO_EVIDENCE && !tally.sent.has(field);
+  }
+
   /** The record's zero fields that nearly every other record of its kind and source sends as another number (isUnusualZero): its 0s that stand out. */
   unusual(kind: string | undefined, record: unknown, findings: readonly Finding[]): string[] {
     const tally = this.tallyOf(kind, record)?.tally;

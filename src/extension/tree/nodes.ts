@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { RESOURCES, ResourceKind, resource } from '../../core/resources';
 import { monthOf } from '../../core/dates';
-import { DateNode, MonthNode, RecordNode, RecordStatus, RecordTree, countByKind, cutText, dateLabel, findingsInWords, statusOf, tooltipMarkdown, validationOf } from '../../core/views';
+import { DateNode, MonthNode, RecordNode, RecordStatus, RecordTree, countByKind, cutText, dateLabel, findingsInWords, recordLabel, statusOf, tooltipMarkdown, validationOf } from '../../core/views';
 import { errorAndWarningWords } from '../shared/findingCounts';
 import { emptyActions, emptyText } from './emptyResult';
 import { LoadedRecords, ResourceState } from './loadedRecords';
@@ -241,12 +241,16 @@ export function treeItem(node: TreeItemNode, store: LoadedRecords): vscode.TreeI
       return withId(item, node);
     }
     case 'record': {
-      const label = node.scope === 'all' ? `${resource(node.node.kind).shortLabel} · ${node.node.label}` : node.node.label;
+      const { kind, record } = node.node;
+      const tally = store.zeroTally(kind);
+      // A source known from its other records loaded not to send the headline number is labelled by another ("747 kcal", not "0 steps").
+      const own = recordLabel(node.node, (field) => tally.doesNotProvide(kind, record, field));
+      const label = node.scope === 'all' ? `${resource(kind).shortLabel} · ${own}` : own;
       const item = new vscode.TreeItem(label, None);
       const status = statusOf(node.node);
       item.iconPath = STATUS_ICONS[status]();
       // A 0 the source's other records loaded do not have stands out: said first.
-      const unusual = store.zeroTally(node.node.kind).unusual(node.node.kind, node.node.record, validationOf(node.node).findings);
+      const unusual = tally.unusual(kind, record, validationOf(node.node).findings);
       const unusualText = unusual.length ? vscode.l10n.t('unusual 0: {0}', unusual.map((f) => cutText(f, 30)).join(', ')) : '';
       const words = statusWords(node.node, status);
       item.description = [node.node.description, unusualText, words].filter(Boolean).join(' · ') || undefined;

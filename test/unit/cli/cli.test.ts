@@ -402,10 +402,23 @@ describe('health-data CLI', function () {
 
     it('prints a table with the zero fields and a footer', async () => {
       const r = await run(['list', 'activity', '--source', 'googlefit', '--limit', '5', '--no-color'], env);
-      assert.match(r.stdout, /^date\s+id\s+source\s+steps\s+findings/m);
       assert.match(r.stdout, /googlefit .*\[zero\] steps,vigorous,moderate,light,sedentary/);
       assert.match(r.stdout, /5 activity summaries/);
       assert.match(r.stdout, /add --all/);
+      // googlefit sends 0 steps on all five: its rows show its calories, and the table says why.
+      const listed = sandbox.dataset.activity.filter((a) => a.source === 'googlefit').slice(0, 5);
+      assert.ok(listed.every((a) => a.steps === 0 && a.calories > 0), 'googlefit sends calories and no steps');
+      assert.match(r.stdout, /^date\s+id\s+source\s+headline\s+findings/m);
+      for (const a of listed) assert.match(r.stdout, new RegExp(`^${a.date}\\s+${a.id}\\s+googlefit\\s+${a.calories.toLocaleString('en-US')} kcal\\s`, 'm'));
+      assert.ok(r.stdout.includes('googlefit does not provide steps (0 on all 5 of its records listed here): its rows show kcal instead.'), r.stdout);
+      // Two records are too few to say so: steps stay the headline.
+      const two = await run(['list', 'activity', '--source', 'googlefit', '--limit', '2', '--no-color'], env);
+      assert.match(two.stdout, /^date\s+id\s+source\s+steps\s+findings/m);
+      assert.match(two.stdout, /googlefit\s+0 steps\s/);
+      assert.doesNotMatch(two.stdout, /does not provide/);
+      // A source that sends steps keeps them beside it.
+      const all = await run(['list', 'activity', '--limit', '12', '--no-color'], env);
+      assert.match(all.stdout, /fitbit\s+[\d,]+ steps\s/);
     });
 
     it('when a source filter leaves nothing, names the sources the same query has without it', async () => {

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RESOURCES, resource } from '../../../../src/core/resources';
-import { dateSpanOf, headlineOf, listOrderOf, recordNode, statusOf, titleCase, tooltipMarkdown } from '../../../../src/core/views';
+import { dateSpanOf, headlineOf, listOrderOf, recordLabel, recordNode, statusOf, titleCase, tooltipMarkdown } from '../../../../src/core/views';
 import { repoRoot } from '../../support/repo';
 
 const base = { id: 'a1', humanId: 'h1', source: 'fitbit', sourceData: {}, createdAt: '2026-11-20T08:00:00Z', updatedAt: '2026-11-20T08:00:00Z' };
@@ -18,6 +18,34 @@ describe('tree labels, status and tooltips', () => {
     assert.equal(headlineOf({ ...base, date: '2026-11-20', averageHR: 70, zones }, 'heartRate'), 'average 70 bpm');
     assert.equal(headlineOf({ ...base, date: '2026-11-20', steps: 12224 }, 'activity'), '12,224 steps');
     assert.equal(recordNode('heartRate', { ...base, date: '2026-11-20', value: 75, restingHR: 66, zones }, 0).label, 'fitbit · resting 66 bpm');
+  });
+
+  it('labels a 0 of a headline field the source does not provide by another number, and only that', () => {
+    const phone = { ...base, source: 'googlefit', date: '2026-11-20', duration: 3600, distance: 5234.5, steps: 0, vigorous: 0, moderate: 0, light: 0, sedentary: 0, calories: 747 };
+    const never = (field: string) => field === 'steps';
+    const nothing = () => false;
+    assert.equal(headlineOf(phone, 'activity'), '0 steps');
+    assert.equal(headlineOf(phone, 'activity', nothing), '0 steps');
+    assert.equal(headlineOf(phone, 'activity', never), '747 kcal');
+    assert.equal(headlineOf({ ...phone, calories: 0 }, 'activity', never), '5,234.5 m');
+    assert.equal(headlineOf({ ...phone, calories: 0, distance: 0 }, 'activity', never), '0 steps');
+    assert.equal(headlineOf({ ...phone, calories: '747', distance: null }, 'activity', never), '0 steps');
+    // Steps that are not 0 are the headline, whatever is said of the source.
+    assert.equal(headlineOf({ ...phone, steps: 12 }, 'activity', never), '12 steps');
+    // Kinds without other numbers to show keep theirs.
+    assert.equal(headlineOf({ ...base, date: '2026-11-20', value: 0, zones }, 'heartRate', () => true), 'value 0 bpm');
+    // The node's label: its own unless its headline field is 0 of a source that does not provide it.
+    const node = recordNode('activity', phone, 0);
+    assert.equal(node.label, 'googlefit · 0 steps');
+    assert.equal(recordLabel(node, never), 'googlefit · 747 kcal');
+    assert.equal(recordLabel(node, nothing), 'googlefit · 0 steps');
+    const walked = recordNode('activity', { ...phone, steps: 800 }, 0);
+    assert.equal(recordLabel(walked, never), walked.label);
+    for (const junk of [null, 7, 'text', [1, 2]]) {
+      const n = recordNode('activity', junk, 0);
+      assert.equal(recordLabel(n, () => true), n.label);
+    }
+    assert.equal(recordLabel(recordNode('activity', { steps: 0, calories: 10 }, 0), never), '(no source) · 10 kcal');
   });
 
   it('calls a record clean only when it has no finding at all', () => {

@@ -192,6 +192,24 @@ describe('zeros compared with the source\'s other records', () => {
     });
   });
 
+  it('doesNotProvide: a field 0 on the record and on at least ZERO_EVIDENCE others of its kind and source, and nothing else', () => {
+    const googlefit = (data.activity as Obj[]).filter((r) => r.source === 'googlefit').slice(0, ZERO_EVIDENCE + 1);
+    assert.equal(googlefit.length, ZERO_EVIDENCE + 1);
+    const tally = new ZeroTally();
+    googlefit.slice(0, ZERO_EVIDENCE).forEach((r) => tally.add('activity', r));
+    // ZERO_EVIDENCE records: the record and one too few others ("may not provide").
+    assert.equal(tally.doesNotProvide('activity', googlefit[0], 'steps'), false);
+    tally.add('activity', googlefit[ZERO_EVIDENCE]);
+    assert.equal(tally.doesNotProvide('activity', googlefit[0], 'steps'), true);
+    // A field it sends, another kind, a record without a source, junk: no.
+    assert.equal(tally.doesNotProvide('activity', googlefit[0], 'calories'), false);
+    assert.equal(tally.doesNotProvide('heartRate', googlefit[0], 'steps'), false);
+    for (const junk of [null, 7, 'text', [1, 2], { steps: 0 }]) assert.equal(tally.doesNotProvide('activity', junk, 'steps'), false);
+    // One record of the source with steps: the source provides them, for every record of it.
+    tally.add('activity', { ...googlefit[0], id: 'with-steps', steps: 1200 });
+    assert.equal(tally.doesNotProvide('activity', googlefit[1], 'steps'), false);
+  });
+
   it('a record added after a 0 was said changes what is said next (nothing said from stale counts)', () => {
     const googlefit = (data.activity as Obj[]).filter((r) => r.source === 'googlefit').slice(0, 6);
     const tally = new ZeroTally();
