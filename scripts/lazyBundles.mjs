@@ -34,6 +34,8 @@ export const LAZY_BUNDLES = [
   { name: 'exchangePanel', entry: 'src/extension/workbench/exchangePanel.ts' },
   // The exchange view's words, read on its first render.
   { name: 'exchangeStrings', entry: 'src/extension/workbench/strings.ts' },
+  // The hover of a payload's field (its scan and jsonc-parser's tree), loaded with the first hover of a payload.
+  { name: 'fieldHover', entry: 'src/core/validation/fieldHelp.ts' },
 ];
 
 const HOST_ENTRY = 'src/extension/extension.ts';

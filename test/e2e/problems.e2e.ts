@@ -20,6 +20,8 @@ const TYPING = 'typing.health.json';
 const MONTH = 'month.health.json';
 /** The same month as NDJSON (as Export Records writes it), a line cut short among them. */
 const LINES = 'month.ndjson';
+/** A few records in a file VS Code's JSON support has no schema for: Health Data's hover documents their fields once validated. */
+const PLAIN = 'records.json';
 
 describe('e2e: the Problems panel with more findings than it lists', function () {
   this.timeout(240_000);
@@ -43,6 +45,8 @@ describe('e2e: the Problems panel with more findings than it lists', function ()
     const lines = [...month, { ...fitbit, id: 'not-worn', steps: 0 }].map((r) => JSON.stringify(r));
     lines.splice(3, 0, lines[3].slice(0, 60));
     fs.writeFileSync(path.join(folder, LINES), `${lines.join('\n')}\n`);
+    const googlefit = month.find((r) => r.source === 'googlefit')!;
+    fs.writeFileSync(path.join(folder, PLAIN), `${JSON.stringify([googlefit, fitbit], null, 2)}\n`);
     wb = await Workbench.open({
       vsix: packagedVsix(),
       folder,
@@ -199,5 +203,29 @@ describe('e2e: the Problems panel with more findings than it lists', function ()
     await page.keyboard.insertText(pasted);
     await wb!.runCommand('Health Data: Validate JSON Payload');
     await wb!.waitForNotification(/5 records validated\./);
+  });
+
+  it('documents a field on hover in a payload VS Code has no schema for, once Health Data has validated it', async () => {
+    const page = wb!.page;
+    await openFile(PLAIN);
+    const steps = page.locator('.editor-instance .view-line span', { hasText: /^"steps"$/ }).first();
+    await steps.waitFor({ timeout: 20_000 });
+    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'Steps taken during the activity' });
+    await wb!.runCommand('Health Data: Validate JSON Payload');
+    await wb!.waitForNotification(/2 records validated\./);
+    await page.keyboard.press('Escape');
+    await steps.hover();
+    await hover.waitFor({ state: 'visible', timeout: 20_000 });
+    const text = (await hover.innerText()).replace(/\s+/g, ' ');
+    // The schema's words as written: no Markdown escape shows, the name is code, the facts below.
+    assert.ok(text.includes('Steps · steps · activity summary'), text);
+    assert.ok(text.includes('Steps taken during the activity. 0 when the source does not provide them.'), text);
+    assert.ok(text.includes('number ≥ 0 · required'), text);
+    assert.ok(!text.includes('\\'), text);
+    assert.equal(await hover.locator('code', { hasText: /^steps$/ }).count(), 1);
+    // The hover fades in: a picture of it once it has (what is checked was checked above).
+    await page.waitForTimeout(300);
+    await wb!.screenshot('hover-field');
+    await page.keyboard.press('Escape');
   });
 });

@@ -14,7 +14,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { MAX_TEXT, anchorOf, compareZeros, recordTitle, buildRecordViewModel, countByKind, dateLabel, monthLabel, recordNode } from '../../src/core/views';
+import { MAX_TEXT, ZeroTally, anchorOf, compareZeros, recordLabel, recordTitle, buildRecordViewModel, countByKind, dateLabel, monthLabel, recordNode } from '../../src/core/views';
 import { RESOURCES, ResourceKind, resource } from '../../src/core/resources';
 import { Finding, truncate, validate } from '../../src/core/validation';
 import { generateDataset } from '../../src/sandbox/data';
@@ -146,9 +146,12 @@ async function openRecordsView(wb: Workbench): Promise<void> {
 }
 
 /** Clicks a record of `date` in the Records view (resource › month › date › record) and returns its webview. */
-async function openRecord(wb: Workbench, kind: ResourceKind, record: Obj, date = DATE): Promise<Frame> {
+async function openRecord(wb: Workbench, kind: ResourceKind, record: Obj, loaded: readonly unknown[], date = DATE): Promise<Frame> {
   const def = resource(kind);
-  const label = recordNode(kind, record, 0).label;
+  // The label as the tree gives it from the records loaded (a source that does not provide steps is labelled by its calories).
+  const tally = new ZeroTally('loaded');
+  for (const r of loaded) tally.add(kind, r);
+  const label = recordLabel(recordNode(kind, record, 0), (field) => tally.doesNotProvide(kind, record, field));
   const index = await wb.revealTreeRow(
     [
       (r: TreeRow) => r.text.startsWith(def.label),
@@ -332,7 +335,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
 
   perTheme(setup, 'record-view-failed', { sandboxUrl: () => sandbox.url }, (theme, wb, shot) => {
     it('marks the zero fields and userId of an activity summary from a source that lacks fields', async () => {
-      const frame = await openRecord(wb(), 'activity', googlefit);
+      const frame = await openRecord(wb(), 'activity', googlefit, loaded('activity'));
       await assertFindingsMatch(frame, 'activity', googlefit, theme.bodyClass, loaded('activity'));
       const compared = compareZeros(googlefit, validate(googlefit, 'activity').findings, loaded('activity'));
       const zeros = compared.findings.filter((f) => f.kind === 'zero');
@@ -369,7 +372,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
     });
 
     it('shows a heart rate summary’s zones table and the validator’s findings', async () => {
-      const frame = await openRecord(wb(), 'heartRate', heartRate);
+      const frame = await openRecord(wb(), 'heartRate', heartRate, loaded('heartRate'));
       await assertFindingsMatch(frame, 'heartRate', heartRate, theme.bodyClass, loaded('heartRate'));
       const dom = await frame.evaluate(readRecordView);
       const model = buildRecordViewModel(heartRate, 'heartRate', validate(heartRate, 'heartRate').findings);
@@ -389,7 +392,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
     if (theme.slug !== 'dark-modern') return;
 
     it('marks the zero fields of a step counter’s activity summary too', async () => {
-      const frame = await openRecord(wb(), 'activity', stepCounter);
+      const frame = await openRecord(wb(), 'activity', stepCounter, loaded('activity'));
       await assertFindingsMatch(frame, 'activity', stepCounter, theme.bodyClass, loaded('activity'));
       const zeros = compareZeros(stepCounter, validate(stepCounter, 'activity').findings, loaded('activity')).findings.filter((f) => f.kind === 'zero');
       assert.ok(zeros.length >= 5, `a ${String(stepCounter.source)} summary lacks at least five fields`);
@@ -402,7 +405,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
     });
 
     it('shows a hostile activity summary’s strings as text, and no script runs', async () => {
-      const frame = await openRecord(wb(), 'activity', hostileA, HOSTILE_DATE);
+      const frame = await openRecord(wb(), 'activity', hostileA, loaded('activity'), HOSTILE_DATE);
       await assertFindingsMatch(frame, 'activity', hostileA, theme.bodyClass, loaded('activity'));
       const dom = await frame.evaluate(readRecordView);
       for (const s of [HOSTILE.script, HOSTILE.img, HOSTILE.url, HOSTILE.link, HOSTILE.bidi, HOSTILE.isolates]) {
@@ -428,7 +431,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
     });
 
     it('shows a hostile heart rate summary’s zone names as text in the zones table', async () => {
-      const frame = await openRecord(wb(), 'heartRate', hostileH, HOSTILE_DATE);
+      const frame = await openRecord(wb(), 'heartRate', hostileH, loaded('heartRate'), HOSTILE_DATE);
       await assertFindingsMatch(frame, 'heartRate', hostileH, theme.bodyClass, loaded('heartRate'));
       const dom = await frame.evaluate(readRecordView);
       assert.deepEqual(dom.zones?.map((z) => z[0]), [HOSTILE.img, HOSTILE.script, HOSTILE.bidi]);
@@ -438,7 +441,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
     it('shows a sample of the hostile fixture (issue 6) as text, and no script runs', async () => {
       assert.ok(sample.samples.length >= 3, `a sample of every kind from ${sample.source}`);
       for (const s of sample.samples) {
-        const frame = await openRecord(wb(), s.kind, s.record, HOSTILE_DATE);
+        const frame = await openRecord(wb(), s.kind, s.record, loaded(s.kind), HOSTILE_DATE);
         await assertFindingsMatch(frame, s.kind, s.record, theme.bodyClass, loaded(s.kind));
         const dom = await frame.evaluate(readRecordView);
         if (typeof s.record.source === 'string') {
@@ -455,7 +458,7 @@ describe('e2e: the record view in Chromium, packaged .vsix on code-server', func
     it('would see it if a string did become markup: DOM traces and the CSP’s report (calibration)', async () => {
       // Markup inserted as HTML on purpose, the way a rendering bug would: the checks above
       // must see it, so that their passing means the record view's escaping stopped it.
-      const frame = await openRecord(wb(), 'activity', googlefit);
+      const frame = await openRecord(wb(), 'activity', googlefit, loaded('activity'));
       const before = wb().console.length;
       await frame.evaluate((html) => document.querySelector('.heading')?.insertAdjacentHTML('beforeend', html), HOSTILE.img);
       await waitFor('the CSP to report the inline handler', () => wb().console.slice(before).some((m) => /Content Security Policy/.test(m.text)));
@@ -532,7 +535,7 @@ describe('e2e: a 0 that stands out, in the Records view and the record view', fu
       const row = wb().page.locator(`.monaco-list-row[data-index="${index}"]`).first();
       assert.match((await row.textContent()) ?? '', /unusual 0: steps · 1 zero/);
       assert.match((await row.getAttribute('aria-label')) ?? '', /, unusual 0: steps$/);
-      const frame = await openRecord(wb(), 'activity', zeroSteps);
+      const frame = await openRecord(wb(), 'activity', zeroSteps, loaded('activity'));
       await assertFindingsMatch(frame, 'activity', zeroSteps, theme.bodyClass, loaded('activity'));
       const others = (loaded('activity') as Obj[]).filter((r) => r.source === 'fitbit' && r.id !== zeroSteps.id).length;
       assert.ok(others >= 20, `${others} other fitbit days`);

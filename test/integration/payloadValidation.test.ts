@@ -57,6 +57,23 @@ function assertRange(d: vscode.Diagnostic, startLine: number, startChar: number,
 let dir: string;
 let files = 0;
 
+/** What every hover of Health Data's has: the field's name as code between two dots. */
+const OUR_HOVER_MARK = '` · ';
+
+/** The text of every hover at a place, from every provider. */
+async function hoverTexts(uri: vscode.Uri, at: vscode.Position): Promise<string[]> {
+  const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, at)) ?? [];
+  return hovers.map((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)).join('\n'));
+}
+
+/** Health Data's hover at a place: there must be exactly one. */
+async function ourHover(uri: vscode.Uri, at: vscode.Position): Promise<string> {
+  const texts = await hoverTexts(uri, at);
+  const mine = texts.filter((t) => t.includes(OUR_HOVER_MARK) || t.includes('is not in the'));
+  assert.equal(mine.length, 1, texts.join('\n---\n'));
+  return mine[0];
+}
+
 /** A new file (never a reused name, `.json` unless told) shown in the active editor. */
 async function openFile(content: string, extension = '.json'): Promise<vscode.TextDocument> {
   const uri = vscode.Uri.file(path.join(dir, `payload-${++files}${extension}`));
@@ -489,6 +506,63 @@ describe('payload validation', function () {
       20_000,
     );
     assert.match(text, /0 when the source does not provide them/);
+    // Health Data adds no second hover with the same words there.
+    const hovers = await hoverTexts(uri, new vscode.Position(8, 5));
+    assert.equal(hovers.filter((h) => h.includes('Steps taken')).length, 1, hovers.join('\n---\n'));
+    assert.ok(!hovers.some((h) => h.includes(OUR_HOVER_MARK)), hovers.join('\n---\n'));
+  });
+
+  describe('hover where the JSON language service has no payload schema', () => {
+    const records = () => {
+      const data = generateDataset({ today: '2026-11-20', days: 3, seed: 'hover' });
+      return [data.activity[0], data.heartRate[0], data.bodyFat[0]] as Array<Record<string, unknown>>;
+    };
+    /** The position of the first `"name"` key after `after` in the document (its second character). */
+    const keyAt = (doc: vscode.TextDocument, name: string, after = 0) => doc.positionAt(doc.getText().indexOf(`"${name}"`, after) + 1);
+
+    it('an untitled list the command validated: each field named as the schema says, a zone field too, an unknown field said to be one; none before', async () => {
+      const list = records();
+      list[0] = { ...list[0], activeMinutes: 12 };
+      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: `${JSON.stringify(list, null, 2)}\n` });
+      await vscode.window.showTextDocument(doc);
+      // Not validated, not named by the glob setting: not a payload of ours.
+      assert.deepEqual((await hoverTexts(doc.uri, keyAt(doc, 'steps'))).filter((h) => h.includes(OUR_HOVER_MARK)), []);
+      await validateDoc(doc);
+      const steps = await ourHover(doc.uri, keyAt(doc, 'steps'));
+      assert.equal(steps, '**Steps** · `steps` · activity summary\n\nSteps taken during the activity\\. 0 when the source does not provide them\\.\n\nnumber ≥ 0 · required');
+      // On the value as on the name, and the range is what is hovered.
+      const valueAt = doc.positionAt(doc.getText().indexOf('"steps": ') + '"steps": '.length);
+      const onValue = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, valueAt);
+      const mine = onValue.find((h) => h.contents.some((c) => typeof c !== 'string' && c.value.includes(OUR_HOVER_MARK)))!;
+      assert.ok(mine, 'a hover on the value');
+      assert.equal(doc.getText(mine.range), String(list[0].steps));
+      assert.match(await ourHover(doc.uri, keyAt(doc, 'userId')), /^\*\*User id \\\(deprecated\\\)\*\* · `userId` · activity summary\n\nDeprecated: use humanId\\\. .*\n\nstring · optional · deprecated$/s);
+      const hrAt = doc.getText().indexOf('"zones"');
+      assert.match(await ourHover(doc.uri, keyAt(doc, 'min', hrAt)), /^\*\*.+\*\* · `min` · heart rate zone\n\n/);
+      assert.match(await ourHover(doc.uri, keyAt(doc, 'restingHR')), /· `restingHR` · heart rate summary\n\nResting heart rate/);
+      assert.match(await ourHover(doc.uri, keyAt(doc, 'unit')), /· `unit` · body fat reading\n\n/);
+      assert.equal(await ourHover(doc.uri, keyAt(doc, 'activeMinutes')), '**`activeMinutes`** is not in the activity summary schema: a field the source added (Health Data lists it as unknown).');
+      // Between records: nothing.
+      assert.deepEqual((await hoverTexts(doc.uri, doc.positionAt(doc.getText().indexOf('},') + 1))).filter((h) => h.includes(OUR_HOVER_MARK)), []);
+    });
+
+    it('an NDJSON file the command validated: the field of the line hovered; a file the glob setting names, without the command', async () => {
+      const lines = records();
+      const doc = await openFile(`${lines.map((r) => JSON.stringify(r)).join('\n')}\n`, '.ndjson');
+      await validateDoc(doc);
+      const second = doc.getText().indexOf('\n') + 1;
+      assert.match(await ourHover(doc.uri, keyAt(doc, 'source', second)), /^\*\*Source\*\* · `source` · heart rate summary\n\n/);
+      assert.match(await ourHover(doc.uri, keyAt(doc, 'value', doc.getText().lastIndexOf('\n', doc.getText().length - 2))), /· `value` · body fat reading\n\n/);
+      // A file the glob setting names is one of ours without the command.
+      const config = vscode.workspace.getConfiguration('healthData.validation');
+      try {
+        await config.update('glob', '**/payload-*.json', vscode.ConfigurationTarget.Global);
+        const named = await openFile(JSON.stringify(lines, null, 2));
+        assert.match(await waitFor('a hover on a file the glob names', async () => ((await hoverTexts(named.uri, keyAt(named, 'calories'))).find((h) => h.includes(OUR_HOVER_MARK))), 10_000), /^\*\*Calories\*\* · `calories` · activity summary/);
+      } finally {
+        await config.update('glob', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
   });
 
   it('healthData.validation.unknownFieldSeverity chooses how unknown fields are shown', async () => {

@@ -3,7 +3,23 @@
 // jsonc-parser's scanner for JSON with comments), never a whole syntax tree: no memory beyond what
 // is asked for (edit.ts does the same for edits).
 
-import { ParseErrorCode, parse as parseJsonc, printParseErrorCode, visit } from 'jsonc-parser';
+import { Node as JsonNode, ParseErrorCode, findNodeAtOffset, parse as parseJsonc, parseTree, printParseErrorCode, visit } from 'jsonc-parser';
+
+export type { JsonNode };
+
+/**
+ * The syntax tree of a small text (the record a hover is over, validation/fieldHelp.ts): comments
+ * and trailing commas allowed, errors passed over. Here, not there, so the hover's bundle takes
+ * jsonc-parser from dist/extension.js instead of a copy of its own.
+ */
+export function jsonTree(text: string): JsonNode | undefined {
+  return parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+}
+
+/** The innermost node of `tree` at `offset` (its end included). */
+export function jsonNodeAt(tree: JsonNode, offset: number): JsonNode | undefined {
+  return findNodeAtOffset(tree, offset, true);
+}
 import { pointerToken } from './pointers';
 
 export interface Span {
@@ -377,17 +393,18 @@ function stringEnd(text: string, open: number): number {
   return -1;
 }
 
-const SPACE = 32;
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const COMMA = 44;
-const COLON = 58;
-const QUOTE = 34;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
+// JSON's structural characters, by code (validation/fieldHelp.ts scans with them too).
+export const SPACE = 32;
+export const TAB = 9;
+export const LF = 10;
+export const CR = 13;
+export const COMMA = 44;
+export const COLON = 58;
+export const QUOTE = 34;
+export const OPEN_BRACE = 123;
+export const CLOSE_BRACE = 125;
+export const OPEN_BRACKET = 91;
+export const CLOSE_BRACKET = 93;
 
 /**
  * The spans of the wanted nodes, in one pass of a text that is strict JSON (it parsed with

@@ -88,6 +88,11 @@ export class LiveValidation implements vscode.Disposable {
     this.followed.add(document.uri.toString());
   }
 
+  /** Whether the document is a payload Health Data validates: one the command validated, or one the glob setting names. */
+  covers(document: vscode.TextDocument): boolean {
+    return this.followed.has(document.uri.toString()) || this.matches(document);
+  }
+
   private isLive(document: vscode.TextDocument): boolean {
     return this.settings.enabled && (this.followed.has(document.uri.toString()) || this.matches(document));
   }

@@ -44,6 +44,7 @@ const LAZY_CODE = [
   'src/extension/workbench/exchangePanel.ts',
   'src/core/views/rowModel.ts',
   'src/core/views/exchangeViewModel.ts',
+  'src/core/validation/fieldHelp.ts',
 ];
 
 describe('the extension bundle budget (production build)', function () {
