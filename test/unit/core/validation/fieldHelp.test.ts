@@ -138,6 +138,9 @@ describe('field help (the hover of a payload field)', () => {
       }
     }
     assertPlaces(lines, { ndjson: true });
+    // Read as one text (a plain-text document the validator found to be NDJSON by its content):
+    // each top-level record after the one before it, the same help.
+    assertPlaces(lines, {});
   });
 
   it('a field the schema does not define: named, with no words; the kind given or the fallback when the fields tell none', () => {
