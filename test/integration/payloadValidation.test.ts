@@ -546,39 +546,6 @@ describe('payload validation', function () {
       assert.deepEqual((await hoverTexts(doc.uri, doc.positionAt(doc.getText().indexOf('},') + 1))).filter((h) => h.includes(OUR_HOVER_MARK)), []);
     });
 
-    it('completion in the same documents: the fields the record lacks, required first, deprecated struck through; none in *.health.json from Health Data', async () => {
-      const record = records()[0];
-      const { calories, userId, ...rest } = record;
-      assert.ok(calories !== undefined && userId !== undefined);
-      const text = `[\n  ${JSON.stringify(rest).slice(0, -1)}, \n}]\n`;
-      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: text });
-      await vscode.window.showTextDocument(doc);
-      await validateDoc(doc);
-      const at = doc.positionAt(text.indexOf(', \n') + 2);
-      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, at);
-      const ours = list.items.filter((i) => typeof i.detail === 'string' && i.detail.endsWith('· activity summary'));
-      const label = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label);
-      assert.deepEqual(ours.map(label).sort(), ['calories', 'userId']);
-      const cal = ours.find((i) => label(i) === 'calories')!;
-      assert.equal(cal.detail, 'number ≥ 0 · required · activity summary');
-      assert.equal((cal.insertText as vscode.SnippetString).value, '"calories": $0');
-      assert.ok((cal.sortText ?? '') < (ours.find((i) => label(i) === 'userId')!.sortText ?? ''));
-      assert.deepEqual(ours.find((i) => label(i) === 'userId')!.tags, [vscode.CompletionItemTag.Deprecated]);
-      // Applied as VS Code applies it: the record gets the field and validates without the missing one.
-      const editor = vscode.window.activeTextEditor!;
-      await editor.insertSnippet(cal.insertText as vscode.SnippetString, at);
-      await editor.edit((e) => e.insert(editor.selection.active, String(calories)));
-      assert.equal((JSON.parse(doc.getText()) as Array<Record<string, unknown>>)[0].calories, calories);
-
-      // A *.health.json file: the JSON language service completes there; Health Data adds nothing.
-      const file = path.join(dir, 'complete.health.json');
-      fs.writeFileSync(file, text);
-      const health = await vscode.workspace.openTextDocument(file);
-      await vscode.window.showTextDocument(health);
-      const theirs = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', health.uri, at);
-      assert.deepEqual(theirs.items.filter((i) => typeof i.detail === 'string' && i.detail.endsWith('· activity summary')).map(label), []);
-    });
-
     it('an NDJSON file the command validated: the field of the line hovered; a file the glob setting names, without the command', async () => {
       const lines = records();
       const doc = await openFile(`${lines.map((r) => JSON.stringify(r)).join('\n')}\n`, '.ndjson');

@@ -3,9 +3,9 @@
 // jsonc-parser's scanner for JSON with comments), never a whole syntax tree: no memory beyond what
 // is asked for (edit.ts does the same for edits).
 
-import { Node as JsonNode, Location as JsonLocation, ParseErrorCode, findNodeAtOffset, getLocation, parse as parseJsonc, parseTree, printParseErrorCode, visit } from 'jsonc-parser';
+import { Node as JsonNode, ParseErrorCode, findNodeAtOffset, parse as parseJsonc, parseTree, printParseErrorCode, visit } from 'jsonc-parser';
 
-export type { JsonLocation, JsonNode };
+export type { JsonNode };
 
 /**
  * The syntax tree of a small text (the record a hover is over, validation/fieldHelp.ts): comments
@@ -14,11 +14,6 @@ export type { JsonLocation, JsonNode };
  */
 export function jsonTree(text: string): JsonNode | undefined {
   return parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
-}
-
-/** Where `offset` is in a small text: the path to it, and whether a property name is being written there. */
-export function jsonLocation(text: string, offset: number): JsonLocation {
-  return getLocation(text, offset);
 }
 
 /** The innermost node of `tree` at `offset` (its end included). */

@@ -5,7 +5,7 @@
 // record's kind is the one given or the one its fields tell. A bundle of its own (dist/fieldHover.js,
 // scripts/lazyBundles.mjs), loaded with the first hover: import it only with `require()` from the extension.
 
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, JsonNode, LF, OPEN_BRACE, OPEN_BRACKET, QUOTE, jsonLocation, jsonNodeAt, jsonTree } from '../json/locate';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, JsonNode, LF, OPEN_BRACE, OPEN_BRACKET, QUOTE, jsonNodeAt, jsonTree } from '../json/locate';
 import { ResourceKind, resource } from '../resources';
 import { PropertySchema, SCHEMA_DOCUMENTS, SchemaDocument, ZONE_SCHEMA_ID, schemaFor } from './schemas';
 import { detectKind } from './validator';
@@ -71,84 +71,6 @@ export function fieldHelpAt(text: string, offset: number, options: FieldHelpOpti
   if (!root || root.type !== 'object' || (found.whole && isWrapper(root))) return undefined;
   const help = helpIn(root, offset - found.start, options);
   return help && { ...help, span: { offset: help.span.offset + found.start, length: help.span.length } };
-}
-
-/** A field the schema defines, as a completion offers it. */
-export interface FieldChoice {
-  readonly field: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly type?: string;
-  readonly required: boolean;
-  readonly deprecated: boolean;
-}
-
-export interface FieldCompletion {
-  readonly kind: ResourceKind;
-  readonly owner: FieldHelp['owner'];
-  readonly ownerTitle: string;
-  /** The schema's fields the object does not have yet, in schema order. */
-  readonly fields: readonly FieldChoice[];
-  /** What a choice replaces: the name being written, with its opening quote (and closing one, when written); empty where none is. */
-  readonly span: { readonly offset: number; readonly length: number };
-  /** Whether the span is a quoted name (the choice then replaces it by its own name, quoted). */
-  readonly quoted: boolean;
-}
-
-/**
- * The fields a record (or one of its zones) may still take, where a property name is being
- * written at `offset`: the schema's, less those the object has. Undefined anywhere else, and in
- * a record whose kind is neither given nor told by its fields.
- */
-export function fieldCompletionsAt(text: string, offset: number, options: FieldHelpOptions = {}): FieldCompletion | undefined {
-  if (offset < 0 || offset > text.length) return undefined;
-  if (options.ndjson) {
-    const start = text.lastIndexOf('\n', offset - 1) + 1;
-    const newline = text.indexOf('\n', offset);
-    const found = fieldCompletionsAt(text.slice(start, newline < 0 ? text.length : newline), offset - start, { ...options, ndjson: false });
-    return found && { ...found, span: { offset: found.span.offset + start, length: found.span.length } };
-  }
-  const found = recordAround(text, offset);
-  if (!found || found.end - found.start > MAX_HOVER_RECORD_CHARS) return undefined;
-  const recordText = text.slice(found.start, found.end);
-  const at = offset - found.start;
-  const location = jsonLocation(recordText, at);
-  if (!location.isAtPropertyKey) return undefined;
-  const root = jsonTree(recordText);
-  if (!root || root.type !== 'object' || (found.whole && isWrapper(root))) return undefined;
-  const kind = kindOf(root, options);
-  if (!kind) return undefined;
-  // The object the name is written in: the record, or one of its zones.
-  const path = location.path.slice(0, -1);
-  let object: JsonNode | undefined;
-  let owner: FieldHelp['owner'];
-  if (path.length === 0) {
-    object = root;
-    owner = 'record';
-  } else if (path.length === 2 && path[0] === resource(kind).zonesField && typeof path[1] === 'number') {
-    const zones = root.children?.find((p) => p.children?.[0]?.value === path[0])?.children?.[1];
-    object = zones?.type === 'array' ? zones.children?.[path[1]] : undefined;
-    owner = 'zone';
-  } else return undefined;
-  if (!object || object.type !== 'object') return undefined;
-  const schema: SchemaDocument | undefined = owner === 'zone' ? SCHEMA_DOCUMENTS.get(ZONE_SCHEMA_ID) : schemaFor(kind);
-  if (!schema?.properties) return undefined;
-  // The name being written: a string at the offset (its quotes included), or nothing yet.
-  const previous = location.previousNode;
-  const written = previous && (previous.type === 'property' || previous.type === 'string') && previous.offset <= at && at <= previous.offset + previous.length ? previous : undefined;
-  const has = new Set<string>();
-  for (const p of object.children ?? []) {
-    const key = p.children?.[0];
-    if (key && key.offset !== written?.offset && typeof key.value === 'string') has.add(key.value);
-  }
-  const required = new Set(schema.required ?? []);
-  const fields: FieldChoice[] = [];
-  for (const [field, prop] of Object.entries(schema.properties)) {
-    if (has.has(field)) continue;
-    fields.push({ field, title: prop.title, description: prop.description, type: typeWords(prop), required: required.has(field), deprecated: prop.deprecated === true });
-  }
-  const span = written ? { offset: written.offset + found.start, length: written.length } : { offset, length: 0 };
-  return { kind, owner, ownerTitle: schema.title ?? resource(kind).singular, fields, span, quoted: written !== undefined };
 }
 
 /** The help at `offset` of a record's tree (`record` its root, offsets in its own text). */

@@ -7,7 +7,7 @@ import { registerValidatePayloadCommand } from './command';
 import { DocumentValidator } from './documentValidator';
 import { LiveValidation } from './live';
 import { DeprecatedFieldQuickFix } from './quickFix';
-import { FieldSchemaHelp } from './schemaHelp';
+import { FieldHover } from './hover';
 
 export { DocumentValidator } from './documentValidator';
 export { matchesValidationGlob, validationGlob } from './live';
@@ -28,7 +28,6 @@ const PAYLOAD_SELECTOR: vscode.DocumentSelector = [
 
 export function registerPayloadValidation(log: vscode.LogOutputChannel, validator = new DocumentValidator(log)): vscode.Disposable[] {
   const live = new LiveValidation(validator);
-  const schemaHelp = new FieldSchemaHelp(validator, live);
   const warmUp = setTimeout(() => void validator.warmUp(), WARM_UP_DELAY_MS);
   return [
     { dispose: () => clearTimeout(warmUp) },
@@ -36,8 +35,7 @@ export function registerPayloadValidation(log: vscode.LogOutputChannel, validato
     live,
     ...registerValidatePayloadCommand(validator, live),
     vscode.languages.registerCodeActionsProvider(PAYLOAD_SELECTOR, new DeprecatedFieldQuickFix(validator.collection), DeprecatedFieldQuickFix.metadata),
-    // The schema's words for a field, and its fields to complete, where the JSON language service does not give them.
-    vscode.languages.registerHoverProvider(PAYLOAD_SELECTOR, schemaHelp),
-    vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, schemaHelp, ...FieldSchemaHelp.triggerCharacters),
+    // The schema's words for a field, where the JSON language service does not give them.
+    vscode.languages.registerHoverProvider(PAYLOAD_SELECTOR, new FieldHover(validator, live)),
   ];
 }

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { RESOURCES, ResourceKind, resource } from '../../../../src/core/resources';
 import { SCHEMA_DOCUMENTS, ZONE_SCHEMA_ID, schemaFor } from '../../../../src/core/validation';
-import { MAX_HOVER_RECORD_CHARS, fieldCompletionsAt, fieldHelpAt } from '../../../../src/core/validation/fieldHelp';
+import { MAX_HOVER_RECORD_CHARS, fieldHelpAt } from '../../../../src/core/validation/fieldHelp';
 import { generateDataset } from '../../../../src/sandbox/data';
 
 type Obj = Record<string, unknown>;
@@ -208,55 +208,5 @@ describe('field help (the hover of a payload field)', () => {
       assert.equal(help?.field, name);
       assert.equal(help?.title, undefined, name);
     }
-  });
-
-  describe('completion: the fields a record or zone may still take, where a name is written', () => {
-    const names = (text: string, at: number, options = {}) => fieldCompletionsAt(text, at, options)?.fields.map((f) => f.field);
-    const schemaFields = (kind: ResourceKind) => Object.keys(schemaFor(kind).properties!);
-
-    it('every field the record lacks, in schema order, after a comma or in a name being written; its span and quotes', () => {
-      for (const { kind } of RESOURCES) {
-        const record = sample(kind)[0];
-        const kept = Object.fromEntries(Object.entries(record).filter(([k]) => k !== 'id' && k !== 'createdAt'));
-        const text = `[${JSON.stringify(kept).slice(0, -1)}, ]`;
-        const at = text.lastIndexOf(', ') + 2;
-        assert.deepEqual(names(text, at), schemaFields(kind).filter((f) => !(f in kept)), kind);
-        const found = fieldCompletionsAt(text, at)!;
-        assert.deepEqual([found.kind, found.owner, found.quoted, found.span], [kind, 'record', false, { offset: at, length: 0 }]);
-        // In a name being written (cut short, no closing quote): that name is replaced, quotes and all.
-        const typing = `[${JSON.stringify(kept).slice(0, -1)}, "cr`;
-        const inName = fieldCompletionsAt(typing, typing.length)!;
-        assert.equal(inName.quoted, true);
-        assert.deepEqual(inName.span, { offset: typing.length - 3, length: 3 });
-        assert.deepEqual(inName.fields.map((f) => f.field), schemaFields(kind).filter((f) => !(f in kept)));
-      }
-    });
-
-    it("on an existing name, that name is offered too (to change it); in a zone, the zone's fields; nothing at a value, between records or for a record of no kind", () => {
-      const text = '[{"source": "fitbit", "date": "2026-11-20", "value": 3, "zones": [{"name": "Peak", }]}, {"x": 1}]';
-      const onDate = fieldCompletionsAt(text, text.indexOf('"date"') + 2)!;
-      assert.ok(onDate.fields.some((f) => f.field === 'date'));
-      assert.ok(!onDate.fields.some((f) => f.field === 'value' || f.field === 'source'));
-      assert.deepEqual(onDate.span, { offset: text.indexOf('"date"'), length: 6 });
-      const zone = fieldCompletionsAt(text, text.indexOf('"Peak", ') + 8)!;
-      assert.equal(zone.owner, 'zone');
-      assert.deepEqual(zone.fields.map((f) => f.field), Object.keys(SCHEMA_DOCUMENTS.get(ZONE_SCHEMA_ID)!.properties!).filter((f) => f !== 'name'));
-      assert.equal(fieldCompletionsAt(text, text.indexOf('"2026-11-20"') + 3), undefined);
-      assert.equal(fieldCompletionsAt(text, text.indexOf('}, {') + 2), undefined);
-      assert.equal(fieldCompletionsAt(text, text.indexOf('{"x"') + 1), undefined);
-      assert.equal(fieldCompletionsAt(text, text.indexOf('{"x"') + 1, { fallbackKind: 'bodyFat' })?.kind, 'bodyFat');
-      // Required, deprecated and the schema's words come with each field.
-      const userId = fieldCompletionsAt(text, text.indexOf('"value"') + 1)!.fields.find((f) => f.field === 'userId')!;
-      assert.deepEqual([userId.deprecated, userId.required, userId.title], [true, false, schemaFor('heartRate').properties!.userId.title]);
-    });
-
-    it('NDJSON: the line written in, its places in the whole text', () => {
-      const text = '{"source": "a", "steps": 1, "distance": 2}\n{"source": "b", "timestamp": "2026-11-20T08:00:00Z", "tzOffset": "+01:00", "unit": "%", }\n';
-      const at = text.lastIndexOf('", }') + 3;
-      const found = fieldCompletionsAt(text, at, { ndjson: true })!;
-      assert.equal(found.kind, 'bodyFat');
-      assert.deepEqual(found.span, { offset: at, length: 0 });
-      assert.ok(!found.fields.some((f) => f.field === 'tzOffset') && found.fields.some((f) => f.field === 'value'));
-    });
   });
 });
