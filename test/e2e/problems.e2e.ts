@@ -73,9 +73,10 @@ describe('e2e: the Problems panel with more findings than it lists', function ()
     await input.waitFor({ state: 'visible', timeout: 20_000 });
     // The palette's input without its '>' looks for files.
     await input.fill(name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20_000 });
+    // The file chosen (the list's focused row), not a recent file the list showed before it filtered.
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).first().waitFor({ timeout: 20_000 });
     await page.keyboard.press('Enter');
-    await page.locator(`.tabs-container .tab[aria-label^="${name}"]`).waitFor({ timeout: 20_000 });
+    await page.locator(`.tabs-container .tab.active[aria-label^="${name}"]`).waitFor({ timeout: 20_000 });
   };
 
   it('shows our note on how many findings there are, not VS Code\'s "Not showing N further"', async () => {
