@@ -8,7 +8,7 @@
 import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, JsonNode, LF, OPEN_BRACE, OPEN_BRACKET, QUOTE, jsonNodeAt, jsonTree } from '../json/locate';
 import { ResourceKind, resource } from '../resources';
 import { PropertySchema, SCHEMA_DOCUMENTS, SchemaDocument, ZONE_SCHEMA_ID, schemaFor } from './schemas';
-import { detectKind } from './validator';
+import { WRAPPER_FIELDS, detectKind } from './validator';
 
 export interface FieldHelp {
   /** The record's kind, as given or as its fields tell it. */
@@ -39,7 +39,7 @@ export interface FieldHelpOptions {
   readonly ndjson?: boolean;
 }
 
-const WRAPPERS = new Set(['data', 'items', 'results']);
+const WRAPPERS: ReadonlySet<string> = new Set(WRAPPER_FIELDS);
 
 /**
  * A record larger than this is not parsed for a hover (jsonc-parser's tree of it would keep the

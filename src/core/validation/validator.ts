@@ -34,7 +34,8 @@ export interface ValidateOptions {
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
-const WRAPPER_FIELDS = ['data', 'items', 'results'] as const;
+/** The members a service's list may be wrapped in (`{"data": [...]}`). */
+export const WRAPPER_FIELDS = ['data', 'items', 'results'] as const;
 const SIGNATURES = RESOURCES.map((r) => ({ kind: r.kind, fields: r.signatureFields }));
 const CLI_NAMES = RESOURCES.map((r) => r.cliName);
 /** The kinds by the CLI's names, as a message lists them: `heart-rate, activity or body-fat`. */

@@ -5,6 +5,7 @@
 
 import * as vscode from 'vscode';
 import type { FieldHelp } from '../../core/validation/fieldHelp';
+import { escapeMarkdown, shortText } from '../../core/views';
 import { isNdjsonDocument, longerThan } from './documentValidator';
 import type { DocumentValidator } from './documentValidator';
 import type { LiveValidation } from './live';
@@ -26,7 +27,7 @@ export class FieldHover implements vscode.HoverProvider {
     // A hover reads the text on the extension host's thread, up to the record hovered: only so far that it never waits long.
     if (longerThan(document, MAX_HOVER_TEXT_CHARS)) return undefined;
     const options = this.validator.optionsFor(document);
-    const help = fieldHelpAt(document.getText(), document.offsetAt(position), { kind: options.kind, fallbackKind: options.fallbackKind, ndjson: ndjson || options.lines === 'always' });
+    const help = fieldHelpAt(document.getText(), document.offsetAt(position), { kind: options.kind, fallbackKind: options.fallbackKind, ndjson });
     if (!help) return undefined;
     const range = new vscode.Range(document.positionAt(help.span.offset), document.positionAt(help.span.offset + help.span.length));
     return new vscode.Hover(hoverMarkdown(help), range);
@@ -48,24 +49,18 @@ export function hoverMarkdown(help: FieldHelp): vscode.MarkdownString {
     md.appendMarkdown(vscode.l10n.t('**{0}** is not in the {1} schema: a field the source added (Health Data lists it as unknown).', code(help.field), owner));
     return md;
   }
-  md.appendMarkdown(`**${escape(help.title ?? help.field)}** · ${code(help.field)} · ${escape(owner)}\n\n`);
-  if (help.description) md.appendMarkdown(`${escape(help.description)}\n\n`);
+  md.appendMarkdown(`**${escapeMarkdown(help.title ?? help.field)}** · ${code(help.field)} · ${escapeMarkdown(owner)}\n\n`);
+  if (help.description) md.appendMarkdown(`${escapeMarkdown(help.description)}\n\n`);
   const facts: string[] = [];
-  if (help.type) facts.push(escape(help.type));
+  if (help.type) facts.push(escapeMarkdown(help.type));
   facts.push(help.required ? vscode.l10n.t('required') : vscode.l10n.t('optional'));
   if (help.deprecated) facts.push(vscode.l10n.t('deprecated'));
   md.appendMarkdown(facts.join(' · '));
   return md;
 }
 
-/** A field name as inline code, whatever it holds (names come from the payload). */
+/** A field name as inline code, whatever it holds (names come from the payload): cut, made inert. */
 function code(name: string): string {
-  const shown = name.length > 60 ? `${name.slice(0, 59)}…` : name;
-  const clean = shown.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+  const clean = shortText(name, 60);
   return clean.includes('`') ? `\`\` ${clean} \`\`` : `\`${clean}\``;
-}
-
-/** Schema text as Markdown that shows it as written. */
-function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
 }
