@@ -161,5 +161,12 @@ export function isResourceKind(value: unknown): value is ResourceKind {
   return typeof value === 'string' && byKind.has(value as ResourceKind);
 }
 
+/**
+ * The members a list reply may be wrapped in (`{"data": [...]}`), in the order they are looked
+ * for; a bare JSON array is what the service specifies (conventions: "Lists").
+ */
+export const LIST_WRAPPERS = ['data', 'items', 'results'] as const;
+export type ListWrapperField = (typeof LIST_WRAPPERS)[number];
+
 /** The service's rule: a final path segment that looks like YYYY-MM-DD is a date, else an id. */
 export const DATE_SEGMENT = /^\d{4}-\d{2}-\d{2}$/;

@@ -2,6 +2,7 @@
 // with a clear message instead of an odd reply later.
 
 import { formatDate } from '../core/dates';
+import { LIST_WRAPPERS, type ListWrapperField } from '../core/resources';
 import { DEFAULT_DAYS, DEFAULT_HUMANS, DEFAULT_SEED } from './data';
 import type { ExtraRecords } from './extraRecords';
 import type { FaultRule } from './faults';
@@ -29,7 +30,7 @@ export interface SandboxOptions {
   userAccessTokens?: readonly string[] | Readonly<Record<string, number>>;
   maxLimit?: number;           // the server caps `limit` at this, default 500
   paging?: 'link' | 'offset';  // 'link': Link rel=next/last + X-Total-Count; 'offset': neither header
-  wrapper?: 'none' | 'data' | 'items' | 'results'; // list reply shape, default bare array
+  wrapper?: 'none' | ListWrapperField; // list reply shape, default bare array
   tokenHeader?: { name: string; scheme: string }; // default Authorization/Bearer; `?access_token=` works too
   faults?: FaultRule[];
   /**
@@ -57,7 +58,7 @@ export interface SandboxConfig {
   userAccessTokens: ReadonlyMap<string, number>;
   maxLimit: number;
   paging: 'link' | 'offset';
-  wrapper: 'none' | 'data' | 'items' | 'results';
+  wrapper: 'none' | ListWrapperField;
   tokenHeader: { name: string; scheme: string };
 }
 
@@ -96,7 +97,7 @@ export function resolveOptions(options: SandboxOptions): SandboxConfig {
   }
   if (!config.clientId || !config.clientSecret) throw new Error('clientId and clientSecret must not be empty');
   if (config.paging !== 'link' && config.paging !== 'offset') throw new Error(`paging must be 'link' or 'offset', got "${String(config.paging)}"`);
-  if (!['none', 'data', 'items', 'results'].includes(config.wrapper)) throw new Error(`wrapper must be none, data, items or results, got "${String(config.wrapper)}"`);
+  if (config.wrapper !== 'none' && !(LIST_WRAPPERS as readonly string[]).includes(config.wrapper)) throw new Error(`wrapper must be none, ${LIST_WRAPPERS.join(', ').replace(/, ([^,]*)$/, ' or $1')}, got "${String(config.wrapper)}"`);
   if (!HEADER_NAME.test(config.tokenHeader.name)) throw new Error(`tokenHeader.name is not a valid header name: "${config.tokenHeader.name}"`);
   return config;
 }

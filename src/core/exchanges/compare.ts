@@ -5,7 +5,7 @@
 
 import { HealthDataError } from '../errors';
 import { pointerToken, withoutBom } from '../json';
-import type { ResourceKind } from '../resources';
+import { LIST_WRAPPERS, type ResourceKind } from '../resources';
 import type { Exchange, ExchangeEndpoint, ListWrapper } from '../service';
 import { ObjectShape, detectKind, shapeFor } from '../validation';
 
@@ -41,7 +41,6 @@ export interface PayloadComparison {
   readonly summary: CompareSummary;
 }
 
-const WRAPPERS = ['data', 'items', 'results'] as const;
 const MAX_IDS = 100;
 
 /** JSON text as a value; a clear error naming `what` when it is not JSON. */
@@ -174,7 +173,7 @@ export function compareSummaryText(summary: CompareSummary, shape: NormalizedPay
 function asList(payload: unknown): { records?: unknown[]; wrapper?: ListWrapper } {
   if (Array.isArray(payload)) return { records: payload, wrapper: 'array' };
   if (isObject(payload)) {
-    for (const wrapper of WRAPPERS) if (Array.isArray(payload[wrapper])) return { records: payload[wrapper] as unknown[], wrapper };
+    for (const wrapper of LIST_WRAPPERS) if (Array.isArray(payload[wrapper])) return { records: payload[wrapper] as unknown[], wrapper };
   }
   return {};
 }

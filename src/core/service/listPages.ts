@@ -2,8 +2,9 @@
 // its pages. paging.ts puts them together.
 
 import { HealthDataError } from '../errors';
+import { LIST_WRAPPERS, type ListWrapperField } from '../resources';
 
-export type ListWrapper = 'array' | 'data' | 'items' | 'results';
+export type ListWrapper = 'array' | ListWrapperField;
 
 /** `Link: <…>; rel="next", <…>; rel="last"` as a map from rel to URL (first one of each rel wins). */
 export function parseLinkHeader(value: string | null | undefined): Map<string, string> {
@@ -23,7 +24,7 @@ export function unwrapList(body: unknown, request: string): { records: unknown[]
   if (Array.isArray(body)) return { records: body, wrapper: 'array' };
   if (body && typeof body === 'object') {
     const rec = body as Record<string, unknown>;
-    for (const wrapper of ['data', 'items', 'results'] as const) {
+    for (const wrapper of LIST_WRAPPERS) {
       if (Array.isArray(rec[wrapper])) {
         const total = typeof rec.total === 'number' && Number.isSafeInteger(rec.total) && rec.total >= 0 ? rec.total : undefined;
         return { records: rec[wrapper] as unknown[], wrapper, total };

@@ -4,7 +4,7 @@
 // (or one chunk's lines) at a time, whatever the file's size.
 
 import { syntaxWords } from '../json';
-import { RESOURCES } from '../resources';
+import { LIST_WRAPPERS, RESOURCES } from '../resources';
 
 /** One piece of the payload to parse and validate on its own. */
 export interface RecordUnit {
@@ -36,7 +36,7 @@ export class SplitError extends Error {
   }
 }
 
-const WRAPPER_FIELDS = new Set(['data', 'items', 'results']);
+const WRAPPER_FIELDS: ReadonlySet<string> = new Set(LIST_WRAPPERS);
 const SIGNATURE_FIELDS = new Set(RESOURCES.flatMap((r) => r.signatureFields));
 
 const QUOTE = 0x22;

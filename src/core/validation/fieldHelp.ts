@@ -6,9 +6,9 @@
 // scripts/lazyBundles.mjs), loaded with the first hover: import it only with `require()` from the extension.
 
 import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, JsonNode, LF, OPEN_BRACE, OPEN_BRACKET, QUOTE, jsonNodeAt, jsonTree } from '../json/locate';
-import { ResourceKind, resource } from '../resources';
+import { LIST_WRAPPERS, ResourceKind, resource } from '../resources';
 import { PropertySchema, SCHEMA_DOCUMENTS, SchemaDocument, ZONE_SCHEMA_ID, schemaFor } from './schemas';
-import { WRAPPER_FIELDS, detectKind } from './validator';
+import { detectKind } from './validator';
 
 export interface FieldHelp {
   /** The record's kind, as given or as its fields tell it. */
@@ -39,7 +39,7 @@ export interface FieldHelpOptions {
   readonly ndjson?: boolean;
 }
 
-const WRAPPERS: ReadonlySet<string> = new Set(WRAPPER_FIELDS);
+const WRAPPERS: ReadonlySet<string> = new Set(LIST_WRAPPERS);
 
 /**
  * A record larger than this is not parsed for a hover (jsonc-parser's tree of it would keep the

@@ -7,7 +7,7 @@ import { addDays, formatDate } from '../dates';
 import { FieldPlace } from './fieldFindings';
 import { Finding, describeValue, findingOfAjvError, truncate } from './findings';
 import { Clock, PLAUSIBILITY } from './plausibility';
-import { RESOURCES, ResourceDefinition, ResourceKind, isResourceKind, resource } from '../resources';
+import { LIST_WRAPPERS, ListWrapperField, RESOURCES, ResourceDefinition, ResourceKind, isResourceKind, resource } from '../resources';
 import { CLIENT_TOKEN_REPLY_SCHEMA_ID, compiledSchema, compiledValidator, shapeFor } from './schemas';
 
 export type { Finding, FindingKind } from './findings';
@@ -34,8 +34,6 @@ export interface ValidateOptions {
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
-/** The members a service's list may be wrapped in (`{"data": [...]}`). */
-export const WRAPPER_FIELDS = ['data', 'items', 'results'] as const;
 const SIGNATURES = RESOURCES.map((r) => ({ kind: r.kind, fields: r.signatureFields }));
 const CLI_NAMES = RESOURCES.map((r) => r.cliName);
 /** The kinds by the CLI's names, as a message lists them: `heart-rate, activity or body-fat`. */
@@ -327,8 +325,8 @@ export function withFallbackKind(r: RecordValidation, value: unknown, options: K
 }
 
 /** The field of a wrapper object (`{"data": [...]}`) that holds the records, if it is one. */
-export function wrapperFieldOf(payload: object): (typeof WRAPPER_FIELDS)[number] | undefined {
-  for (const field of WRAPPER_FIELDS) {
+export function wrapperFieldOf(payload: object): ListWrapperField | undefined {
+  for (const field of LIST_WRAPPERS) {
     if (hasOwn.call(payload, field) && Array.isArray((payload as Record<string, unknown>)[field])) {
       // A record that happens to carry a `data` array is still a record.
       return detectKind(payload) === undefined ? field : undefined;
