@@ -564,10 +564,15 @@ export async function runPaletteCommand(page, title, timeoutMs = 20_000) {
   for (let attempt = 1; ; attempt++) {
     try {
       if (attempt > 1) {
-        // Focus was outside the workbench (e.g. in a webview): give it to the editor area, and
-        // let the webview's late answer to that come before the palette is opened again.
+        // Focus was where F1 does not reach the workbench (e.g. in a webview): take it from there
+        // without a click, and let the webview's late answer to that come before the palette is
+        // opened again. (A click at the editor area's corner landed on its first tab, which made
+        // another file the active editor than the one the command was meant for.)
         await page.keyboard.press('Escape');
-        await page.locator('.part.editor').click({ position: { x: 5, y: 5 } });
+        await page.evaluate(() => {
+          const active = document.activeElement;
+          if (active && active !== document.body && typeof active.blur === 'function') active.blur();
+        });
         await page.waitForTimeout(1_000);
       }
       await page.keyboard.press('F1');
