@@ -492,6 +492,37 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           await wb!.runContextMenuEntry(imported, 'Remove from Saved', 'Heart rate, a page of 2');
           await sidebar.locator('.monaco-list-row', { hasText: /^Saved/ }).first().waitFor({ state: 'detached', timeout: 10_000 });
         });
+
+        it('the same .http file in the editor: Send with Health Data above the request of the service (none above the other), a click sends it and shows its exchange', async () => {
+          const page = wb!.page;
+          // Quick Open: the palette's box without its '>' looks for files; the file's own row, then its tab.
+          await page.keyboard.press('F1');
+          const input = page.locator('.quick-input-widget .quick-input-box input');
+          await input.waitFor({ state: 'visible', timeout: 20_000 });
+          await input.fill('health.http');
+          await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'health.http' }).first().waitFor({ timeout: 20_000 });
+          await page.keyboard.press('Enter');
+          await page.locator('.tabs-container .tab.active[aria-label^="health.http"]').waitFor({ timeout: 20_000 });
+          const lenses = page.locator('.monaco-editor .codelens-decoration');
+          const send = lenses.locator('a', { hasText: 'Send with Health Data' });
+          await send.first().waitFor({ state: 'visible', timeout: 20_000 });
+          // One request of the service (its Send and Edit…), the upload to another path none.
+          assert.equal(await send.count(), 1);
+          assert.deepEqual((await lenses.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()), ['Send with Health Data | Edit…']);
+          await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
+          await page.locator('.part.editor').screenshot({ path: path.join(shotsDir(), `http-lens-${theme.slug}.png`) });
+          await send.first().click();
+          const { frame } = await wb!.webviewFrame(
+            () => /\/v1\/human\/heart_rate\/summaries\?limit=2$/.test(document.querySelector('.title .url')?.textContent ?? '') && document.querySelectorAll('.body-records > li').length === 2,
+            undefined,
+            'the exchange view of the request sent from the .http file',
+            30_000,
+          );
+          const dom = await readExchange(frame);
+          assert.equal(dom.records, 2);
+          assert.match(dom.url, /^http:\/\/127\.0\.0\.1:\d+\/v1\/human\/heart_rate\/summaries\?limit=2$/, 'sent to the sandbox, not to the file\'s host');
+          assert.ok(dom.facts.some((f) => /200 OK/.test(f)), dom.facts.join(' | '));
+        });
       }
     });
   }

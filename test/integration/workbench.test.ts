@@ -541,6 +541,94 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     }
   });
 
+  it('.http files: a code lens above each request of the service sends it through the environment in use or opens it in the form; one the form refuses says why; other services\' get none', async () => {
+    const sandbox = runningSandbox(api);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hde-lens-'));
+    const day = records('heartRate')[0].date!;
+    const file = path.join(dir, 'checks.http');
+    const text = [
+      '@base = https://api.example.com',
+      '### Heart rate of a day',
+      `GET {{base}}/v1/human/heart_rate/summaries/${day}`,
+      'Authorization: Bearer {{token}}',
+      '',
+      '### Too many',
+      'GET {{base}}/v1/human/activities/summaries?limit=5000',
+      '',
+      '### Another service',
+      'GET https://example.com/users',
+      '',
+      '### Body fat, as REST Client users write a host they keep in their settings',
+      '{{host}}/v1/human/body_fat/readings?limit=2',
+    ].join('\n');
+    fs.writeFileSync(file, text);
+    const lensesOf = async (uri: vscode.Uri) => ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? []).filter((l) => l.command?.command.startsWith('healthData.'));
+    try {
+      const document = await vscode.workspace.openTextDocument(file);
+      await vscode.window.showTextDocument(document);
+      const lenses = await lensesOf(document.uri);
+      const env = api.session.active!.name;
+      assert.deepEqual(
+        lenses.map((l) => [l.range.start.line, l.command!.title]),
+        [
+          [2, '$(play) Send with Health Data'],
+          [2, 'Edit…'],
+          [6, '$(error) Health Data: limit is a whole number from 1 to 500.'],
+          [12, '$(play) Send with Health Data'],
+          [12, 'Edit…'],
+        ],
+      );
+      assert.equal(lenses[0].command!.tooltip, `Sends GET /v1/human/heart_rate/summaries/${day} through ${env}; the extension adds its token. The request's token is left out: the extension adds its own.`);
+      assert.equal(lenses[3].command!.tooltip, `Sends GET /v1/human/body_fat/readings?limit=2 through ${env}; the extension adds its token.`);
+      assert.equal(lenses[2].command!.tooltip, 'Opens the request in the New Request form to fix it');
+
+      // Send: to the environment in use (not the file's host), with the extension's token; the exchange opens.
+      let before = sandbox.requests.length;
+      const sent = (await vscode.commands.executeCommand(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []))) as HistoryEntry;
+      assert.equal(sent.status, 200);
+      assert.equal(sent.url, `${sandbox.baseUrl}/v1/human/heart_rate/summaries/${day}`);
+      assert.ok(api.exchangeViews.get(sent.id), 'its exchange is shown');
+      let seen = sandbox.requests.slice(before).filter((r) => !r.path.endsWith('/token'));
+      assert.deepEqual(seen.map((r) => [r.path, r.authorized]), [[`/v1/human/heart_rate/summaries/${day}`, true]]);
+
+      // Edit…: the form, filled in, with what the file's request had that is not sent; Send there sends it.
+      before = sandbox.requests.length;
+      const { offered, result } = await answerQuickPick(
+        (items) => items.find((i) => /Send/.test(i.label)),
+        () => vscode.commands.executeCommand(lenses[1].command!.command, ...(lenses[1].command!.arguments ?? [])),
+      );
+      assert.ok(offered.some((i) => i.label.includes("The request's token is left out: the extension adds its own.")), offered.map((i) => i.label).join(' | '));
+      assert.equal((result as HistoryEntry).status, 200);
+      seen = sandbox.requests.slice(before).filter((r) => !r.path.endsWith('/token'));
+      assert.deepEqual(seen.map((r) => r.path), [`/v1/human/heart_rate/summaries/${day}`]);
+
+      // The refused one: its lens opens the form at what must be fixed; dismissed, nothing is sent.
+      before = sandbox.requests.length;
+      const refused = await answerQuickPick(() => undefined, () => vscode.commands.executeCommand(lenses[2].command!.command, ...(lenses[2].command!.arguments ?? [])));
+      assert.match(refused.offered[0].detail ?? '', /limit is a whole number from 1 to 500/);
+      assert.equal(refused.result, undefined);
+      assert.equal(sandbox.requests.length, before);
+
+      // An edit moves the lenses with the text; the setting turns them off, and on again.
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(document.uri, new vscode.Position(0, 0), '# checks of the service\n\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.deepEqual((await lensesOf(document.uri)).map((l) => l.range.start.line), [4, 4, 8, 14, 14]);
+      await setSetting('httpFiles.codeLens', false);
+      assert.deepEqual(await lensesOf(document.uri), []);
+      await setSetting('httpFiles.codeLens', undefined);
+      assert.equal((await lensesOf(document.uri)).length, 5);
+      // The same text in a plain-text document is no .http file (no such name, no `http` language): no lenses.
+      const untitled = await vscode.workspace.openTextDocument({ language: 'plaintext', content: text });
+      assert.deepEqual(await lensesOf(untitled.uri), [], 'plain text is not an .http file');
+      errors().forEach((e) => assert.fail(e));
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await closeUntitledEditors();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('New Request refuses bad input with the commands\' messages, and sends nothing', async () => {
     const sandbox = runningSandbox(api);
     const before = sandbox.requests.length;

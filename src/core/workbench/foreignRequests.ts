@@ -14,6 +14,8 @@ import { choiceOf, draftTarget } from './requestDraft';
 export interface ForeignRequest {
   readonly name: string;
   readonly read: PastedDraft;
+  /** In an `.http` file: the line (from 0) of the request's method line, where a code lens sits. */
+  readonly line?: number;
 }
 
 export type ForeignFormat = 'http' | 'postman';
@@ -33,7 +35,7 @@ export function foreignFormatOf(fileName: string, text: string): ForeignFormat |
 /** The requests of a file in `format`; throws a usage error saying why it holds none it could read. */
 export function readForeignRequests(format: ForeignFormat, text: string, tokenParams: readonly string[] = [], tokenHeaders: readonly string[] = []): ForeignRequest[] {
   const raw = format === 'http' ? httpFileRequests(text) : postmanRequests(text);
-  return raw.slice(0, MAX_FOREIGN_REQUESTS).map(({ name, command }) => ({ name, read: draftOfCommand(command, tokenParams, tokenHeaders) }));
+  return raw.slice(0, MAX_FOREIGN_REQUESTS).map(({ name, command, line }) => ({ name, read: draftOfCommand(command, tokenParams, tokenHeaders), ...(line !== undefined ? { line } : {}) }));
 }
 
 /**
@@ -63,6 +65,7 @@ export function foreignAsSaved(request: ForeignRequest, index: number): HistoryE
 interface RawRequest {
   readonly name: string;
   readonly command: PastedCommand;
+  readonly line?: number;
 }
 
 const command = (method: string, url: string, headers: (readonly [string, string])[], body: string | undefined, bearer = false): PastedCommand => ({
@@ -100,23 +103,26 @@ function httpFileRequests(text: string): RawRequest[] {
     const v = /^\s*@([A-Za-z0-9_.-]+)\s*=\s*(.*?)\s*$/.exec(line);
     if (v) vars.set(v[1], v[2]);
   }
-  const blocks: { title?: string; lines: string[] }[] = [{ lines: [] }];
-  for (const line of lines) {
-    const separator = /^\s*###(.*)$/.exec(line);
-    if (separator) blocks.push({ title: separator[1].trim() || undefined, lines: [] });
-    else blocks[blocks.length - 1].lines.push(line);
+  /** `start`: the file's line (from 0) of the block's first line. */
+  const blocks: { title?: string; lines: string[]; start: number }[] = [{ lines: [], start: 0 }];
+  for (let n = 0; n < lines.length; n++) {
+    const separator = /^\s*###(.*)$/.exec(lines[n]);
+    if (separator) blocks.push({ title: separator[1].trim() || undefined, lines: [], start: n + 1 });
+    else blocks[blocks.length - 1].lines.push(lines[n]);
   }
   const out: RawRequest[] = [];
   for (const block of blocks) {
     let name = block.title;
     let i = 0;
     let requestLine: string | undefined;
+    let at = block.start;
     for (; i < block.lines.length; i++) {
       const line = block.lines[i].trim();
       const named = /^(?:#|\/\/)\s*@name\s+(.+)$/.exec(line);
       if (named) name = named[1].trim();
       if (!line || line.startsWith('#') || line.startsWith('//') || /^@[A-Za-z0-9_.-]+\s*=/.test(line)) continue;
       requestLine = line;
+      at = block.start + i;
       i++;
       break;
     }
@@ -137,7 +143,7 @@ function httpFileRequests(text: string): RawRequest[] {
       .filter((l) => !/^\s*(?:#|\/\/)/.test(l))
       .join('\n');
     const target = withVariables(url, vars);
-    out.push({ name: (name ?? `${method.toUpperCase()} ${target}`).slice(0, 200), command: command(method, target, headers, withVariables(body, vars)) });
+    out.push({ name: (name ?? `${method.toUpperCase()} ${target}`).slice(0, 200), command: command(method, target, headers, withVariables(body, vars)), line: at });
   }
   return out;
 }

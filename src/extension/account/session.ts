@@ -66,9 +66,9 @@ export class Session implements vscode.Disposable {
       this.exchangeEmitter,
       this.wholeExchangeEmitter,
       vscode.workspace.onDidChangeConfiguration((e) => {
-        // Only what changes the connection: not the view's grouping, validation or the sandbox URL
+        // Only what changes the connection: not the view's grouping, validation, the .http files' lenses or the sandbox URL
         // (the sandbox controller handles that one).
-        const connectionSettings = e.affectsConfiguration('healthData') && !['tree', 'validation', 'sandbox.url'].some((k) => e.affectsConfiguration(`healthData.${k}`));
+        const connectionSettings = e.affectsConfiguration('healthData') && !['tree', 'validation', 'sandbox.url', 'httpFiles'].some((k) => e.affectsConfiguration(`healthData.${k}`));
         if (!connectionSettings) return;
         // Once per change of what the connection is made of: switchTo may already have
         // invalidated for this event, and an edit of another environment changes nothing here.

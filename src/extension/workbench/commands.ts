@@ -20,6 +20,8 @@ import { runSavedRequests } from './runSavedCommand';
 import { setExpectedStatus, setFailOn, setTimeLimit } from './expectedStatus';
 import { EXCHANGE_MESSAGE } from './savedTests';
 
+export { httpFileLensRequests } from './foreignImport';
+
 /**
  * An exchange named by a command's argument: `{ exchangeId }`, an Exchange, a History row, a
  * saved request's item in the Testing view (its id is the saved exchange's), or a failure's
@@ -121,10 +123,15 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
     return entry;
   };
 
-  /** A draft given as an argument, checked as the form checks it. */
-  const givenDraft = (value: unknown): RequestDraft => {
+  /** A draft given as an argument: one of the service's endpoints. */
+  const namedDraft = (value: unknown): RequestDraft => {
     const draft = draftOf(value);
     if (!draft) throw new HealthDataError('usage', vscode.l10n.t('The request names no endpoint of the service: give endpoint (token, list, getById, getByDate, getLatest) and kind.'));
+    return draft;
+  };
+  /** A draft given as an argument, checked as the form checks it. */
+  const givenDraft = (value: unknown): RequestDraft => {
+    const draft = namedDraft(value);
     const problems = draftProblems(draft);
     if (problems.length) throw new HealthDataError('usage', problems[0].message);
     return draft;
@@ -169,7 +176,7 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
     return true;
   };
 
-  type RequestArgs = { draft?: unknown; curl?: unknown; cancellation?: vscode.CancellationToken };
+  type RequestArgs = { draft?: unknown; curl?: unknown; edit?: unknown; notes?: unknown; cancellation?: vscode.CancellationToken };
   const argsOf = (arg: unknown): RequestArgs => (arg && typeof arg === 'object' && !Array.isArray(arg) ? (arg as RequestArgs) : {});
 
   return registerCommands(
@@ -226,6 +233,13 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
       },
       'healthData.newRequest': async (arg?: unknown) => {
         const args = argsOf(arg);
+        if (args.draft !== undefined && args.edit === true) {
+          // The form, filled in from the draft (a code lens of an .http file): what it did not keep said above its fields.
+          const draft = namedDraft(args.draft);
+          const notes = Array.isArray(args.notes) ? args.notes.filter((n): n is string => typeof n === 'string') : [];
+          const edited = await promptDraft(draft, notes, session.active);
+          return edited ? send(edited, args.cancellation) : undefined;
+        }
         if (args.draft !== undefined) return send(givenDraft(args.draft), args.cancellation);
         const active = session.active;
         if (args.curl !== undefined) {

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { cutText, inertText } from '../../core/views';
-import { type ForeignFormat, type ForeignRequest, type HistoryEntry, MAX_SAVED_NAME, MAX_SAVED_REQUESTS, exchangeOfDraft, mergeSavedRequests, readForeignRequests, sendDraft } from '../../core/workbench';
+import { type ForeignFormat, type ForeignRequest, type HistoryEntry, MAX_SAVED_NAME, type RequestDraft, MAX_SAVED_REQUESTS, exchangeOfDraft, mergeSavedRequests, readForeignRequests, sendDraft } from '../../core/workbench';
 import { readRequestSettings } from '../account/environments';
 import type { Session } from '../account/session';
 import type { ExchangeHistory } from './history';
@@ -131,6 +131,37 @@ export async function importForeignRequests(
   if (added.length === 0 || unusable.length || cancelled) void vscode.window.showWarningMessage(message);
   else void vscode.window.showInformationMessage(message);
   return result;
+}
+
+/** A request of the service in an `.http` file, as its code lenses offer it (httpLens.ts). */
+export interface LensRequest {
+  /** The line (from 0) of its method line. */
+  readonly line: number;
+  readonly name: string;
+  readonly draft: RequestDraft;
+  /** `GET /v1/…?limit=3`. */
+  readonly target: string;
+  /** What the form would refuse it for (a limit of 5000), when anything. */
+  readonly problem?: string;
+  /** What the request has that is not sent (its token, other headers). */
+  readonly notes: readonly string[];
+}
+
+/**
+ * The requests of an `.http`/`.rest` file that are the service's, read as Import Saved Requests…
+ * reads them (the file's variables put in, its token and other headers left out), with the line
+ * each starts on. Requests to other services are not listed: a file may hold those too.
+ */
+export function httpFileLensRequests(text: string): LensRequest[] {
+  const { presentation } = readRequestSettings();
+  const out: LensRequest[] = [];
+  for (const request of readForeignRequests('http', text, presentation.mode === 'query' ? [presentation.parameter] : [], presentation.mode === 'header' ? [presentation.headerName] : [])) {
+    const { draft, target, notes } = request.read;
+    if (!draft || target === undefined || request.line === undefined) continue;
+    const problem = draftProblems(draft)[0]?.message;
+    out.push({ line: request.line, name: request.name, draft, target, notes, ...(problem !== undefined ? { problem } : {}) });
+  }
+  return out;
 }
 
 /** The requests left out and why: the first three by name, then how many more. */

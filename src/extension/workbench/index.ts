@@ -8,6 +8,7 @@ import { LazyFeature } from '../shared/lazyFeature';
 import { ExchangeViews } from './exchangeViews';
 import { ExchangeHistory } from './history';
 import { HistoryTreeProvider } from './historyView';
+import { HTTP_FILE_SELECTOR, HttpFileLenses } from './httpLens';
 import { type SavedTests, registerSavedTests } from './savedTests';
 
 export { ExchangeHistory, HISTORY_KEY } from './history';
@@ -52,7 +53,10 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
   const savedTests = registerSavedTests(history, session, (controller, request, token, environment) =>
     (require('./commands') as typeof import('./commands')).runSavedTests(session, history, controller, request, token, environment),
   );
+  const lenses = new HttpFileLenses(session);
   const disposables: vscode.Disposable[] = [
+    lenses,
+    vscode.languages.registerCodeLensProvider(HTTP_FILE_SELECTOR, lenses),
     history,
     savedTests,
     historyView,

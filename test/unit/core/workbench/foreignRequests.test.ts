@@ -62,6 +62,22 @@ describe('workbench: requests of other tools', () => {
     assert.deepEqual(readForeignRequests('http', '# nothing\n\n###\n'), []);
   });
 
+  it('gives each request of an .http file the line of its method line (where its code lens sits), CRLF, LF or a BOM', () => {
+    const lines = HTTP_FILE.split('\r\n');
+    const methodLines = readForeignRequests('http', HTTP_FILE).map((r) => r.line);
+    assert.deepEqual(methodLines, [5, 13, 17, 23]);
+    // Each is the line that starts the request as written, whatever its form (a bare URL too).
+    assert.deepEqual(
+      methodLines.map((n) => lines[n!]),
+      ['GET {{base}}/v1/human/activities/summaries?start_date={{from}}&end_date=2026-11-07', '{{base}}/v1/human/heart_rate/summaries/2026-11-20 HTTP/1.1', 'POST {{base}}/v1/admin/token', 'PUT {{base}}/v2/uploads'],
+    );
+    assert.deepEqual(readForeignRequests('http', `\uFEFF${HTTP_FILE.replace(/\r\n/g, '\n')}`).map((r) => r.line), methodLines);
+    // Indented, after blank lines and `###` at the very top: the line counts the file's own lines.
+    assert.deepEqual(readForeignRequests('http', '###\n\n\n  GET /v1/human/activities/summaries\n###\nGET /v1/human/body_fat/readings/latest\n').map((r) => r.line), [3, 5]);
+    // A Postman collection has no lines.
+    assert.equal(readForeignRequests('postman', JSON.stringify({ info: { schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [{ name: 'a', request: 'https://x/v1/human/activities/summaries' }] }))[0].line, undefined);
+  });
+
   it('reads a Postman collection: folders, variables, switched-off headers and parameters, bearer auth, v1 refused', () => {
     const collection = {
       info: { name: 'Health', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json', _postman_id: 'x' },

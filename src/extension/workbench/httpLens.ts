@@ -1,0 +1,72 @@
+// Code lenses in `.http` and `.rest` files (REST Client's and httpYac's format): above each request
+// that is one of the service's, "Send with Health Data" sends it through the environment in use
+// (the extension adds its token) and opens its exchange, validated; "Edit…" opens it in the New
+// Request form first. A request the form would refuse (a limit of 5000) says why instead, and
+// opens the form to fix it. Requests to other services get no lens. The file is read by the
+// workbench's bundle (dist/workbench.js), loaded with the first such file.
+
+import * as vscode from 'vscode';
+import type { Session } from '../account/session';
+
+/** `.http`/`.rest` files, and documents another extension (REST Client) gives its `http` language. */
+export const HTTP_FILE_SELECTOR: vscode.DocumentSelector = [{ pattern: '**/*.{http,rest}' }, { language: 'http' }];
+
+/** Longer files get no lenses: they are read whole on each change, on the extension host's thread. */
+export const MAX_LENS_TEXT_CHARS = 1_000_000;
+
+export const LENS_SETTING = 'healthData.httpFiles.codeLens';
+
+export class HttpFileLenses implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly listeners: vscode.Disposable[];
+
+  constructor(private readonly session: Session) {
+    this.listeners = [
+      // The token's header or parameter (what is left out) and the switch itself; the environment named in the tooltips.
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('healthData')) this.changed.fire();
+      }),
+      session.onDidChange(() => this.changed.fire()),
+    ];
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    if (vscode.workspace.getConfiguration('healthData', document.uri).get<boolean>('httpFiles.codeLens') === false) return [];
+    if (document.getText().length > MAX_LENS_TEXT_CHARS) return [];
+    const { httpFileLensRequests } = require('./commands') as typeof import('./commands');
+    const environment = this.session.active?.name;
+    const lenses: vscode.CodeLens[] = [];
+    for (const request of httpFileLensRequests(document.getText())) {
+      if (request.line >= document.lineCount) continue;
+      const range = document.lineAt(request.line).range;
+      const notes = request.notes.join(' ');
+      const edit: vscode.Command = {
+        title: vscode.l10n.t('Edit…'),
+        command: 'healthData.newRequest',
+        arguments: [{ draft: request.draft, edit: true, notes: request.notes }],
+        tooltip: vscode.l10n.t('Opens {0} in the New Request form before it is sent', request.target),
+      };
+      if (request.problem !== undefined) {
+        lenses.push(new vscode.CodeLens(range, { ...edit, title: `$(error) ${vscode.l10n.t('Health Data: {0}', request.problem)}`, tooltip: vscode.l10n.t('Opens the request in the New Request form to fix it') }));
+        continue;
+      }
+      const where = environment ? vscode.l10n.t('Sends {0} through {1}; the extension adds its token.', request.target, environment) : vscode.l10n.t('Sends {0}; the extension adds its token.', request.target);
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: `$(play) ${vscode.l10n.t('Send with Health Data')}`,
+          command: 'healthData.newRequest',
+          arguments: [{ draft: request.draft }],
+          tooltip: notes ? `${where} ${notes}` : where,
+        }),
+        new vscode.CodeLens(range, edit),
+      );
+    }
+    return lenses;
+  }
+
+  dispose(): void {
+    for (const l of this.listeners) l.dispose();
+    this.changed.dispose();
+  }
+}
