@@ -508,9 +508,10 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           await send.first().waitFor({ state: 'visible', timeout: 20_000 });
           // One request of the service (its Send and Edit…), the upload to another path none.
           assert.equal(await send.count(), 1);
-          assert.deepEqual((await lenses.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()), ['Send with Health Data | Edit…']);
-          await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
-          await page.locator('.part.editor').screenshot({ path: path.join(shotsDir(), `http-lens-${theme.slug}.png`) });
+          // (The import above sent it once already: then its reply is beside them.)
+          const before = (await lenses.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+          assert.equal(before.length, 1, before.join(' / '));
+          assert.match(before[0], /^Send with Health Data \| Edit…(?: \| 200 OK · \d+ ms)?$/);
           await send.first().click();
           const { frame } = await wb!.webviewFrame(
             () => /\/v1\/human\/heart_rate\/summaries\?limit=2$/.test(document.querySelector('.title .url')?.textContent ?? '') && document.querySelectorAll('.body-records > li').length === 2,
@@ -522,6 +523,14 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           assert.equal(dom.records, 2);
           assert.match(dom.url, /^http:\/\/127\.0\.0\.1:\d+\/v1\/human\/heart_rate\/summaries\?limit=2$/, 'sent to the sandbox, not to the file\'s host');
           assert.ok(dom.facts.some((f) => /200 OK/.test(f)), dom.facts.join(' | '));
+          // Back in the file: its last reply beside the lenses (the README shows this one).
+          await page.locator('.tabs-container .tab[aria-label^="health.http"]').click();
+          await lenses.locator('a', { hasText: /^\s*200 OK · \d+ ms$/ }).first().waitFor({ state: 'visible', timeout: 20_000 });
+          const line = (await lenses.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+          assert.equal(line.length, 1, line.join(' / '));
+          assert.match(line[0], /^Send with Health Data \| Edit… \| 200 OK · \d+ ms$/);
+          await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
+          await page.locator('.part.editor').screenshot({ path: path.join(shotsDir(), `http-lens-${theme.slug}.png`) });
         });
       }
     });

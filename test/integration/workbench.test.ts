@@ -563,6 +563,8 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     ].join('\n');
     fs.writeFileSync(file, text);
     const lensesOf = async (uri: vscode.Uri) => ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? []).filter((l) => l.command?.command.startsWith('healthData.'));
+    // No reply yet to any of the file's requests (the import above sent the first one).
+    await vscode.commands.executeCommand('healthData.clearHistory', { confirm: false });
     try {
       const document = await vscode.workspace.openTextDocument(file);
       await vscode.window.showTextDocument(document);
@@ -590,6 +592,16 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       assert.ok(api.exchangeViews.get(sent.id), 'its exchange is shown');
       let seen = sandbox.requests.slice(before).filter((r) => !r.path.endsWith('/token'));
       assert.deepEqual(seen.map((r) => [r.path, r.authorized]), [[`/v1/human/heart_rate/summaries/${day}`, true]]);
+      // Its last reply, beside them: the status and time, a click opens that exchange.
+      const replyOf = async () => (await lensesOf(document.uri)).filter((l) => l.command!.command === 'healthData.showExchange');
+      let replies = await waitFor('the last reply\'s lens', async () => ((await replyOf()).length === 1 ? replyOf() : undefined));
+      assert.equal(replies[0].range.start.line, 2);
+      assert.equal(replies[0].command!.title, `$(pass) 200 OK · ${sent.durationMs} ms`);
+      assert.deepEqual(replies[0].command!.arguments, [{ exchangeId: sent.id }]);
+      assert.match(replies[0].command!.tooltip ?? '', new RegExp(`^The last reply to this request through ${env}, at .+ \\(succeeded\\): opens its exchange$`));
+      api.exchangeViews.closeAll();
+      assert.equal(await vscode.commands.executeCommand(replies[0].command!.command, ...(replies[0].command!.arguments ?? [])), sent.id);
+      assert.ok(api.exchangeViews.get(sent.id), 'the reply\'s lens opens its exchange');
 
       // Edit…: the form, filled in, with what the file's request had that is not sent; Send there sends it.
       before = sandbox.requests.length;
@@ -601,6 +613,10 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       assert.equal((result as HistoryEntry).status, 200);
       seen = sandbox.requests.slice(before).filter((r) => !r.path.endsWith('/token'));
       assert.deepEqual(seen.map((r) => r.path), [`/v1/human/heart_rate/summaries/${day}`]);
+      replies = await waitFor('the newer reply\'s lens', async () => {
+        const now = await replyOf();
+        return now.length === 1 && (now[0].command!.arguments as [{ exchangeId: string }])[0].exchangeId === (result as HistoryEntry).id ? now : undefined;
+      });
 
       // The refused one: its lens opens the form at what must be fixed; dismissed, nothing is sent.
       before = sandbox.requests.length;
@@ -613,11 +629,11 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       const edit = new vscode.WorkspaceEdit();
       edit.insert(document.uri, new vscode.Position(0, 0), '# checks of the service\n\n');
       assert.ok(await vscode.workspace.applyEdit(edit));
-      assert.deepEqual((await lensesOf(document.uri)).map((l) => l.range.start.line), [4, 4, 8, 14, 14]);
+      assert.deepEqual((await lensesOf(document.uri)).map((l) => l.range.start.line), [4, 4, 4, 8, 14, 14]);
       await setSetting('httpFiles.codeLens', false);
       assert.deepEqual(await lensesOf(document.uri), []);
       await setSetting('httpFiles.codeLens', undefined);
-      assert.equal((await lensesOf(document.uri)).length, 5);
+      assert.equal((await lensesOf(document.uri)).length, 6);
       // The same text in a plain-text document is no .http file (no such name, no `http` language): no lenses.
       const untitled = await vscode.workspace.openTextDocument({ language: 'plaintext', content: text });
       assert.deepEqual(await lensesOf(untitled.uri), [], 'plain text is not an .http file');

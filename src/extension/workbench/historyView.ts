@@ -36,7 +36,13 @@ export function expectationWords(entry: HistoryEntry): string | undefined {
 /** How a row's exchange ended: the service's outcome, or a saved request's expected refusal met. */
 type RowOutcome = ExchangeOutcome | 'expected';
 
-const ICONS: Record<RowOutcome, [string, string]> = {
+/** How an exchange ended as its row says it: a saved request's refusal it expects is no failure. */
+export function rowOutcome(e: HistoryEntry): RowOutcome {
+  return e.savedAs !== undefined && e.expectStatus !== undefined && e.status === e.expectStatus ? 'expected' : outcomeOf(e);
+}
+
+/** Each outcome's codicon and its colour: the History view's rows, an .http file's last reply. */
+export const OUTCOME_ICONS: Record<RowOutcome, [string, string]> = {
   ok: ['pass', 'testing.iconPassed'],
   expected: ['pass', 'testing.iconPassed'],
   retried: ['history', 'editorWarning.foreground'],
@@ -45,7 +51,7 @@ const ICONS: Record<RowOutcome, [string, string]> = {
 };
 
 /** The outcome as a screen reader says it. */
-function outcomeWords(outcome: RowOutcome): string {
+export function outcomeWords(outcome: RowOutcome): string {
   switch (outcome) {
     case 'ok':
       return vscode.l10n.t('succeeded');
@@ -117,8 +123,8 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     }
     const e = node.entry;
     // A saved request's refusal that a run expects is a pass, not a warning.
-    const outcome: RowOutcome = e.savedAs !== undefined && e.expectStatus !== undefined && e.status === e.expectStatus ? 'expected' : outcomeOf(e);
-    const [icon, color] = ICONS[outcome];
+    const outcome = rowOutcome(e);
+    const [icon, color] = OUTCOME_ICONS[outcome];
     const request = requestLine(e);
     // A saved request by its name, the request beside it; the others by their request.
     const item = new vscode.TreeItem(e.savedAs ?? request, vscode.TreeItemCollapsibleState.None);

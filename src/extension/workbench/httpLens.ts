@@ -1,12 +1,18 @@
 // Code lenses in `.http` and `.rest` files (REST Client's and httpYac's format): above each request
 // that is one of the service's, "Send with Health Data" sends it through the environment in use
 // (the extension adds its token) and opens its exchange, validated; "Edit…" opens it in the New
-// Request form first. A request the form would refuse (a limit of 5000) says why instead, and
-// opens the form to fix it. Requests to other services get no lens. The file is read by the
+// Request form first. Once the request has been sent through that environment (from the lens or
+// any other way), a third lens shows its last reply (`200 OK · 14 ms`) and opens its exchange. A
+// request the form would refuse (a limit of 5000) says why instead, and opens the form to fix
+// it. Requests to other services get no lens. The file is read by the
 // workbench's bundle (dist/workbench.js), loaded with the first such file.
 
 import * as vscode from 'vscode';
+import { statusLine } from '../../core/service';
+import { type HistoryEntry, requestLine } from '../../core/workbench';
 import type { Session } from '../account/session';
+import type { ExchangeHistory } from './history';
+import { OUTCOME_ICONS, outcomeWords, rowOutcome } from './historyView';
 
 /** `.http`/`.rest` files, and documents another extension (REST Client) gives its `http` language. */
 export const HTTP_FILE_SELECTOR: vscode.DocumentSelector = [{ pattern: '**/*.{http,rest}' }, { language: 'http' }];
@@ -21,8 +27,13 @@ export class HttpFileLenses implements vscode.CodeLensProvider, vscode.Disposabl
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly listeners: vscode.Disposable[];
 
-  constructor(private readonly session: Session) {
+  constructor(
+    private readonly session: Session,
+    private readonly history: ExchangeHistory,
+  ) {
     this.listeners = [
+      // A reply came (or the history was cleared): the last reply's lens.
+      history.onDidChange(() => this.changed.fire()),
       // The token's header or parameter (what is left out) and the switch itself; the environment named in the tooltips.
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('healthData')) this.changed.fire();
@@ -61,12 +72,32 @@ export class HttpFileLenses implements vscode.CodeLensProvider, vscode.Disposabl
         }),
         new vscode.CodeLens(range, edit),
       );
+      const last = environment === undefined ? undefined : this.lastReply(request.target, environment);
+      if (last) lenses.push(new vscode.CodeLens(range, replyLens(last, environment!)));
     }
     return lenses;
+  }
+
+  /** The newest exchange of the history that sent this method, path and query through `environment`. */
+  private lastReply(target: string, environment: string): HistoryEntry | undefined {
+    return this.history.all().find((e) => e.environment === environment && e.endpoint !== undefined && requestLine(e) === target);
   }
 
   dispose(): void {
     for (const l of this.listeners) l.dispose();
     this.changed.dispose();
   }
+}
+
+/** `$(pass) 200 OK · 14 ms`, which opens the exchange. */
+function replyLens(entry: HistoryEntry, environment: string): vscode.Command {
+  const outcome = rowOutcome(entry);
+  const status = entry.status === undefined ? vscode.l10n.t('no reply') : statusLine(entry.status, entry.statusText);
+  const when = new Date(entry.startedAt).toLocaleTimeString(vscode.env.language);
+  return {
+    title: `$(${OUTCOME_ICONS[outcome][0]}) ${status} · ${entry.durationMs} ms`,
+    command: 'healthData.showExchange',
+    arguments: [{ exchangeId: entry.id }],
+    tooltip: vscode.l10n.t('The last reply to this request through {0}, at {1} ({2}): opens its exchange', environment, when, outcomeWords(outcome)),
+  };
 }

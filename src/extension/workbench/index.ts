@@ -53,7 +53,7 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
   const savedTests = registerSavedTests(history, session, (controller, request, token, environment) =>
     (require('./commands') as typeof import('./commands')).runSavedTests(session, history, controller, request, token, environment),
   );
-  const lenses = new HttpFileLenses(session);
+  const lenses = new HttpFileLenses(session, history);
   const disposables: vscode.Disposable[] = [
     lenses,
     vscode.languages.registerCodeLensProvider(HTTP_FILE_SELECTOR, lenses),
