@@ -16,6 +16,7 @@ import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import { HISTORY_KEY } from '../../src/extension/workbench';
 import { defaultSavedName } from '../../src/extension/workbench/commands';
 import type { ForeignImportResult } from '../../src/extension/workbench/foreignImport';
+import type { HttpFileSendResult } from '../../src/extension/workbench/httpFileSend';
 import { draftProblems, fieldProblem } from '../../src/extension/workbench/requestForm';
 import { answerInputBox, answerQuickPick, captureMessages, closeUntitledEditors, loadMonthOfEverySource, recordTestRuns, resetSettings, runningSandbox, setSetting, treeRoots, waitFor, withSandbox } from './support/extension';
 
@@ -568,8 +569,13 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
     try {
       const document = await vscode.workspace.openTextDocument(file);
       await vscode.window.showTextDocument(document);
-      const lenses = await lensesOf(document.uri);
+      const all = await lensesOf(document.uri);
       const env = api.session.active!.name;
+      // Two of them the form takes: Send All on the file's first line.
+      const sendAll = all.filter((l) => l.command!.command === 'healthData.sendHttpFile');
+      assert.deepEqual(sendAll.map((l) => [l.range.start.line, l.command!.title, l.command!.tooltip]), [[0, '$(run-all) Send All 2 with Health Data', `Sends the file's 2 requests of the service one after another through ${env}; each reply shows beside its request`]]);
+      assert.equal(String(sendAll[0].command!.arguments?.[0]), document.uri.toString());
+      const lenses = all.filter((l) => l.command!.command !== 'healthData.sendHttpFile');
       assert.deepEqual(
         lenses.map((l) => [l.range.start.line, l.command!.title]),
         [
@@ -629,11 +635,47 @@ describe('request workbench: exchanges, history, exchange view, New Request', fu
       const edit = new vscode.WorkspaceEdit();
       edit.insert(document.uri, new vscode.Position(0, 0), '# checks of the service\n\n');
       assert.ok(await vscode.workspace.applyEdit(edit));
-      assert.deepEqual((await lensesOf(document.uri)).map((l) => l.range.start.line), [4, 4, 4, 8, 14, 14]);
+      assert.deepEqual((await lensesOf(document.uri)).map((l) => l.range.start.line), [0, 4, 4, 4, 8, 14, 14]);
       await setSetting('httpFiles.codeLens', false);
       assert.deepEqual(await lensesOf(document.uri), []);
       await setSetting('httpFiles.codeLens', undefined);
-      assert.equal((await lensesOf(document.uri)).length, 6);
+      assert.equal((await lensesOf(document.uri)).length, 7);
+
+      // Send All: the two in the file's order through the environment in use, the refused one named, not sent.
+      before = sandbox.requests.length;
+      messages.shown.length = 0;
+      const all2 = (await lensesOf(document.uri)).find((l) => l.command!.command === 'healthData.sendHttpFile')!;
+      const batch = (await vscode.commands.executeCommand(all2.command!.command, ...(all2.command!.arguments ?? []))) as HttpFileSendResult;
+      assert.deepEqual(batch.sent.map((r) => [r.name, r.target, r.status]), [
+        ['Heart rate of a day', `GET /v1/human/heart_rate/summaries/${day}`, 200],
+        ['Body fat, as REST Client users write a host they keep in their settings', 'GET /v1/human/body_fat/readings?limit=2', 200],
+      ]);
+      assert.deepEqual(batch.leftOut, [{ name: 'Too many', problem: 'limit is a whole number from 1 to 500.' }]);
+      assert.equal(batch.cancelled, false);
+      seen = sandbox.requests.slice(before).filter((r) => !r.path.endsWith('/token'));
+      assert.deepEqual(seen.map((r) => [r.path, r.authorized]), [[`/v1/human/heart_rate/summaries/${day}`, true], ['/v1/human/body_fat/readings', true]]);
+      const said = messages.shown.map((m) => `${m.level}: ${m.text}`);
+      assert.deepEqual(said, [`warning: Sent 2 requests of checks.http through ${env}: every reply a success. Left out: "Too many": limit is a whole number from 1 to 500. Each reply is beside its request.`]);
+      // Each line now has its reply, the newest exchange of each.
+      const lastReplies = await waitFor('a reply beside each request sent', async () => {
+        const now = await replyOf();
+        return now.length === 2 ? now : undefined;
+      });
+      assert.deepEqual(lastReplies.map((l) => [l.range.start.line, (l.command!.arguments as [{ exchangeId: string }])[0].exchangeId]), [[4, batch.sent[0].exchangeId], [14, batch.sent[1].exchangeId]]);
+
+      // The palette's form (the active editor's file), a file with none, and arguments that are no file.
+      messages.shown.length = 0;
+      const none = path.join(dir, 'none.http');
+      fs.writeFileSync(none, '### Another service\nGET https://example.com/users\n');
+      await vscode.commands.executeCommand('healthData.sendHttpFile', { uri: none });
+      assert.deepEqual(messages.shown.map((m) => `${m.level}: ${m.text}`), ['warning: none.http holds no request of the service: nothing was sent.']);
+      messages.shown.length = 0;
+      await vscode.commands.executeCommand('healthData.sendHttpFile', { uri: 5 });
+      assert.deepEqual(errors(), ['The argument must be { uri }.']);
+      messages.shown.length = 0;
+      await vscode.commands.executeCommand('healthData.sendHttpFile', { uri: path.join(dir, 'not-there.http') });
+      assert.match(errors()[0] ?? '', /^not-there\.http cannot be read: /);
+      messages.shown.length = 0;
       // The same text in a plain-text document is no .http file (no such name, no `http` language): no lenses.
       const untitled = await vscode.workspace.openTextDocument({ language: 'plaintext', content: text });
       assert.deepEqual(await lensesOf(untitled.uri), [], 'plain text is not an .http file');

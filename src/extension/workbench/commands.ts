@@ -17,6 +17,7 @@ import { type ExchangeHistory, savedNameProblem } from './history';
 import { draftProblems, promptDraft, readPasted } from './requestForm';
 import { exportSavedRequests, importSavedRequests } from './savedFileCommands';
 import { runSavedRequests } from './runSavedCommand';
+import { sendHttpFile } from './httpFileSend';
 import { setExpectedStatus, setFailOn, setTimeLimit } from './expectedStatus';
 import { EXCHANGE_MESSAGE } from './savedTests';
 
@@ -262,6 +263,7 @@ export function registerWorkbenchCommands({ session, history, views }: Workbench
         if (sent && leftOut.length) void vscode.window.showWarningMessage(vscode.l10n.t('Sent again without {0}, which {1} does not take.', leftOut.join(', '), endpointLine(draft)));
         return sent;
       },
+      'healthData.sendHttpFile': (arg?: unknown) => sendHttpFile(session, arg),
       'healthData.editAndResend': async (arg?: unknown) => {
         const args = argsOf(arg);
         if (args.draft !== undefined) return send(givenDraft(args.draft), args.cancellation);

@@ -87,50 +87,65 @@ export async function importForeignRequests(
   const renamed: { from: string; to: string }[] = [];
   let alreadySaved = 0;
   let overLimit = 0;
-  let cancelled = false;
-  await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Importing from {0}', file.name), cancellable: true },
-    async (progress, token) => {
-      const abort = new AbortController();
-      const listener = token.onCancellationRequested(() => abort.abort());
-      try {
-        for (const [i, request] of chosen.entries()) {
-          if (abort.signal.aborted) break;
-          progress.report({ message: vscode.l10n.t('{0} of {1}: {2}', i + 1, chosen.length, request.read.target), increment: 100 / chosen.length });
-          const made: HistoryEntry[] = [];
-          const listening = session.onDidExchange((e) => made.push(e));
-          try {
-            await sendDraft(client, request.read.draft, abort.signal);
-          } catch {
-            // A refusal or a failure is an exchange too: it is saved with what it got.
-          } finally {
-            listening.dispose();
-          }
-          if (abort.signal.aborted) break;
-          const entry = exchangeOfDraft(made, request.read.draft);
-          if (!entry) continue;
-          const name = savedNameOf(request.name, request.read.target);
-          // Saved's rules, as an import of saved requests keeps them: a name taken gets `name (2)`.
-          const merge = mergeSavedRequests(history.all(), [{ ...entry, savedAs: name }], { newId: () => entry.id, max: MAX_SAVED_REQUESTS });
-          alreadySaved += merge.alreadySaved;
-          overLimit += merge.overLimit;
-          const saved = merge.added[0];
-          if (!saved) continue;
-          history.saveRequest(entry.id, saved.savedAs!);
-          added.push(saved.savedAs!);
-          renamed.push(...merge.renamed);
-        }
-      } finally {
-        cancelled = abort.signal.aborted;
-        listener.dispose();
-      }
-    },
-  );
+  // A refusal or a failure is an exchange too: it is saved with what it got.
+  const cancelled = await sendInTurn(session, client, chosen.map((r) => ({ request: r, draft: r.read.draft, target: r.read.target })), vscode.l10n.t('Importing from {0}', file.name), ({ request }, entry) => {
+    if (!entry) return;
+    const name = savedNameOf(request.name, request.read.target);
+    // Saved's rules, as an import of saved requests keeps them: a name taken gets `name (2)`.
+    const merge = mergeSavedRequests(history.all(), [{ ...entry, savedAs: name }], { newId: () => entry.id, max: MAX_SAVED_REQUESTS });
+    alreadySaved += merge.alreadySaved;
+    overLimit += merge.overLimit;
+    const saved = merge.added[0];
+    if (!saved) return;
+    history.saveRequest(entry.id, saved.savedAs!);
+    added.push(saved.savedAs!);
+    renamed.push(...merge.renamed);
+  });
   const result: ForeignImportResult = { ...base, added, renamed, alreadySaved, overLimit, cancelled };
   const message = foreignMessage(file.name, environment.name, result, chosen.length);
   if (added.length === 0 || unusable.length || cancelled) void vscode.window.showWarningMessage(message);
   else void vscode.window.showInformationMessage(message);
   return result;
+}
+
+/**
+ * Sends each draft in turn through `client`, under a notification with progress and Cancel;
+ * `each` gets the exchange a send made (undefined when it made none), also for a refusal or a
+ * failure. A draft not yet sent when Cancel is pressed is not sent. True when cancelled.
+ */
+export async function sendInTurn<T extends { readonly draft: RequestDraft; readonly target: string }>(
+  session: Session,
+  client: Awaited<ReturnType<Session['connection']>>['client'],
+  drafts: readonly T[],
+  title: string,
+  each: (sent: T, entry: HistoryEntry | undefined) => void,
+): Promise<boolean> {
+  let cancelled = false;
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    const abort = new AbortController();
+    const listener = token.onCancellationRequested(() => abort.abort());
+    try {
+      for (const [i, item] of drafts.entries()) {
+        if (abort.signal.aborted) break;
+        progress.report({ message: vscode.l10n.t('{0} of {1}: {2}', i + 1, drafts.length, item.target), increment: 100 / drafts.length });
+        const made: HistoryEntry[] = [];
+        const listening = session.onDidExchange((e) => made.push(e));
+        try {
+          await sendDraft(client, item.draft, abort.signal);
+        } catch {
+          // The exchange says how it ended.
+        } finally {
+          listening.dispose();
+        }
+        if (abort.signal.aborted) break;
+        each(item, exchangeOfDraft(made, item.draft));
+      }
+    } finally {
+      cancelled = abort.signal.aborted;
+      listener.dispose();
+    }
+  });
+  return cancelled;
 }
 
 /** A request of the service in an `.http` file, as its code lenses offer it (httpLens.ts). */
@@ -165,7 +180,7 @@ export function httpFileLensRequests(text: string): LensRequest[] {
 }
 
 /** The requests left out and why: the first three by name, then how many more. */
-function unusableText(unusable: ReadonlyArray<{ name: string; problem: string }>): string {
+export function unusableText(unusable: ReadonlyArray<{ name: string; problem: string }>): string {
   const shown = unusable.slice(0, 3).map((u) => vscode.l10n.t('"{0}": {1}', cutText(u.name, 60), u.problem));
   const more = unusable.length > 3 ? vscode.l10n.t(' and {0} more', unusable.length - 3) : '';
   return unusable.length === 1 ? vscode.l10n.t('Left out: {0}', shown[0]) : vscode.l10n.t('{0} left out: {1}{2}', unusable.length, shown.join(' '), more);

@@ -4,7 +4,8 @@
 // Request form first. Once the request has been sent through that environment (from the lens or
 // any other way), a third lens shows its last reply (`200 OK · 14 ms`) and opens its exchange. A
 // request the form would refuse (a limit of 5000) says why instead, and opens the form to fix
-// it. Requests to other services get no lens. The file is read by the
+// it. Requests to other services get no lens. A file with two or more has "Send All N" on its
+// first line (httpFileSend.ts). The file is read by the
 // workbench's bundle (dist/workbench.js), loaded with the first such file.
 
 import * as vscode from 'vscode';
@@ -12,13 +13,10 @@ import { statusLine } from '../../core/service';
 import { type HistoryEntry, requestLine } from '../../core/workbench';
 import type { Session } from '../account/session';
 import type { ExchangeHistory } from './history';
+import { MAX_HTTP_FILE_CHARS } from './httpFiles';
 import { OUTCOME_ICONS, outcomeWords, rowOutcome } from './historyView';
 
-/** `.http`/`.rest` files, and documents another extension (REST Client) gives its `http` language. */
-export const HTTP_FILE_SELECTOR: vscode.DocumentSelector = [{ pattern: '**/*.{http,rest}' }, { language: 'http' }];
 
-/** Longer files get no lenses: they are read whole on each change, on the extension host's thread. */
-export const MAX_LENS_TEXT_CHARS = 1_000_000;
 
 export const LENS_SETTING = 'healthData.httpFiles.codeLens';
 
@@ -44,11 +42,25 @@ export class HttpFileLenses implements vscode.CodeLensProvider, vscode.Disposabl
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     if (vscode.workspace.getConfiguration('healthData', document.uri).get<boolean>('httpFiles.codeLens') === false) return [];
-    if (document.getText().length > MAX_LENS_TEXT_CHARS) return [];
+    if (document.getText().length > MAX_HTTP_FILE_CHARS) return [];
     const { httpFileLensRequests } = require('./commands') as typeof import('./commands');
     const environment = this.session.active?.name;
     const lenses: vscode.CodeLens[] = [];
-    for (const request of httpFileLensRequests(document.getText())) {
+    const requests = httpFileLensRequests(document.getText());
+    const sendable = requests.filter((r) => r.problem === undefined).length;
+    if (sendable >= 2) {
+      lenses.push(
+        new vscode.CodeLens(document.lineAt(0).range, {
+          title: `$(run-all) ${vscode.l10n.t('Send All {0} with Health Data', sendable)}`,
+          command: 'healthData.sendHttpFile',
+          arguments: [document.uri],
+          tooltip: environment
+            ? vscode.l10n.t('Sends the file\'s {0} requests of the service one after another through {1}; each reply shows beside its request', sendable, environment)
+            : vscode.l10n.t('Sends the file\'s {0} requests of the service one after another; each reply shows beside its request', sendable),
+        }),
+      );
+    }
+    for (const request of requests) {
       if (request.line >= document.lineCount) continue;
       const range = document.lineAt(request.line).range;
       const notes = request.notes.join(' ');

@@ -8,7 +8,8 @@ import { LazyFeature } from '../shared/lazyFeature';
 import { ExchangeViews } from './exchangeViews';
 import { ExchangeHistory } from './history';
 import { HistoryTreeProvider } from './historyView';
-import { HTTP_FILE_SELECTOR, HttpFileLenses } from './httpLens';
+import { HTTP_FILE_SELECTOR } from './httpFiles';
+import { HttpFileLenses } from './httpLens';
 import { type SavedTests, registerSavedTests } from './savedTests';
 
 export { ExchangeHistory, HISTORY_KEY } from './history';
@@ -45,7 +46,7 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
   describe();
   const commands = new LazyFeature({
     name: 'workbench',
-    commands: ['healthData.showExchange', 'healthData.clearHistory', 'healthData.newRequest', 'healthData.editAndResend', 'healthData.sendAgain', 'healthData.saveRequest', 'healthData.renameSavedRequest', 'healthData.removeSavedRequest', 'healthData.exportSavedRequests', 'healthData.importSavedRequests', 'healthData.runSavedRequests', 'healthData.runSavedRequest', 'healthData.setExpectedStatus', 'healthData.setTimeLimit', 'healthData.setFailOn'],
+    commands: ['healthData.showExchange', 'healthData.clearHistory', 'healthData.newRequest', 'healthData.editAndResend', 'healthData.sendAgain', 'healthData.saveRequest', 'healthData.renameSavedRequest', 'healthData.removeSavedRequest', 'healthData.exportSavedRequests', 'healthData.importSavedRequests', 'healthData.runSavedRequests', 'healthData.runSavedRequest', 'healthData.setExpectedStatus', 'healthData.setTimeLimit', 'healthData.setFailOn', 'healthData.sendHttpFile'],
     load: () => (require('./commands') as typeof import('./commands')).registerWorkbenchCommands({ session, history, views: exchangeViews }),
     disposables: (d) => d,
   });

@@ -42,8 +42,8 @@ function optionsOf(arg: unknown): SavedFileOptions {
   return { uri: uri as string | vscode.Uri | undefined, replies: replies as boolean | undefined, pick: pick as boolean | undefined };
 }
 
-const uriOf = (uri: string | vscode.Uri): vscode.Uri => (typeof uri === 'string' ? vscode.Uri.file(uri) : uri);
-const fileName = (uri: vscode.Uri): string => uri.path.split('/').pop() || uri.toString();
+export const uriOf = (uri: string | vscode.Uri): vscode.Uri => (typeof uri === 'string' ? vscode.Uri.file(uri) : uri);
+export const fileName = (uri: vscode.Uri): string => uri.path.split('/').pop() || uri.toString();
 
 /** A count of saved requests in words: `1 saved request`, `3 saved requests`. */
 function savedCount(n: number): string {
