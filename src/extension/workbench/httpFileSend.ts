@@ -33,7 +33,7 @@ async function documentOf(arg: unknown): Promise<vscode.TextDocument> {
   }
   if (!uri) {
     const active = vscode.window.activeTextEditor?.document;
-    if (!active) throw new HealthDataError('usage', vscode.l10n.t('Open an .http or .rest file first: its requests of the service are sent.'));
+    if (!active) throw new HealthDataError('usage', vscode.l10n.t('Open an .http or .rest file first: Send All sends the requests of the service it holds.'));
     return active;
   }
   try {
