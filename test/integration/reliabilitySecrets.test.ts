@@ -81,6 +81,8 @@ describe('reliability: no secret or token in any sink', function () {
   let restoreWindow: () => void;
   const tokens = new Set<string>();
   let rejections: ReturnType<typeof trackUnhandledRejections>;
+  /** The .http file the sweep writes, the secret and a token in it as a user's file may hold them. */
+  let httpFile: string | undefined;
   const rememberToken = () => api.session.currentToken && tokens.add(api.session.currentToken.token);
   const run = async (command: string, ...args: unknown[]) => {
     const result = await vscode.commands.executeCommand(command, ...args);
@@ -225,6 +227,28 @@ describe('reliability: no secret or token in any sink', function () {
         await api.history.flush();
         note('history storage after import', api.workspaceState.get(HISTORY_KEY));
         for (const e of api.history.saved()) if (e.savedAs?.endsWith(', imported')) api.history.removeSaved(e.id);
+      },
+      // An .http file that holds the secret and the user token, as people's files do: its lenses
+      // (titles, tooltips, the drafts they carry), Send All and its replies' lenses say what
+      // they send without either.
+      'healthData.sendHttpFile': async () => {
+        const file = (httpFile = join(mkdtempSync(join(tmpdir(), 'hde-sweep-http-')), 'sweep.http'));
+        writeFileSync(
+          file,
+          ['### Mint', `POST ${service.url}/v1/admin/token`, 'Content-Type: application/json', '', JSON.stringify({ type: 'client', client_id: service.clientId, client_secret: SECRET }), '', '### Activity', `GET ${service.url}/v1/human/activities/summaries?limit=2`, `Authorization: Bearer ${USER_TOKEN}`, ''].join('\n'),
+        );
+        const uri = vscode.Uri.file(file);
+        await vscode.workspace.openTextDocument(uri);
+        const lensesOf = async () => ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? []).map((l) => ({ title: l.command?.title, tooltip: l.command?.tooltip, arguments: l.command?.arguments }));
+        const before = await lensesOf();
+        assert.ok(before.some((l) => l.title?.includes('Send All 2')), JSON.stringify(before.map((l) => l.title)));
+        note('http file lenses', before);
+        const result = (await run('healthData.sendHttpFile', { uri: file })) as { sent: Array<{ status?: number }> };
+        assert.deepEqual(result.sent.map((r) => r.status), [200, 200]);
+        note('http file lenses after Send All', await waitFor('the replies beside the requests', async () => {
+          const after = await lensesOf();
+          return after.filter((l) => / · \d+ ms$/.test(l.title ?? '')).length === 2 ? after : undefined;
+        }));
       },
       'healthData.removeSavedRequest': async () => {
         await api.history.flush();
@@ -422,7 +446,8 @@ describe('reliability: no secret or token in any sink', function () {
       const panel = view.currentPanel;
       if (panel) note('insights webview html and posted messages', [panel.panel.webview.html, panel.posted]);
     }
-    for (const d of vscode.workspace.textDocuments) note(`document ${d.uri.toString()}`, d.getText());
+    // Every document but the .http file the sweep wrote with the secret in it (the user's own words, not a sink).
+    for (const d of vscode.workspace.textDocuments) if (d.uri.fsPath !== httpFile) note(`document ${d.uri.toString()}`, d.getText());
     for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) note(`diagnostics of ${uri.toString()}`, diagnostics.map((d) => d.message));
     note('clipboard', await vscode.env.clipboard.readText());
     // Every setting of the extension, in every scope, language-specific values included.
