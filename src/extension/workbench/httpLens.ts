@@ -5,8 +5,8 @@
 // any other way), a third lens shows its last reply (`200 OK · 14 ms`) and opens its exchange. A
 // request the form would refuse (a limit of 5000) says why instead, and opens the form to fix
 // it. Requests to other services get no lens. A file with two or more has "Send All N" on its
-// first line (httpFileSend.ts). The file is read by the
-// workbench's bundle (dist/workbench.js), loaded with the first such file.
+// first line (httpFileSend.ts). The file is read by the workbench's bundle (dist/workbench.js),
+// loaded with the first such file.
 
 import * as vscode from 'vscode';
 import { statusLine } from '../../core/service';
@@ -15,10 +15,6 @@ import type { Session } from '../account/session';
 import type { ExchangeHistory } from './history';
 import { MAX_HTTP_FILE_CHARS } from './httpFiles';
 import { OUTCOME_ICONS, outcomeWords, rowOutcome } from './historyView';
-
-
-
-export const LENS_SETTING = 'healthData.httpFiles.codeLens';
 
 export class HttpFileLenses implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
