@@ -107,6 +107,16 @@ export function readRequestSettings(): RequestSettings {
   return { presentation, pageSize, timeoutMs, defaultRangeDays, groupBy };
 }
 
+/**
+ * Where this window's token settings put the token, as a pasted request or another tool's file
+ * carries it: the query parameters and the headers to leave out of what is read (the extension
+ * adds its own token).
+ */
+export function tokenCarriers(): { readonly params: string[]; readonly headers: string[] } {
+  const { presentation } = readRequestSettings();
+  return presentation.mode === 'query' ? { params: [presentation.parameter], headers: [] } : { params: [], headers: [presentation.headerName] };
+}
+
 function clampInt(value: unknown, min: number, max: number, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
 }

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { cutText, inertText } from '../../core/views';
 import { type ForeignFormat, type ForeignRequest, type HistoryEntry, MAX_SAVED_NAME, type RequestDraft, MAX_SAVED_REQUESTS, exchangeOfDraft, mergeSavedRequests, readForeignRequests, sendDraft } from '../../core/workbench';
-import { readRequestSettings } from '../account/environments';
+import { tokenCarriers } from '../account/environments';
 import type { Session } from '../account/session';
 import type { ExchangeHistory } from './history';
 import { draftProblems } from './requestForm';
@@ -40,10 +40,10 @@ export async function importForeignRequests(
   history: ExchangeHistory,
   file: { readonly uri: vscode.Uri; readonly name: string; readonly text: string; readonly format: ForeignFormat; readonly pick: boolean },
 ): Promise<ForeignImportResult | undefined> {
-  const { presentation } = readRequestSettings();
+  const { params, headers } = tokenCarriers();
   let all: ForeignRequest[];
   try {
-    all = readForeignRequests(file.format, file.text, presentation.mode === 'query' ? [presentation.parameter] : [], presentation.mode === 'header' ? [presentation.headerName] : []);
+    all = readForeignRequests(file.format, file.text, params, headers);
   } catch (err) {
     throw new HealthDataError('usage', `${file.name}: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -168,9 +168,9 @@ export interface LensRequest {
  * each starts on. Requests to other services are not listed: a file may hold those too.
  */
 export function httpFileLensRequests(text: string): LensRequest[] {
-  const { presentation } = readRequestSettings();
+  const { params, headers } = tokenCarriers();
   const out: LensRequest[] = [];
-  for (const request of readForeignRequests('http', text, presentation.mode === 'query' ? [presentation.parameter] : [], presentation.mode === 'header' ? [presentation.headerName] : [])) {
+  for (const request of readForeignRequests('http', text, params, headers)) {
     const { draft, target, notes } = request.read;
     if (!draft || target === undefined || request.line === undefined) continue;
     const problem = draftProblems(draft)[0]?.message;

@@ -38,11 +38,12 @@ export class HttpFileLenses implements vscode.CodeLensProvider, vscode.Disposabl
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     if (vscode.workspace.getConfiguration('healthData', document.uri).get<boolean>('httpFiles.codeLens') === false) return [];
-    if (document.getText().length > MAX_HTTP_FILE_CHARS) return [];
+    const text = document.getText();
+    if (text.length > MAX_HTTP_FILE_CHARS) return [];
     const { httpFileLensRequests } = require('./commands') as typeof import('./commands');
     const environment = this.session.active?.name;
     const lenses: vscode.CodeLens[] = [];
-    const requests = httpFileLensRequests(document.getText());
+    const requests = httpFileLensRequests(text);
     const sendable = requests.filter((r) => r.problem === undefined).length;
     if (sendable >= 2) {
       lenses.push(

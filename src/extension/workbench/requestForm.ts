@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { isSinceValue } from '../../core/service';
 import { resource } from '../../core/resources';
 import { EndpointChoice, PastedDraft, QUERY_PARAMS, QueryParam, RequestDraft, choiceOf, draftTarget, endpointChoices, looksLikePastedRequest, readPastedRequest } from '../../core/workbench';
-import { readRequestSettings } from '../account/environments';
+import { tokenCarriers } from '../account/environments';
 import { MAX_PAGE_SIZE } from '../../core/service';
 import { dateProblem, idProblem, localToday, rangeProblem } from '../requests/prompts';
 
@@ -126,8 +126,8 @@ const MAX_PASTED = 64 * 1024;
  */
 export function readPasted(text: string, active?: { name: string; baseUrl: string; authUrl: string }): PastedDraft {
   if (text.length > MAX_PASTED) return { problem: vscode.l10n.t('The text is longer than {0} KB: paste one command.', MAX_PASTED / 1024), notes: [] };
-  const { presentation } = readRequestSettings();
-  const read = readPastedRequest(text, presentation.mode === 'query' ? [presentation.parameter] : [], presentation.mode === 'header' ? [presentation.headerName] : []);
+  const { params, headers } = tokenCarriers();
+  const read = readPastedRequest(text, params, headers);
   if (!read.draft || !read.origin || !active) return read;
   const hosts = [active.baseUrl, active.authUrl].map(originOf);
   if (hosts.includes(read.origin.toLowerCase())) return read;
