@@ -22,6 +22,7 @@ import {
   runJunit,
   runSavedRequest,
   savedNamed,
+  uncheckedText,
   sendDraft,
 } from '../core/workbench';
 import type { Connection } from './connection';
@@ -45,6 +46,8 @@ export interface RunPlan {
   readonly requests: HistoryEntry[];
   /** Requests of an .http file or a Postman collection that are none of the service's, each a line saying why. */
   readonly skipped: readonly string[];
+  /** Requests of an .http file with httpYac assertions the run does not check, each a line saying which. */
+  readonly unchecked: readonly string[];
   readonly format: RunFormat;
   readonly failOn: FailOn;
   readonly out?: string;
@@ -84,6 +87,7 @@ export function runPlanOf(positionals: readonly string[], flags: RunFlags): RunP
   }
   let requests: HistoryEntry[];
   const skipped: string[] = [];
+  const notChecked = new Map<HistoryEntry, string>();
   try {
     const format = foreignFormatOf(file, text);
     if (format) {
@@ -91,6 +95,8 @@ export function runPlanOf(positionals: readonly string[], flags: RunFlags): RunP
       requests = [];
       for (const [i, request] of readForeignRequests(format, text).entries()) {
         const entry = foreignAsSaved(request, i);
+        const unchecked = uncheckedText(request);
+        if (entry && unchecked) notChecked.set(entry, `"${printable(request.name, 60)}": ${unchecked}`);
         if (entry) requests.push(entry);
         else skipped.push(`skipped "${printable(request.name, 60)}": ${request.read.problem ?? ''}`);
       }
@@ -107,7 +113,8 @@ export function runPlanOf(positionals: readonly string[], flags: RunFlags): RunP
     }
     requests = named.requests;
   }
-  return { file, requests, skipped, format: format as RunFormat, failOn, ...(flags.out !== undefined ? { out: flags.out } : {}) };
+  const unchecked = requests.flatMap((r) => notChecked.get(r) ?? []);
+  return { file, requests, skipped, unchecked, format: format as RunFormat, failOn, ...(flags.out !== undefined ? { out: flags.out } : {}) };
 }
 
 /** Sends the plan's requests one after another; prints each verdict (text) or the report; 1 when any failed. */
@@ -119,7 +126,7 @@ export async function runCommand(conn: Connection, exchanges: Exchange[], o: Out
     if (plan.out !== undefined) lines.push(line);
     else o.out(line);
   };
-  for (const line of plan.skipped) o.err(line);
+  for (const line of [...plan.skipped, ...plan.unchecked]) o.err(line);
   for (const entry of plan.requests) {
     if (signal.aborted) break;
     const result = await runSavedRequest(entry, {

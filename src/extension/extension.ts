@@ -18,6 +18,7 @@ import { TokenStatusBar } from './account/statusBar';
 import { registerTreeCommands } from './tree/commands';
 import { RecordsTreeProvider } from './tree/recordsTreeProvider';
 import { ExchangeHistory, ExchangeViews, HistoryTreeProvider, createHistory, registerWorkbench } from './workbench';
+import type { HttpFileTests } from './workbench/httpFileTests';
 import type { SavedTests } from './workbench/savedTests';
 import type { RecordingController } from './recording/recordingController';
 import { COVERAGE_VIEW_TYPE, TRENDS_VIEW_TYPE } from '../core/views';
@@ -35,6 +36,7 @@ export interface HealthDataExtensionApi {
   readonly exchangeViews: ExchangeViews;
   /** The saved requests in the Testing view: its controller and its run profile's handler. */
   readonly savedTests: SavedTests;
+  readonly httpFileTests: HttpFileTests;
   /** The data coverage and trends panels (reading it loads the insights feature). */
   readonly insights: InsightsViews;
   readonly statusBar: TokenStatusBar;
@@ -164,6 +166,7 @@ export function activate(context: vscode.ExtensionContext): HealthDataExtensionA
     historyView: workbench.historyView,
     exchangeViews: workbench.exchangeViews,
     savedTests: workbench.savedTests,
+    httpFileTests: workbench.httpFileTests,
     get insights() {
       return insights.get().views;
     },

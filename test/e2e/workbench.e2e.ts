@@ -570,6 +570,51 @@ describe('e2e: the request workbench (History, exchange view, New Request) in Ch
           await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
           await page.locator('.part.editor').screenshot({ path: path.join(shotsDir(), `http-send-all-${theme.slug}.png`) });
         });
+
+        it('an .http file in the Testing view: its requests under it, a run from there, each verdict in the list and beside its request, a failure at its line', async () => {
+          const page = wb!.page;
+          const sidebar = page.locator('.part.sidebar');
+          fs.writeFileSync(
+            path.join(wb!.folder, 'tests.http'),
+            [
+              '### Activity, a page of 3',
+              'GET https://api.example.com/v1/human/activities/summaries?limit=3',
+              '',
+              '### No such summary, as expected',
+              'GET https://api.example.com/v1/human/heart_rate/summaries/no-such-id',
+              '?? status == 404',
+              '',
+              '### No such summary',
+              'GET https://api.example.com/v1/human/heart_rate/summaries/no-such-id',
+              '',
+            ].join('\n'),
+          );
+          await quickOpen('tests.http');
+          await wb!.runCommand('Testing: Focus on Test Explorer View');
+          const file = sidebar.locator('.monaco-list-row', { hasText: 'tests.http' }).first();
+          await file.waitFor({ state: 'visible', timeout: 30_000 });
+          assert.match((await file.textContent()) ?? '', /tests\.http\s*3 requests/);
+          if ((await file.getAttribute('aria-expanded')) === 'false') await file.locator('.monaco-tl-twistie').click();
+          const request = (name: string) => sidebar.locator('.monaco-list-row', { hasText: new RegExp(`^${name}\\s*GET `) }).first();
+          await request('No such summary, as expected').waitFor({ state: 'visible', timeout: 10_000 });
+          assert.match((await request('No such summary, as expected').textContent()) ?? '', /GET \/v1\/human\/heart_rate\/summaries\/no-such-id · expects 404/);
+          // The file's Run runs its three requests.
+          await file.hover();
+          await file.locator('.action-label[aria-label^="Run Test"]').click();
+          await request('No such summary').locator('.codicon-testing-failed-icon').waitFor({ state: 'visible', timeout: 30_000 });
+          await request('No such summary, as expected').locator('.codicon-testing-passed-icon').waitFor({ state: 'visible', timeout: 10_000 });
+          await request('Activity, a page of 3').locator('.codicon-testing-passed-icon').waitFor({ state: 'visible', timeout: 10_000 });
+          // In the editor: a verdict beside each request, the failure's message at its line.
+          await page.waitForFunction(() => document.querySelectorAll('.part.editor .monaco-editor .margin .codicon-testing-passed-icon').length === 2 && document.querySelectorAll('.part.editor .monaco-editor .margin .codicon-testing-failed-icon').length === 1, undefined, { timeout: 20_000 });
+          // The failure's message at the end of its line (the editor's widget for it): the statuses of the diff.
+          await page.locator('.part.editor .monaco-editor span.content', { hasText: '404 Not Found != a 2xx' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+          await page.locator('.part.panel .xterm-rows', { hasText: 'FAIL  No such summary  GET /v1/human/heart_rate/summaries/no-such-id' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+          // The replies' lenses: the one that expects 404 got it.
+          await page.locator('.monaco-editor .codelens-decoration a', { hasText: /404 Not Found · \d+ ms · as expected/ }).first().waitFor({ state: 'visible', timeout: 20_000 });
+          await wb!.runCommand('Notifications: Clear All Notifications');
+          await page.mouse.move(VIEWPORT.width - 4, VIEWPORT.height / 2);
+          await page.screenshot({ path: path.join(shotsDir(), `http-tests-${theme.slug}.png`) });
+        });
       }
     });
   }

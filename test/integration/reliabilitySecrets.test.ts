@@ -18,7 +18,7 @@ import type { HealthDataExtensionApi } from '../../src/extension/extension';
 import type { TreeItemNode } from '../../src/extension/tree/nodes';
 import { HISTORY_KEY } from '../../src/extension/workbench';
 import { FaultRule, Sandbox, startSandbox } from '../../src/sandbox/server';
-import { EXTENSION_ID, closeUntitledEditors, extensionApi, filesUnder, resetSettings, trackUnhandledRejections, waitFor } from './support/extension';
+import { EXTENSION_ID, closeUntitledEditors, extensionApi, filesUnder, recordTestRuns, resetSettings, trackUnhandledRejections, waitFor } from './support/extension';
 
 const SECRET = 'hde-sweep-secret-6f2d91c4a7e8';
 const USER_TOKEN = 'hde-sweep-user-token-0b7e35a9d2c1';
@@ -249,6 +249,23 @@ describe('reliability: no secret or token in any sink', function () {
           const after = await lensesOf();
           return after.filter((l) => / · \d+ ms$/.test(l.title ?? '')).length === 2 ? after : undefined;
         }));
+        // The same file in the Testing view: its items (labels, descriptions) and a run of them
+        // (the messages, the output, the run's name) say what they send without either.
+        const document = await vscode.workspace.openTextDocument(uri);
+        api.httpFileTests.update(uri, document.getText());
+        const fileItem = api.httpFileTests.controller.items.get(uri.toString());
+        assert.ok(fileItem, 'the .http file is not in the Testing view');
+        const items: Array<[string, string | undefined, string | vscode.MarkdownString | undefined]> = [];
+        fileItem.children.forEach((c) => items.push([c.label, c.description, c.error]));
+        note('http file tests', { label: fileItem.label, description: fileItem.description, items });
+        const recorded = recordTestRuns(api.httpFileTests.controller);
+        try {
+          await api.httpFileTests.run(new vscode.TestRunRequest([fileItem]), new vscode.CancellationTokenSource().token);
+          assert.equal(recorded.calls.filter((c) => c[0] === 'passed').length, 2, JSON.stringify(recorded.calls.map((c) => c[0])));
+          note('http file test run', recorded.calls.map(([what, id, arg]) => [what, id, arg instanceof vscode.TestMessage ? { message: arg.message, expected: arg.expectedOutput, actual: arg.actualOutput, contextValue: arg.contextValue } : arg]));
+        } finally {
+          recorded.restore();
+        }
       },
       'healthData.removeSavedRequest': async () => {
         await api.history.flush();

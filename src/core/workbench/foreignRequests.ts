@@ -8,7 +8,7 @@
 import { HealthDataError } from '../errors';
 import type { HistoryEntry } from './history';
 import { type PastedCommand, type PastedDraft, draftOfCommand } from './pastedRequest';
-import { choiceOf, draftTarget } from './requestDraft';
+import { type RequestDraft, choiceOf, draftTarget } from './requestDraft';
 
 /** One request of another tool's file: the name it has there, and how it reads as the service's. */
 export interface ForeignRequest {
@@ -16,6 +16,10 @@ export interface ForeignRequest {
   readonly read: PastedDraft;
   /** In an `.http` file: the line (from 0) of the request's method line, where a code lens sits. */
   readonly line?: number;
+  /** In an `.http` file: the status an httpYac assertion (`?? status == 404`) expects. */
+  readonly expectStatus?: number;
+  /** In an `.http` file: its other httpYac assertions (`?? duration < 300`), as written: not checked. */
+  readonly unchecked?: readonly string[];
 }
 
 export type ForeignFormat = 'http' | 'postman';
@@ -35,7 +39,21 @@ export function foreignFormatOf(fileName: string, text: string): ForeignFormat |
 /** The requests of a file in `format`; throws a usage error saying why it holds none it could read. */
 export function readForeignRequests(format: ForeignFormat, text: string, tokenParams: readonly string[] = [], tokenHeaders: readonly string[] = []): ForeignRequest[] {
   const raw = format === 'http' ? httpFileRequests(text) : postmanRequests(text);
-  return raw.slice(0, MAX_FOREIGN_REQUESTS).map(({ name, command, line }) => ({ name, read: draftOfCommand(command, tokenParams, tokenHeaders), ...(line !== undefined ? { line } : {}) }));
+  return raw.slice(0, MAX_FOREIGN_REQUESTS).map(({ name, command, line, expectStatus, unchecked }) => ({
+    name,
+    read: draftOfCommand(command, tokenParams, tokenHeaders),
+    ...(line !== undefined ? { line } : {}),
+    ...(expectStatus !== undefined ? { expectStatus } : {}),
+    ...(unchecked?.length ? { unchecked } : {}),
+  }));
+}
+
+/** What a request's assertions that are not checked come to, in a sentence; undefined when there are none. */
+export function uncheckedText(request: Pick<ForeignRequest, 'unchecked'>): string | undefined {
+  const u = request.unchecked;
+  if (!u?.length) return undefined;
+  const shown = u.slice(0, 3).map((a) => `"${a.length > 60 ? `${a.slice(0, 59)}…` : a}"`).join(', ');
+  return `Not checked: ${shown}${u.length > 3 ? ` and ${u.length - 3} more` : ''} (the assertion read is "?? status == N").`;
 }
 
 /**
@@ -44,10 +62,15 @@ export function readForeignRequests(format: ForeignFormat, text: string, tokenPa
  */
 export function foreignAsSaved(request: ForeignRequest, index: number): HistoryEntry | undefined {
   const draft = request.read.draft;
-  const choice = draft && choiceOf(draft);
-  if (!draft || !choice) return undefined;
+  return draft && draftAsSaved(draft, request.name, `file-${index}`, request.expectStatus);
+}
+
+/** A draft as a saved request named `name` that was never sent (what a run of a file's requests judges); undefined for none of the service's. */
+export function draftAsSaved(draft: RequestDraft, name: string, id: string, expectStatus?: number): HistoryEntry | undefined {
+  const choice = choiceOf(draft);
+  if (!choice) return undefined;
   return {
-    id: `file-${index}`,
+    id,
     startedAt: '',
     purpose: draft.endpoint === 'token' ? 'token' : 'data',
     method: choice.method,
@@ -58,7 +81,8 @@ export function foreignAsSaved(request: ForeignRequest, index: number): HistoryE
     attempts: [],
     endpoint: draft.endpoint,
     ...(draft.kind !== undefined ? { resource: draft.kind } : {}),
-    savedAs: request.name,
+    savedAs: name,
+    ...(expectStatus !== undefined ? { expectStatus } : {}),
   };
 }
 
@@ -66,7 +90,13 @@ interface RawRequest {
   readonly name: string;
   readonly command: PastedCommand;
   readonly line?: number;
+  readonly expectStatus?: number;
+  readonly unchecked?: readonly string[];
 }
+
+/** An httpYac assertion line: `?? status == 404`. */
+const ASSERTION = /^\s*\?\?\s*(.*?)\s*$/;
+const STATUS_ASSERTION = /^status\s+(?:==|===|equals)\s+(\d{3})$/i;
 
 const command = (method: string, url: string, headers: (readonly [string, string])[], body: string | undefined, bearer = false): PastedCommand => ({
   method: method.toUpperCase(),
@@ -93,7 +123,8 @@ function withVariables(text: string, vars: ReadonlyMap<string, string>, depth = 
  * The requests of an `.http` file: blocks between `###` lines (the text after `###` names the
  * block), each a request line (`GET https://…`, or a bare URL for a GET), query lines that go on
  * (`?a=1`, `&b=2`), headers up to a blank line, then a body. `# @name x` and `// @name x` name a
- * request; other `#` and `//` lines are comments; `@var = value` lines define variables.
+ * request; other `#` and `//` lines are comments; `@var = value` lines define variables; `??`
+ * lines after the request line are httpYac's assertions (`?? status == 404` is read).
  */
 function httpFileRequests(text: string): RawRequest[] {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
@@ -127,6 +158,20 @@ function httpFileRequests(text: string): RawRequest[] {
       break;
     }
     if (requestLine === undefined) continue;
+    // httpYac's assertions (`?? status == 404`) may stand anywhere after the request line: taken
+    // out before the query lines, headers and body are read (a `??` line is none of those).
+    let expectStatus: number | undefined;
+    const unchecked: string[] = [];
+    const rest = block.lines.slice(i).filter((l) => {
+      const a = ASSERTION.exec(l);
+      if (!a) return true;
+      const status = STATUS_ASSERTION.exec(a[1]);
+      const code = status ? Number(status[1]) : NaN;
+      if (code >= 100 && code <= 599 && expectStatus === undefined) expectStatus = code;
+      else unchecked.push(a[1] ? `?? ${a[1]}` : '??');
+      return false;
+    });
+    block.lines = block.lines.slice(0, i).concat(rest);
     const m = METHOD_LINE.exec(requestLine);
     const method = m ? m[1] : 'GET';
     let url = m ? m[2] : requestLine.replace(/\s+HTTP\/[\d.]+\s*$/i, '');
@@ -143,7 +188,13 @@ function httpFileRequests(text: string): RawRequest[] {
       .filter((l) => !/^\s*(?:#|\/\/)/.test(l))
       .join('\n');
     const target = withVariables(url, vars);
-    out.push({ name: (name ?? `${method.toUpperCase()} ${target}`).slice(0, 200), command: command(method, target, headers, withVariables(body, vars)), line: at });
+    out.push({
+      name: (name ?? `${method.toUpperCase()} ${target}`).slice(0, 200),
+      command: command(method, target, headers, withVariables(body, vars)),
+      line: at,
+      ...(expectStatus !== undefined ? { expectStatus } : {}),
+      ...(unchecked.length ? { unchecked } : {}),
+    });
   }
   return out;
 }

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { HealthDataError } from '../../core/errors';
 import { cutText, inertText } from '../../core/views';
-import { type ForeignFormat, type ForeignRequest, type HistoryEntry, MAX_SAVED_NAME, type RequestDraft, MAX_SAVED_REQUESTS, exchangeOfDraft, mergeSavedRequests, readForeignRequests, sendDraft } from '../../core/workbench';
+import { type ForeignFormat, type ForeignRequest, type HistoryEntry, MAX_SAVED_NAME, type RequestDraft, MAX_SAVED_REQUESTS, exchangeOfDraft, mergeSavedRequests, readForeignRequests, sendDraft, uncheckedText } from '../../core/workbench';
 import { tokenCarriers } from '../account/environments';
 import type { Session } from '../account/session';
 import type { ExchangeHistory } from './history';
@@ -67,7 +67,7 @@ export async function importForeignRequests(
     const items: Item[] = usable.map((request) => ({
       label: request.name,
       description: request.read.target,
-      detail: request.read.notes.length ? request.read.notes.join(' ') : undefined,
+      detail: [...request.read.notes, uncheckedText(request)].filter(Boolean).join(' ') || undefined,
       picked: true,
       request,
     }));
@@ -98,6 +98,8 @@ export async function importForeignRequests(
     const saved = merge.added[0];
     if (!saved) return;
     history.saveRequest(entry.id, saved.savedAs!);
+    // An httpYac `?? status == 404` is the saved request's expected status, as Set Expected Status… sets it.
+    if (request.expectStatus !== undefined) history.setExpectedStatus(entry.id, request.expectStatus);
     added.push(saved.savedAs!);
     renamed.push(...merge.renamed);
   });
@@ -158,8 +160,10 @@ export interface LensRequest {
   readonly target: string;
   /** What the form would refuse it for (a limit of 5000), when anything. */
   readonly problem?: string;
-  /** What the request has that is not sent (its token, other headers). */
+  /** What the request has that is not sent (its token, other headers) or not checked (httpYac assertions but `?? status == N`). */
   readonly notes: readonly string[];
+  /** The status its `?? status == N` expects. */
+  readonly expectStatus?: number;
 }
 
 /**
@@ -174,7 +178,16 @@ export function httpFileLensRequests(text: string): LensRequest[] {
     const { draft, target, notes } = request.read;
     if (!draft || target === undefined || request.line === undefined) continue;
     const problem = draftProblems(draft)[0]?.message;
-    out.push({ line: request.line, name: request.name, draft, target, notes, ...(problem !== undefined ? { problem } : {}) });
+    const unchecked = uncheckedText(request);
+    out.push({
+      line: request.line,
+      name: request.name,
+      draft,
+      target,
+      notes: unchecked ? [...notes, unchecked] : notes,
+      ...(problem !== undefined ? { problem } : {}),
+      ...(request.expectStatus !== undefined ? { expectStatus: request.expectStatus } : {}),
+    });
   }
   return out;
 }

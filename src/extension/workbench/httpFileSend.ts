@@ -58,15 +58,22 @@ export async function sendHttpFile(session: Session, arg?: unknown): Promise<Htt
   }
   const { client, environment } = await session.connection();
   const sent: Array<HttpFileSendResult['sent'][number]> = [];
-  const entries: HistoryEntry[] = [];
+  const failed: Array<{ entry: HistoryEntry; expected?: number }> = [];
   const cancelled = await sendInTurn(session, client, usable, vscode.l10n.t('Sending the requests of {0}', name), (request, entry) => {
-    if (entry) entries.push(entry);
+    // Not a success: a failure or a refusal, or with `?? status == N` any other status than N.
+    const expected = request.expectStatus;
+    if (entry && (expected !== undefined ? entry.status !== expected : outcomeOf(entry) === 'failed' || outcomeOf(entry) === 'clientError')) failed.push({ entry, ...(expected !== undefined ? { expected } : {}) });
     sent.push({ name: request.name, target: request.target, ...(entry ? { exchangeId: entry.id, ...(entry.status !== undefined ? { status: entry.status } : {}) } : {}) });
   });
   const result: HttpFileSendResult = { uri: document.uri.toString(), environment: environment.name, sent, leftOut, cancelled };
-  const failed = entries.filter((e) => outcomeOf(e) === 'failed' || outcomeOf(e) === 'clientError');
   const count = sent.length === 1 ? vscode.l10n.t('1 request') : vscode.l10n.t('{0} requests', sent.length);
-  const statuses = failed.slice(0, 3).map((e) => (e.status === undefined ? vscode.l10n.t('no reply') : statusLine(e.status, e.statusText))).join(', ');
+  const statuses = failed
+    .slice(0, 3)
+    .map(({ entry: e, expected }) => {
+      const got = e.status === undefined ? vscode.l10n.t('no reply') : statusLine(e.status, e.statusText);
+      return expected === undefined ? got : vscode.l10n.t('{0}, not the {1} expected', got, statusLine(expected));
+    })
+    .join(', ');
   const parts = [
     failed.length === 0
       ? vscode.l10n.t('Sent {0} of {1} through {2}: every reply a success.', count, name, environment.name)

@@ -82,7 +82,7 @@ export class HttpFileLenses implements vscode.CodeLensProvider, vscode.Disposabl
         new vscode.CodeLens(range, edit),
       );
       const last = environment === undefined ? undefined : this.lastReply(request.target, environment);
-      if (last) lenses.push(new vscode.CodeLens(range, replyLens(last, environment!)));
+      if (last) lenses.push(new vscode.CodeLens(range, replyLens(last, environment!, request.expectStatus)));
     }
     return lenses;
   }
@@ -98,15 +98,17 @@ export class HttpFileLenses implements vscode.CodeLensProvider, vscode.Disposabl
   }
 }
 
-/** `$(pass) 200 OK · 14 ms`, which opens the exchange. */
-function replyLens(entry: HistoryEntry, environment: string): vscode.Command {
+/** `$(pass) 200 OK · 14 ms`, which opens the exchange; with `?? status == N`, whether it is N. */
+function replyLens(entry: HistoryEntry, environment: string, expected: number | undefined): vscode.Command {
   const outcome = rowOutcome(entry);
   const status = entry.status === undefined ? vscode.l10n.t('no reply') : statusLine(entry.status, entry.statusText);
   const when = new Date(entry.startedAt).toLocaleTimeString(vscode.env.language);
+  const tooltip = vscode.l10n.t('The last reply to this request through {0}, at {1} ({2}): opens its exchange', environment, when, outcomeWords(outcome));
+  const command = { command: 'healthData.showExchange', arguments: [{ exchangeId: entry.id }], tooltip };
+  if (expected === undefined) return { ...command, title: `$(${OUTCOME_ICONS[outcome][0]}) ${status} · ${entry.durationMs} ms` };
+  const met = entry.status === expected;
   return {
-    title: `$(${OUTCOME_ICONS[outcome][0]}) ${status} · ${entry.durationMs} ms`,
-    command: 'healthData.showExchange',
-    arguments: [{ exchangeId: entry.id }],
-    tooltip: vscode.l10n.t('The last reply to this request through {0}, at {1} ({2}): opens its exchange', environment, when, outcomeWords(outcome)),
+    ...command,
+    title: `$(${met ? 'pass' : 'error'}) ${status} · ${entry.durationMs} ms · ${met ? vscode.l10n.t('as expected') : vscode.l10n.t('expected {0}', expected)}`,
   };
 }

@@ -9,6 +9,7 @@ import { ExchangeViews } from './exchangeViews';
 import { ExchangeHistory } from './history';
 import { HistoryTreeProvider } from './historyView';
 import { HTTP_FILE_SELECTOR } from './httpFiles';
+import { HttpFileTests } from './httpFileTests';
 import { HttpFileLenses } from './httpLens';
 import { type SavedTests, registerSavedTests } from './savedTests';
 
@@ -22,6 +23,8 @@ export interface Workbench {
   readonly exchangeViews: ExchangeViews;
   /** The saved requests in the Testing view. */
   readonly savedTests: SavedTests;
+  /** The requests of the workspace's `.http` files in the Testing view. */
+  readonly httpFileTests: HttpFileTests;
   /** The commands (and the request form), loaded on first use. */
   readonly commands: LazyFeature<vscode.Disposable[]>;
   readonly disposables: vscode.Disposable[];
@@ -54,12 +57,15 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
   const savedTests = registerSavedTests(history, session, (controller, request, token, environment) =>
     (require('./commands') as typeof import('./commands')).runSavedTests(session, history, controller, request, token, environment),
   );
+  const workbench = () => require('./commands') as typeof import('./commands');
+  const httpFileTests = new HttpFileTests(session, (controller, request, token, environment) => workbench().runHttpFileTests(session, controller, request, token, environment), () => workbench().httpFileLensRequests);
   const lenses = new HttpFileLenses(session, history);
   const disposables: vscode.Disposable[] = [
     lenses,
     vscode.languages.registerCodeLensProvider(HTTP_FILE_SELECTOR, lenses),
     history,
     savedTests,
+    httpFileTests,
     historyView,
     treeView,
     history.onDidChange(describe),
@@ -67,5 +73,5 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
     ...exchangeViews.register(),
     commands,
   ];
-  return { history, historyView, exchangeViews, savedTests, commands, disposables };
+  return { history, historyView, exchangeViews, savedTests, httpFileTests, commands, disposables };
 }

@@ -7,7 +7,7 @@
 
 import * as vscode from 'vscode';
 import { statusLine } from '../../core/service';
-import { type SavedRunResult, resultLines } from '../../core/workbench';
+import { type HistoryEntry, type SavedRunResult, resultLines } from '../../core/workbench';
 import type { Session } from '../account/session';
 import type { ExchangeHistory } from './history';
 import { runEach } from './runSavedCommand';
@@ -43,6 +43,13 @@ function messageOf(r: SavedRunResult): vscode.TestMessage {
   return message;
 }
 
+/** An item a run was asked for: the request it sends (a saved one, or one of an `.http` file), or why it cannot be sent (none: skipped). */
+export interface TestCase {
+  readonly item: vscode.TestItem;
+  readonly entry?: HistoryEntry;
+  readonly problem?: string;
+}
+
 /**
  * Runs the items a request names against `environment` (a profile's: "Run against Staging"), or
  * against the environment in use when it names none.
@@ -55,16 +62,46 @@ export async function runSavedTests(
   token: vscode.CancellationToken,
   environment?: string,
 ): Promise<void> {
+  await runCases(session, controller, request, token, environment, {
+    title: (where) => (where ? vscode.l10n.t('Saved requests against {0}', where) : vscode.l10n.t('Saved requests')),
+    count: (n) => (n === 1 ? vscode.l10n.t('1 saved request') : vscode.l10n.t('{0} saved requests', n)),
+    cases: async () =>
+      itemsOf(controller, request).map((item) => {
+        const entry = history.get(item.id);
+        return entry?.savedAs === undefined ? { item } : { item, entry };
+      }),
+  });
+}
+
+/** What a run is named by, what it counts, and how its items become requests. */
+export interface CaseSource {
+  /** The run's name in Test Results, from where it runs (undefined: no environment). */
+  readonly title: (where: string | undefined) => string;
+  /** `3 saved requests`. */
+  readonly count: (n: number) => string;
+  readonly cases: () => Promise<TestCase[]>;
+}
+
+/** Sends the cases' requests one after another through the environment and reports each to its item; a case without a request is skipped, or errored with its problem. */
+export async function runCases(
+  session: Session,
+  controller: vscode.TestController,
+  request: vscode.TestRunRequest,
+  token: vscode.CancellationToken,
+  environment: string | undefined,
+  source: CaseSource,
+): Promise<void> {
   // Named in Test Results by what ran where, not by the extension's name.
-  const where = environment ?? session.active?.name;
-  const run = controller.createTestRun(request, where ? vscode.l10n.t('Saved requests against {0}', where) : vscode.l10n.t('Saved requests'));
+  const run = controller.createTestRun(request, source.title(environment ?? session.active?.name));
   try {
-    const items = itemsOf(controller, request);
-    const asked = items.map((item) => ({ item, entry: history.get(item.id) }));
-    const entries = [];
+    const entries: HistoryEntry[] = [];
     const itemOf = new Map<string, vscode.TestItem>();
-    for (const { item, entry } of asked) {
-      if (entry?.savedAs === undefined) {
+    for (const { item, entry, problem } of await source.cases()) {
+      if (problem !== undefined) {
+        run.errored(item, placed(new vscode.TestMessage(problem), item));
+        continue;
+      }
+      if (entry === undefined) {
         run.skipped(item);
         continue;
       }
@@ -85,7 +122,7 @@ export async function runSavedTests(
       run.appendOutput(`${text}\r\n`);
       return;
     }
-    run.appendOutput(`${vscode.l10n.t('Running {0} against {1}', entries.length === 1 ? vscode.l10n.t('1 saved request') : vscode.l10n.t('{0} saved requests', entries.length), connection.environment.name)}\r\n`);
+    run.appendOutput(`${vscode.l10n.t('Running {0} against {1}', source.count(entries.length), connection.environment.name)}\r\n`);
     const abort = new AbortController();
     const cancelling = token.onCancellationRequested(() => abort.abort());
     if (token.isCancellationRequested) abort.abort();
@@ -102,7 +139,7 @@ export async function runSavedTests(
           if (result.verdict === 'passed') run.passed(item, result.durationMs);
           else {
             failed++;
-            run.failed(item, messageOf(result), result.durationMs);
+            run.failed(item, placed(messageOf(result), item), result.durationMs);
           }
         },
       });
@@ -119,4 +156,10 @@ export async function runSavedTests(
   } finally {
     run.end();
   }
+}
+
+/** A message shown where its item is in a file (an `.http` file's request line): the editor shows it there. */
+function placed(message: vscode.TestMessage, item: vscode.TestItem): vscode.TestMessage {
+  if (item.uri && item.range) message.location = new vscode.Location(item.uri, item.range);
+  return message;
 }

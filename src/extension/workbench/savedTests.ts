@@ -63,8 +63,32 @@ export function registerSavedTests(history: ExchangeHistory, environments: Envir
   };
   sync();
   const run = (request: vscode.TestRunRequest, token: vscode.CancellationToken) => handler(controller, request, token);
+  const profiles = environmentProfiles(controller, environments, handler, run);
+  const listening = [history.onDidChange(sync)];
+  return {
+    controller,
+    run,
+    profiles: profiles.all,
+    dispose: () => {
+      for (const l of listening) l.dispose();
+      profiles.dispose();
+      controller.dispose();
+    },
+  };
+}
+
+/**
+ * A controller's run profiles: "Run against the environment in use" (the default, `run`), and one
+ * per other environment ("Run against Staging", under Run Tests' "Execute Using Profile…"), made
+ * and dropped as environments come, go and switch.
+ */
+export function environmentProfiles(
+  controller: vscode.TestController,
+  environments: EnvironmentList,
+  handler: SavedTestRunHandler,
+  run: (request: vscode.TestRunRequest, token: vscode.CancellationToken) => Promise<void>,
+): { all(): vscode.TestRunProfile[]; dispose(): void } {
   const profile = controller.createRunProfile(vscode.l10n.t('Run against the environment in use'), vscode.TestRunProfileKind.Run, run, true);
-  // One profile per other environment, made and dropped as environments come, go and switch.
   const others = new Map<string, vscode.TestRunProfile>();
   const syncProfiles = (): void => {
     const active = environments.active?.name;
@@ -80,16 +104,13 @@ export function registerSavedTests(history: ExchangeHistory, environments: Envir
     }
   };
   syncProfiles();
-  const listening = [history.onDidChange(sync), environments.onDidChange(syncProfiles), vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('healthData') && syncProfiles())];
+  const listening = [environments.onDidChange(syncProfiles), vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('healthData') && syncProfiles())];
   return {
-    controller,
-    run,
-    profiles: () => [profile, ...others.values()],
+    all: () => [profile, ...others.values()],
     dispose: () => {
       for (const l of listening) l.dispose();
       for (const p of others.values()) p.dispose();
       profile.dispose();
-      controller.dispose();
     },
   };
 }

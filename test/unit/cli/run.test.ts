@@ -168,6 +168,47 @@ describe('health-data run: saved requests as checks', function () {
     assert.match(n.stderr, /none\.http holds no request the service serves: nothing to run\. skipped "PUT https:\/\/h\/v2\/uploads": PUT \/v2\/uploads is not one of the service's endpoints\./);
   });
 
+  it('reads httpYac\'s `?? status == N` in an .http file as the status a request expects; its other assertions are named as not checked', async () => {
+    const http = join(dir, 'assertions.http');
+    writeFileSync(
+      http,
+      [
+        '### Not there, as expected',
+        'GET https://api.example.com/v1/human/heart_rate/summaries/not-there',
+        '?? status == 404',
+        '',
+        '### There, expected not to be',
+        `GET https://api.example.com/v1/human/heart_rate/summaries/${heart.date}`,
+        'Accept: application/json',
+        '?? status == 404',
+        '',
+        '### Latest, with a duration check',
+        'GET https://api.example.com/v1/human/body_fat',
+        '',
+        '?? status == 200',
+        '?? duration < 300',
+        '?? header content-type includes json',
+      ].join('\n'),
+    );
+    const before = sandbox.requests.length;
+    const r = await cli(['run', http, '--no-color']);
+    assert.equal(r.code, 1, r.stderr);
+    // The assertion lines are neither query nor body: each request sent as written.
+    assert.deepEqual(sandbox.requests.slice(before).filter((q) => q.method === 'GET').map((q) => q.path), ['/v1/human/heart_rate/summaries/not-there', `/v1/human/heart_rate/summaries/${heart.date}`, '/v1/human/body_fat']);
+    assert.deepEqual(r.stdout.trimEnd().split('\n').filter((l) => /^(PASS|FAIL) /.test(l)), [
+      'PASS  Not there, as expected  GET /v1/human/heart_rate/summaries/not-there',
+      `FAIL  There, expected not to be  GET /v1/human/heart_rate/summaries/${heart.date}`,
+      'PASS  Latest, with a duration check  GET /v1/human/body_fat',
+    ]);
+    assert.match(r.stdout, /404 Not Found, as expected/);
+    assert.match(r.stdout, /Expected 404 Not Found; the service answered 200 OK\./);
+    assert.equal(r.stderr, '"Latest, with a duration check": Not checked: "?? duration < 300", "?? header content-type includes json" (the assertion read is "?? status == N").\n');
+    const json = await cli(['run', http, '--json', '--only', 'Not there, as expected']);
+    assert.equal(json.code, 0, json.stderr);
+    assert.doesNotMatch(json.stderr, /Not checked/);
+    assert.deepEqual((JSON.parse(json.stdout) as { requests: Array<{ expectedStatus?: number; verdict: string }> }).requests.map((q) => [q.expectedStatus, q.verdict]), [[404, 'passed']]);
+  });
+
   it('sends each saved request through this connection and passes them, with what each reply held', async () => {
     const before = sandbox.requests.length;
     const r = await cli(['run', file, '--no-color']);

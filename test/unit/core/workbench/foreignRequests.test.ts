@@ -2,7 +2,7 @@
 // requests: names, variables, headers, query lines, folders, switched-off entries; what is not
 // kept named without its value; a request that is none of the service's said why.
 import * as assert from 'node:assert/strict';
-import { foreignFormatOf, readForeignRequests } from '../../../../src/core/workbench';
+import { foreignAsSaved, foreignFormatOf, readForeignRequests, uncheckedText } from '../../../../src/core/workbench';
 
 const HTTP_FILE = [
   '@base = https://api.example.com',
@@ -76,6 +76,53 @@ describe('workbench: requests of other tools', () => {
     assert.deepEqual(readForeignRequests('http', '###\n\n\n  GET /v1/human/activities/summaries\n###\nGET /v1/human/body_fat/readings/latest\n').map((r) => r.line), [3, 5]);
     // A Postman collection has no lines.
     assert.equal(readForeignRequests('postman', JSON.stringify({ info: { schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [{ name: 'a', request: 'https://x/v1/human/activities/summaries' }] }))[0].line, undefined);
+  });
+
+  it('reads httpYac\'s assertions: `?? status == N` after the request line, headers or body is the status expected; the others are kept, as written, as not checked', () => {
+    const text = [
+      '### A',
+      'GET https://h/v1/human/activities/summaries?limit=2',
+      '?? status == 404',
+      '  &offset=1',
+      '',
+      '### B',
+      'GET https://h/v1/human/heart_rate/summaries/nope',
+      'Accept: application/json',
+      '?? status equals 200',
+      'X-Trace: yes',
+      '',
+      '?? duration < 300',
+      '### C',
+      'POST https://h/v1/admin/token',
+      'Content-Type: application/json',
+      '',
+      '{"type": "client"}',
+      '?? status == 201',
+      '?? status == 200',
+      '### D',
+      'GET https://h/v1/human/body_fat',
+      '?? status == 999',
+      '??',
+    ].join('\n');
+    const read = readForeignRequests('http', text);
+    assert.deepEqual(
+      read.map((r) => [r.name, r.read.target, r.expectStatus, r.unchecked, r.line]),
+      [
+        // A `??` line is no query line: the next `&` line still is.
+        ['A', 'GET /v1/human/activities/summaries?limit=2&offset=1', 404, undefined, 1],
+        ['B', 'GET /v1/human/heart_rate/summaries/nope', 200, ['?? duration < 300'], 6],
+        // The first status assertion is read; a second is named, not checked.
+        ['C', 'POST /v1/admin/token', 201, ['?? status == 200'], 13],
+        // No status there is: not read as one.
+        ['D', 'GET /v1/human/body_fat', undefined, ['?? status == 999', '??'], 20],
+      ],
+    );
+    // The headers after an assertion are still headers.
+    assert.deepEqual(read[1].read.notes, ['Headers left out (the extension sends its own): X-Trace.']);
+    assert.equal(foreignAsSaved(read[0], 0)?.expectStatus, 404);
+    assert.equal(foreignAsSaved(read[3], 3)?.expectStatus, undefined);
+    assert.equal(uncheckedText(read[0]), undefined);
+    assert.equal(uncheckedText({ unchecked: ['?? a', '?? b', '?? c', '?? d', '?? e'] }), 'Not checked: "?? a", "?? b", "?? c" and 2 more (the assertion read is "?? status == N").');
   });
 
   it('reads a Postman collection: folders, variables, switched-off headers and parameters, bearer auth, v1 refused', () => {
