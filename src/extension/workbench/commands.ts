@@ -335,3 +335,4 @@ export function defaultSavedName(entry: HistoryEntry): string {
 // The Testing view's runs (savedTests.ts requires them from this bundle on the first run).
 export { runSavedTests } from './savedTestRun';
 export { runHttpFileTests } from './httpFileTestRun';
+export { HttpFileList } from './httpFileList';

@@ -3,40 +3,23 @@
 // service in it a child at its method line, so the editor shows a run button and the last verdict
 // beside each request. A run judges them as `health-data run checks.http` does (a 2xx whose
 // records break no rule, or the status an httpYac `?? status == 404` expects) and places a
-// failure at its request (httpFileTestRun.ts, in dist/workbench.js). Files are looked for when the
-// Testing view first asks (and then followed by a watcher); an open file is read as it is edited,
-// unsaved text included. Setting `healthData.httpFiles.testing` switches it off.
+// failure at its request (httpFileTestRun.ts). Made at activation: the controller and its run
+// profiles; the list (httpFileList.ts, in dist/workbench.js, which the code lenses load with the
+// first `.http` file too) is loaded when the Testing view first asks or such a file is open.
+// Setting `healthData.httpFiles.testing` switches it off.
 
 import * as vscode from 'vscode';
-import { HTTP_FILE_SELECTOR, MAX_HTTP_FILE_CHARS } from './httpFiles';
+import type { HttpFileList } from './httpFileList';
+import { isHttpDocument } from './httpFiles';
 import { type EnvironmentList, type SavedTestRunHandler, environmentProfiles } from './savedTests';
 
 export const HTTP_FILE_TESTS_ID = 'healthData.httpFiles';
-
-/** Files looked for in the workspace at most (a workspace with more shows the first). */
-const MAX_HTTP_FILES = 500;
-const HTTP_FILE_GLOB = '**/*.{http,rest}';
-const SKIPPED_FOLDERS = '**/{node_modules,.git}/**';
-/** An edit is read once the typing pauses this long. */
-const EDIT_PAUSE_MS = 300;
-
-/** One request of a file as the Testing view lists it (the workbench bundle reads the file). */
-export interface HttpTestRequest {
-  readonly name: string;
-  readonly line: number;
-  readonly target: string;
-  readonly problem?: string;
-  readonly expectStatus?: number;
-}
-
-/** Reads the requests of the service in an `.http` file's text (httpFileLensRequests, loaded with dist/workbench.js). */
-export type HttpTestReader = (text: string) => readonly HttpTestRequest[];
 
 /**
  * The ids of a file's requests' items, in the file's order: the file's URI and the request's name
  * (`#2` for the second of a name), so an item keeps its verdict while lines move above it.
  */
-export function httpRequestIds(uri: vscode.Uri, requests: readonly Pick<HttpTestRequest, 'name'>[]): string[] {
+export function httpRequestIds(uri: vscode.Uri, requests: readonly { readonly name: string }[]): string[] {
   const seen = new Map<string, number>();
   return requests.map((r) => {
     const n = (seen.get(r.name) ?? 0) + 1;
@@ -46,66 +29,35 @@ export function httpRequestIds(uri: vscode.Uri, requests: readonly Pick<HttpTest
   });
 }
 
-function enabled(uri?: vscode.Uri): boolean {
+export function httpTestsEnabled(uri?: vscode.Uri): boolean {
   return vscode.workspace.getConfiguration('healthData', uri).get<boolean>('httpFiles.testing') !== false;
 }
 
-/** Files the user edits (not a diff's old side, not an output channel). */
-const EDITED_SCHEMES = new Set(['file', 'untitled', 'vscode-remote']);
-const isHttpDocument = (d: vscode.TextDocument): boolean => EDITED_SCHEMES.has(d.uri.scheme) && vscode.languages.match(HTTP_FILE_SELECTOR, d) > 0;
-
 export class HttpFileTests implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController(HTTP_FILE_TESTS_ID, vscode.l10n.t('Health Data: .http Files'));
-  private readonly profiles: ReturnType<typeof environmentProfiles>;
-  private readonly listeners: vscode.Disposable[] = [];
-  private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
-  private watcher: vscode.FileSystemWatcher | undefined;
-  private discovered: Promise<void> | undefined;
   /** The default run profile's handler (the tests call it with a request of their own). */
   readonly run: (request: vscode.TestRunRequest, token: vscode.CancellationToken) => Promise<void>;
+  private readonly profiles: ReturnType<typeof environmentProfiles>;
+  private list: HttpFileList | undefined;
+  private readonly opening: vscode.Disposable;
 
-  constructor(
-    environments: EnvironmentList,
-    handler: SavedTestRunHandler,
-    private readonly read: () => HttpTestReader,
-  ) {
+  constructor(environments: EnvironmentList, handler: SavedTestRunHandler, private readonly load: (controller: vscode.TestController) => HttpFileList) {
     this.run = (request, token) => handler(this.controller, request, token);
     this.profiles = environmentProfiles(this.controller, environments, handler, this.run);
-    // The Testing view asks with undefined for the whole workspace (when it is first shown, or on Refresh Tests).
+    // The Testing view asks with undefined for the whole workspace (when it is first shown).
     this.controller.resolveHandler = async (item) => {
       if (item === undefined) await this.discover();
     };
-    this.controller.refreshHandler = async () => {
-      this.discovered = undefined;
-      await this.discover();
-    };
-    this.listeners.push(
-      vscode.workspace.onDidOpenTextDocument((d) => this.documentChanged(d, 0)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.documentChanged(e.document, EDIT_PAUSE_MS)),
-      // Closed: what is on disk stands again (an untitled file is gone).
-      vscode.workspace.onDidCloseTextDocument((d) => {
-        if (!isHttpDocument(d)) return;
-        clearTimeout(this.pending.get(d.uri.toString()));
-        if (d.uri.scheme === 'untitled') this.controller.items.delete(d.uri.toString());
-        else void this.readFile(d.uri, true);
-      }),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration('healthData.httpFiles.testing')) return;
-        this.controller.items.replace([]);
-        this.discovered = undefined;
-        this.stopWatching();
-        this.readOpenDocuments();
-        // Listed before: listed again at once (the view may be open).
-        if (enabled()) void this.discover();
-      }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => {
-        if (this.discovered) {
-          this.discovered = undefined;
-          void this.discover();
-        }
-      }),
-    );
-    this.readOpenDocuments();
+    this.controller.refreshHandler = () => this.files().refresh();
+    this.opening = vscode.workspace.onDidOpenTextDocument((d) => {
+      if (!this.list && isHttpDocument(d)) this.files();
+    });
+    if (vscode.workspace.textDocuments.some(isHttpDocument)) this.files();
+  }
+
+  private files(): HttpFileList {
+    this.list ??= this.load(this.controller);
+    return this.list;
   }
 
   /** The run profiles: the default one first, then one per environment not in use. */
@@ -115,125 +67,17 @@ export class HttpFileTests implements vscode.Disposable {
 
   /** Every `.http`/`.rest` file of the workspace listed (once; then followed by a watcher). */
   discover(): Promise<void> {
-    if (!enabled()) return Promise.resolve();
-    this.discovered ??= (async () => {
-      this.watch();
-      const files = await vscode.workspace.findFiles(HTTP_FILE_GLOB, SKIPPED_FOLDERS, MAX_HTTP_FILES);
-      const found = new Set(files.map((f) => f.toString()));
-      // A file gone since the last look (Refresh Tests) goes from the view; an open one stays.
-      this.controller.items.forEach((item) => {
-        if (!found.has(item.id) && !vscode.workspace.textDocuments.some((d) => d.uri.toString() === item.id)) this.controller.items.delete(item.id);
-      });
-      await Promise.all(files.map((f) => this.readFile(f)));
-    })();
-    return this.discovered;
+    return this.files().discover();
   }
 
-  private watch(): void {
-    if (this.watcher) return;
-    const w = vscode.workspace.createFileSystemWatcher(HTTP_FILE_GLOB);
-    w.onDidCreate((uri) => void this.readFile(uri));
-    w.onDidChange((uri) => void this.readFile(uri));
-    w.onDidDelete((uri) => {
-      this.controller.items.delete(uri.toString());
-      // A folder removed: its files went with it.
-      const under = `${uri.toString()}/`;
-      this.controller.items.forEach((item) => item.id.startsWith(under) && this.controller.items.delete(item.id));
-    });
-    this.watcher = w;
-  }
-
-  private stopWatching(): void {
-    this.watcher?.dispose();
-    this.watcher = undefined;
-  }
-
-  private readOpenDocuments(): void {
-    for (const d of vscode.workspace.textDocuments) this.documentChanged(d, 0);
-  }
-
-  private documentChanged(document: vscode.TextDocument, pauseMs: number): void {
-    if (!isHttpDocument(document) || !enabled(document.uri)) return;
-    const key = document.uri.toString();
-    clearTimeout(this.pending.get(key));
-    if (pauseMs === 0) {
-      this.pending.delete(key);
-      this.update(document.uri, document.getText());
-      return;
-    }
-    this.pending.set(
-      key,
-      setTimeout(() => {
-        this.pending.delete(key);
-        // Closed since (reverted and closed): what is on disk.
-        if (document.isClosed) void this.readFile(document.uri, true);
-        else this.update(document.uri, document.getText());
-      }, pauseMs),
-    );
-  }
-
-  /** A file on disk (found, created, changed): read unless it is open, whose text is the editor's. */
-  private async readFile(uri: vscode.Uri, closed = false): Promise<void> {
-    const open = closed ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
-    if (open) {
-      this.update(uri, open.getText());
-      return;
-    }
-    try {
-      const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.type & vscode.FileType.Directory) return;
-      if (stat.size > MAX_HTTP_FILE_CHARS * 4) {
-        this.controller.items.delete(uri.toString());
-        return;
-      }
-      this.update(uri, new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
-    } catch {
-      // Gone or unreadable since it was found: not listed.
-      this.controller.items.delete(uri.toString());
-    }
-  }
-
-  /** The file's item from its text: its requests of the service as children; no item when it has none. */
+  /** The file's item from its text (what an open document's edit does). */
   update(uri: vscode.Uri, text: string): void {
-    const id = uri.toString();
-    if (!enabled(uri) || text.length > MAX_HTTP_FILE_CHARS) {
-      this.controller.items.delete(id);
-      return;
-    }
-    let requests: readonly HttpTestRequest[];
-    try {
-      requests = this.read()(text);
-    } catch {
-      requests = [];
-    }
-    if (requests.length === 0) {
-      this.controller.items.delete(id);
-      return;
-    }
-    let file = this.controller.items.get(id);
-    if (!file) {
-      file = this.controller.createTestItem(id, vscode.workspace.asRelativePath(uri), uri);
-      this.controller.items.add(file);
-    }
-    file.description = requests.length === 1 ? vscode.l10n.t('1 request') : vscode.l10n.t('{0} requests', requests.length);
-    const ids = httpRequestIds(uri, requests);
-    const children = requests.map((r, i) => {
-      const item = file!.children.get(ids[i]) ?? this.controller.createTestItem(ids[i], r.name, uri);
-      const expects = r.expectStatus !== undefined ? ` · ${vscode.l10n.t('expects {0}', r.expectStatus)}` : '';
-      item.description = `${r.target}${expects}`;
-      item.range = new vscode.Range(r.line, 0, r.line, 0);
-      item.sortText = String(i).padStart(4, '0');
-      // A request the New Request form refuses shows why, and is errored when run.
-      item.error = r.problem;
-      return item;
-    });
-    file.children.replace(children);
+    this.files().update(uri, text);
   }
 
   dispose(): void {
-    for (const t of this.pending.values()) clearTimeout(t);
-    for (const l of this.listeners) l.dispose();
-    this.stopWatching();
+    this.opening.dispose();
+    this.list?.dispose();
     this.profiles.dispose();
     this.controller.dispose();
   }

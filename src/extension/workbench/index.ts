@@ -58,7 +58,7 @@ export function registerWorkbench(extensionUri: vscode.Uri, session: Session, hi
     (require('./commands') as typeof import('./commands')).runSavedTests(session, history, controller, request, token, environment),
   );
   const workbench = () => require('./commands') as typeof import('./commands');
-  const httpFileTests = new HttpFileTests(session, (controller, request, token, environment) => workbench().runHttpFileTests(session, controller, request, token, environment), () => workbench().httpFileLensRequests);
+  const httpFileTests = new HttpFileTests(session, (controller, request, token, environment) => workbench().runHttpFileTests(session, controller, request, token, environment), (controller) => new (workbench().HttpFileList)(controller));
   const lenses = new HttpFileLenses(session, history);
   const disposables: vscode.Disposable[] = [
     lenses,
