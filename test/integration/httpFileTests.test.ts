@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HealthDataExtensionApi } from '../../src/extension/extension';
+import type { ForeignImportResult } from '../../src/extension/workbench/foreignImport';
 import type { HttpFileSendResult } from '../../src/extension/workbench/httpFileSend';
 import { captureMessages, closeUntitledEditors, recordTestRuns, resetSettings, runningSandbox, setSetting, waitFor, withSandbox } from './support/extension';
 
@@ -146,6 +147,18 @@ describe('.http files in the Testing view', function () {
       ]);
     } finally {
       messages.restore();
+    }
+
+    // Import keeps `?? status == 404` as the saved request's expected status.
+    const result = (await vscode.commands.executeCommand('healthData.importSavedRequests', { uri: document.uri, pick: false })) as ForeignImportResult;
+    try {
+      assert.deepEqual(result.added, ['Heart rate of a day', 'Not there, as expected', 'Not there']);
+      assert.deepEqual(
+        api.history.savedByName().filter((e) => result.added.includes(e.savedAs!)).map((e) => [e.savedAs, e.expectStatus]),
+        [['Heart rate of a day', undefined], ['Not there', undefined], ['Not there, as expected', 404]],
+      );
+    } finally {
+      for (const e of api.history.savedByName()) if (result.added.includes(e.savedAs!)) api.history.removeSaved(e.id);
     }
   });
 

@@ -8,8 +8,7 @@
 
 import * as vscode from 'vscode';
 import { type LensRequest, httpFileLensRequests } from './foreignImport';
-import { httpRequestIds, httpTestsEnabled as enabled } from './httpFileTests';
-import { MAX_HTTP_FILE_CHARS, isHttpDocument } from './httpFiles';
+import { MAX_HTTP_FILE_CHARS, httpRequestIds, httpTestsEnabled as enabled, isHttpDocument } from './httpFiles';
 
 /** Files looked for in the workspace at most (a workspace with more shows the first). */
 const MAX_HTTP_FILES = 500;

@@ -8,8 +8,7 @@ import * as vscode from 'vscode';
 import { draftAsSaved } from '../../core/workbench';
 import type { Session } from '../account/session';
 import { httpFileLensRequests } from './foreignImport';
-import { httpRequestIds } from './httpFileTests';
-import { MAX_HTTP_FILE_CHARS } from './httpFiles';
+import { MAX_HTTP_FILE_CHARS, httpRequestIds } from './httpFiles';
 import { type TestCase, runCases } from './savedTestRun';
 import { fileName } from './savedFileCommands';
 

@@ -15,24 +15,6 @@ import { type EnvironmentList, type SavedTestRunHandler, environmentProfiles } f
 
 export const HTTP_FILE_TESTS_ID = 'healthData.httpFiles';
 
-/**
- * The ids of a file's requests' items, in the file's order: the file's URI and the request's name
- * (`#2` for the second of a name), so an item keeps its verdict while lines move above it.
- */
-export function httpRequestIds(uri: vscode.Uri, requests: readonly { readonly name: string }[]): string[] {
-  const seen = new Map<string, number>();
-  return requests.map((r) => {
-    const n = (seen.get(r.name) ?? 0) + 1;
-    seen.set(r.name, n);
-    // A URI's text has no space (VS Code takes no NUL in an id).
-    return `${uri.toString()} ${r.name}${n > 1 ? ` #${n}` : ''}`;
-  });
-}
-
-export function httpTestsEnabled(uri?: vscode.Uri): boolean {
-  return vscode.workspace.getConfiguration('healthData', uri).get<boolean>('httpFiles.testing') !== false;
-}
-
 export class HttpFileTests implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController(HTTP_FILE_TESTS_ID, vscode.l10n.t('Health Data: .http Files'));
   /** The default run profile's handler (the tests call it with a request of their own). */

@@ -1,5 +1,6 @@
 // What the editor takes for an `.http` file (REST Client's and httpYac's format), shared by its
-// code lenses (httpLens.ts, at activation) and Send All (httpFileSend.ts, in dist/workbench.js).
+// code lenses (httpLens.ts, at activation), Send All (httpFileSend.ts, in dist/workbench.js) and
+// the Testing view's items (httpFileTests.ts, httpFileList.ts, httpFileTestRun.ts).
 
 import * as vscode from 'vscode';
 
@@ -14,3 +15,22 @@ const EDITED_SCHEMES = new Set(['file', 'untitled', 'vscode-remote']);
 
 /** An `.http` document the user edits: read for the Testing view. */
 export const isHttpDocument = (d: vscode.TextDocument): boolean => EDITED_SCHEMES.has(d.uri.scheme) && vscode.languages.match(HTTP_FILE_SELECTOR, d) > 0;
+
+/**
+ * The ids of a file's requests' items, in the file's order: the file's URI and the request's name
+ * (`#2` for the second of a name), so an item keeps its verdict while lines move above it.
+ */
+export function httpRequestIds(uri: vscode.Uri, requests: readonly { readonly name: string }[]): string[] {
+  const seen = new Map<string, number>();
+  return requests.map((r) => {
+    const n = (seen.get(r.name) ?? 0) + 1;
+    seen.set(r.name, n);
+    // A URI's text has no space (VS Code takes no NUL in an id).
+    return `${uri.toString()} ${r.name}${n > 1 ? ` #${n}` : ''}`;
+  });
+}
+
+/** Whether the Testing view lists the `.http` files' requests (`healthData.httpFiles.testing`). */
+export function httpTestsEnabled(uri?: vscode.Uri): boolean {
+  return vscode.workspace.getConfiguration('healthData', uri).get<boolean>('httpFiles.testing') !== false;
+}
