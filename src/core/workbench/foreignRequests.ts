@@ -6,6 +6,7 @@
 // collection's `variable`) are put in; others are left as written.
 
 import { HealthDataError } from '../errors';
+import { cutText } from '../views/labels';
 import type { HistoryEntry } from './history';
 import { type PastedCommand, type PastedDraft, draftOfCommand } from './pastedRequest';
 import { type RequestDraft, choiceOf, draftTarget } from './requestDraft';
@@ -52,7 +53,7 @@ export function readForeignRequests(format: ForeignFormat, text: string, tokenPa
 export function uncheckedText(request: Pick<ForeignRequest, 'unchecked'>): string | undefined {
   const u = request.unchecked;
   if (!u?.length) return undefined;
-  const shown = u.slice(0, 3).map((a) => `"${a.length > 60 ? `${a.slice(0, 59)}…` : a}"`).join(', ');
+  const shown = u.slice(0, 3).map((a) => `"${cutText(a, 60)}"`).join(', ');
   return `Not checked: ${shown}${u.length > 3 ? ` and ${u.length - 3} more` : ''} (the assertion read is "?? status == N").`;
 }
 

@@ -8,7 +8,7 @@
 
 import * as vscode from 'vscode';
 import { type LensRequest, httpFileLensRequests } from './foreignImport';
-import { MAX_HTTP_FILE_CHARS, httpRequestIds, httpTestsEnabled as enabled, isHttpDocument } from './httpFiles';
+import { MAX_HTTP_FILE_CHARS, httpRequestIds, httpTestsEnabled as enabled, isHttpDocument, openDocumentOf } from './httpFiles';
 
 /** Files looked for in the workspace at most (a workspace with more shows the first). */
 const MAX_HTTP_FILES = 500;
@@ -120,7 +120,7 @@ export class HttpFileList implements vscode.Disposable {
 
   /** A file on disk (found, created, changed): read unless it is open, whose text is the editor's. */
   private async readFile(uri: vscode.Uri, closed = false): Promise<void> {
-    const open = closed ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
+    const open = closed ? undefined : openDocumentOf(uri);
     if (open) {
       this.update(uri, open.getText());
       return;

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { draftAsSaved } from '../../core/workbench';
 import type { Session } from '../account/session';
 import { httpFileLensRequests } from './foreignImport';
-import { MAX_HTTP_FILE_CHARS, httpRequestIds } from './httpFiles';
+import { MAX_HTTP_FILE_CHARS, httpRequestIds, openDocumentOf } from './httpFiles';
 import { type TestCase, runCases } from './savedTestRun';
 import { fileName } from './savedFileCommands';
 
@@ -27,11 +27,7 @@ function requestItemsOf(controller: vscode.TestController, request: vscode.TestR
   };
   for (const root of roots) {
     if (root.parent) add(root);
-    else if (!excluded.has(root.id)) {
-      const children: vscode.TestItem[] = [];
-      root.children.forEach((c) => children.push(c));
-      children.sort((a, b) => (a.sortText ?? '').localeCompare(b.sortText ?? '')).forEach(add);
-    }
+    else if (!excluded.has(root.id)) root.children.forEach(add);
   }
   const fileOrder = (i: vscode.TestItem) => i.parent?.label ?? '';
   return out.sort((a, b) => fileOrder(a).localeCompare(fileOrder(b)) || (a.sortText ?? '').localeCompare(b.sortText ?? ''));
@@ -39,54 +35,51 @@ function requestItemsOf(controller: vscode.TestController, request: vscode.TestR
 
 /** The file's text as it is now: the editor's when it is open. */
 async function textOf(uri: vscode.Uri): Promise<string> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
+  const open = openDocumentOf(uri);
   if (open) return open.getText();
   return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
 }
 
-/** The items' requests, read from their files as they are now. */
-async function casesOf(items: readonly vscode.TestItem[]): Promise<TestCase[]> {
-  const byFile = new Map<string, Map<string, TestCase>>();
-  const cases: TestCase[] = [];
-  for (const item of items) {
-    const uri = item.uri;
-    if (!uri) {
-      cases.push({ item });
-      continue;
-    }
-    let found = byFile.get(uri.toString());
-    if (!found) {
-      found = new Map();
-      byFile.set(uri.toString(), found);
-      let text: string | undefined;
-      let problem: string | undefined;
-      try {
-        text = await textOf(uri);
-        if (text.length > MAX_HTTP_FILE_CHARS) problem = vscode.l10n.t('{0} is over 1 MB: an .http file is never that large, so it was not read.', fileName(uri));
-      } catch (err) {
-        problem = vscode.l10n.t('{0} cannot be read: {1}', fileName(uri), err instanceof Error ? err.message : String(err));
-      }
-      if (problem !== undefined || text === undefined) {
-        found.set('', { item, problem: problem ?? '' });
-      } else {
-        const requests = httpFileLensRequests(text);
-        const ids = httpRequestIds(uri, requests);
-        requests.forEach((r, i) => {
-          const entry = r.problem === undefined ? draftAsSaved(r.draft, r.name, ids[i], r.expectStatus) : undefined;
-          found!.set(ids[i], entry ? { item, entry } : { item, problem: r.problem ?? vscode.l10n.t('{0} is not one of the service\'s endpoints.', r.target) });
-        });
-      }
-    }
-    const unreadable = found.get('');
-    if (unreadable) {
-      cases.push({ item, problem: unreadable.problem });
-      continue;
-    }
-    const c = found.get(item.id);
-    // Gone from the file since it was listed (the list follows in a moment): skipped.
-    cases.push(c ? { ...c, item } : { item });
+/** A file's requests by item id as a run reads them now, or why the file cannot be read. */
+type FileCases = { readonly problem: string } | { readonly cases: ReadonlyMap<string, Omit<TestCase, 'item'>> };
+
+async function fileCases(uri: vscode.Uri): Promise<FileCases> {
+  let text: string;
+  try {
+    text = await textOf(uri);
+  } catch (err) {
+    return { problem: vscode.l10n.t('{0} cannot be read: {1}', fileName(uri), err instanceof Error ? err.message : String(err)) };
   }
-  return cases;
+  if (text.length > MAX_HTTP_FILE_CHARS) return { problem: vscode.l10n.t('{0} is over 1 MB: an .http file is never that large, so it was not read.', fileName(uri)) };
+  const requests = httpFileLensRequests(text);
+  const ids = httpRequestIds(uri, requests);
+  const cases = new Map<string, Omit<TestCase, 'item'>>();
+  requests.forEach((r, i) => {
+    const entry = r.problem === undefined ? draftAsSaved(r.draft, r.name, ids[i], r.expectStatus) : undefined;
+    cases.set(ids[i], entry ? { entry } : { problem: r.problem ?? vscode.l10n.t('{0} is not one of the service\'s endpoints.', r.target) });
+  });
+  return { cases };
+}
+
+/** The items' requests, each file read once, as it is now. */
+async function casesOf(items: readonly vscode.TestItem[]): Promise<TestCase[]> {
+  const byFile = new Map<string, FileCases>();
+  const out: TestCase[] = [];
+  for (const item of items) {
+    if (!item.uri) {
+      out.push({ item });
+      continue;
+    }
+    const key = item.uri.toString();
+    let file = byFile.get(key);
+    if (!file) byFile.set(key, (file = await fileCases(item.uri)));
+    if ('problem' in file) out.push({ item, problem: file.problem });
+    else {
+      // Gone from the file since it was listed (the list follows in a moment): skipped.
+      out.push({ item, ...file.cases.get(item.id) });
+    }
+  }
+  return out;
 }
 
 /** Runs the `.http` file items a request names against `environment`, or the environment in use. */

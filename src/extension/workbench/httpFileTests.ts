@@ -42,11 +42,6 @@ export class HttpFileTests implements vscode.Disposable {
     return this.list;
   }
 
-  /** The run profiles: the default one first, then one per environment not in use. */
-  all(): vscode.TestRunProfile[] {
-    return this.profiles.all();
-  }
-
   /** Every `.http`/`.rest` file of the workspace listed (once; then followed by a watcher). */
   discover(): Promise<void> {
     return this.files().discover();

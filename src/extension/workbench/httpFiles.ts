@@ -16,6 +16,12 @@ const EDITED_SCHEMES = new Set(['file', 'untitled', 'vscode-remote']);
 /** An `.http` document the user edits: read for the Testing view. */
 export const isHttpDocument = (d: vscode.TextDocument): boolean => EDITED_SCHEMES.has(d.uri.scheme) && vscode.languages.match(HTTP_FILE_SELECTOR, d) > 0;
 
+/** The file's document when it is open in the editor (its text is what the user sees, unsaved edits included). */
+export function openDocumentOf(uri: vscode.Uri): vscode.TextDocument | undefined {
+  const key = uri.toString();
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key && !d.isClosed);
+}
+
 /**
  * The ids of a file's requests' items, in the file's order: the file's URI and the request's name
  * (`#2` for the second of a name), so an item keeps its verdict while lines move above it.
